@@ -1,0 +1,1 @@
+"""Neo4j side of seekgraph: the managed server, connection settings, schema, Cypher files and writers."""

@@ -1,0 +1,136 @@
+"""`seekgraph db ...`: install, run and initialise the project's Neo4j."""
+
+from __future__ import annotations
+
+import click
+
+from graphdb import server
+from graphdb.errors import AlreadyRunningError, GraphDBError
+from graphdb.schema import SCHEMA_VERSION, apply_schema, describe_schema
+from seekgraph.context import AppContext, pass_app
+
+
+def _require_managed(app: AppContext, action: str) -> None:
+    if not app.settings.connection.managed:
+        raise click.ClickException(
+            f"cannot {action}: seekgraph is configured to use the existing Neo4j at "
+            f"{app.settings.connection.uri} (unset NEO4J_URI / [neo4j] uri to use the managed server)"
+        )
+
+
+@click.group()
+def db() -> None:
+    """Install, start, stop and initialise the Neo4j server."""
+
+
+@db.command()
+@click.option("--force", is_flag=True, help="Re-assemble even when the jars are already there.")
+@pass_app
+def install(app: AppContext, force: bool) -> None:
+    """Assemble Neo4j 5.26 Community + Browser + APOC from Maven Central."""
+    _require_managed(app, "install")
+    home = app.settings.server.home
+    try:
+        changed = server.install(app.settings.server, force=force)
+    except GraphDBError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"{'installed' if changed else 'already installed'}: Neo4j in {home}")
+
+
+@db.command()
+@click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for Bolt.")
+@pass_app
+def start(app: AppContext, timeout: float) -> None:
+    """Start the server and wait until it answers."""
+    _require_managed(app, "start")
+    try:
+        st = server.start(app.settings.server, timeout=timeout)
+    except AlreadyRunningError as e:
+        click.echo(f"already running: {e}")
+        return
+    except GraphDBError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"started (pid {st.pid}); Bolt {st.bolt_uri}; Browser {st.browser_url}")
+
+
+@db.command()
+@click.option("--timeout", default=60.0, show_default=True,
+              help="Seconds to wait after SIGTERM before SIGKILL.")
+@pass_app
+def stop(app: AppContext, timeout: float) -> None:
+    """Stop the server gracefully."""
+    _require_managed(app, "stop")
+    stopped = server.stop(app.settings.server, timeout=timeout)
+    click.echo("stopped" if stopped else "not running")
+
+
+@db.command()
+@pass_app
+def status(app: AppContext) -> None:
+    """Print addresses, the Browser URL, and whether the server answers."""
+    conn = app.settings.connection
+    if not conn.managed:
+        try:
+            app.driver()
+            click.echo(f"external Neo4j {conn.describe()}: answers")
+        except click.ClickException as e:
+            click.echo(f"external Neo4j {conn.describe()}: DOWN ({e.message})")
+            raise SystemExit(1) from e
+        return
+    st = server.status(app.settings.server)
+    state = "up" if st.answers else ("starting or unhealthy" if st.process_alive else "down")
+    click.echo(f"server:   {state}" + (f" (pid {st.pid})" if st.pid else ""))
+    if st.process_alive and not st.answers:
+        click.echo(f"detail:   {st.detail}")
+    click.echo(f"bolt:     {st.bolt_uri}")
+    click.echo(f"http:     {st.http_url}")
+    click.echo(f"browser:  {st.browser_url}")
+    click.echo(f"user:     neo4j (password in {app.settings.server.password_file})")
+    if not st.answers:
+        raise SystemExit(1)
+
+
+@db.command()
+@click.option("-n", "--lines", default=50, show_default=True)
+@pass_app
+def logs(app: AppContext, lines: int) -> None:
+    """Print the last lines of the server log."""
+    _require_managed(app, "show logs")
+    click.echo(server.tail_log(app.settings.server, lines))
+
+
+@db.command()
+@pass_app
+def init(app: AppContext) -> None:
+    """Create constraints and indexes (idempotent) and record the schema version."""
+    driver = app.driver()
+    n = apply_schema(driver, app.database)
+    schema = describe_schema(driver, app.database)
+    click.echo(f"schema v{SCHEMA_VERSION}: {n} statements applied; "
+               f"{len(schema['constraints'])} constraints, {len(schema['indexes'])} indexes")
+
+
+@db.command()
+@pass_app
+def password(app: AppContext) -> None:
+    """Print the managed server's password (read from its 0600 file)."""
+    _require_managed(app, "print the password")
+    path = app.settings.server.password_file
+    if not path.exists():
+        raise click.ClickException(f"no password yet ({path}); run `seekgraph db start` once")
+    click.echo(path.read_text().strip())
+
+
+@db.command()
+@click.option("--stage", default=None, help="Only this stage.")
+@pass_app
+def rejects(app: AppContext, stage: str | None) -> None:
+    """Count rejected records by stage and reason."""
+    from graphdb import cypher
+
+    rows = cypher.read(app.driver(), "stages/count_rejections_by_reason", database=app.database,
+                       stage=stage)
+    if not rows:
+        click.echo("no rejections recorded")
+    for row in rows:
+        click.echo(f"{row['stage']:<24} {row['n']:>7}  {row['reason']}")

@@ -1,0 +1,1 @@
+"""Task synthesis: table/page ingest, WebLeaper trees and tasks, WebShaper Knowledge Projections."""

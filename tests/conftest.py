@@ -1,0 +1,94 @@
+"""Shared fixtures: one real Neo4j server per test session, on free ports, in a private data dir.
+
+The server's jars come from the installed Neo4j home (``seekgraph db install``; the test command
+runs it first); the session server links to them and keeps its own data, logs and password in a
+temporary folder, and is stopped at the end of the session, also when tests fail. Set
+``NEO4J_URI``/``NEO4J_PASSWORD`` to run against an existing server instead (it will be wiped!).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import neo4j
+import pytest
+
+from graphdb import server
+from graphdb.driver import open_driver
+from graphdb.schema import apply_schema
+from graphdb.settings import ConnectionSettings, ServerSettings, resolve
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+
+
+def _installed_home() -> ServerSettings:
+    settings = resolve(env={k: v for k, v in os.environ.items() if k != "NEO4J_URI"}).server
+    if not server.is_installed(settings):
+        server.install(settings)
+    return settings
+
+
+@pytest.fixture(scope="session")
+def neo4j_connection(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConnectionSettings]:
+    """Connection settings of the session's server (started here, stopped at the end)."""
+    if os.environ.get("NEO4J_URI"):
+        yield resolve().connection
+        return
+    installed = _installed_home()
+    home = tmp_path_factory.mktemp("neo4j-home")
+    for sub in ("lib", "plugins"):
+        (home / sub).symlink_to(installed.home / sub, target_is_directory=True)
+    (home / ".installed").write_text((installed.home / ".installed").read_text())
+    settings = ServerSettings(home=home, bolt_port=server.free_port(),
+                              http_port=server.free_port(), heap="512m", pagecache="256m",
+                              transaction_memory="256m")
+    server.start(settings)
+    atexit.register(server.stop, settings, timeout=20.0)
+    try:
+        yield ConnectionSettings(settings.bolt_uri, "neo4j",
+                                 settings.password_file.read_text().strip(), None, managed=True)
+    finally:
+        server.stop(settings, timeout=30.0)
+
+
+@pytest.fixture(scope="session")
+def driver(neo4j_connection: ConnectionSettings) -> Iterator[neo4j.Driver]:
+    """A driver to the session server, with the schema applied."""
+    drv = open_driver(neo4j_connection)
+    apply_schema(drv, neo4j_connection.database)
+    yield drv
+    drv.close()
+
+
+@pytest.fixture
+def database(neo4j_connection: ConnectionSettings) -> str | None:
+    return neo4j_connection.database
+
+
+def wipe(drv: neo4j.Driver, database: str | None = None) -> None:
+    """Delete every node and relationship (indexes and constraints stay)."""
+    with drv.session(database=database) as session:
+        session.run(
+            "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
+        ).consume()
+
+
+@pytest.fixture
+def clean_db(driver: neo4j.Driver, database: str | None) -> neo4j.Driver:
+    """The session driver over an empty database (wiped before the test)."""
+    wipe(driver, database)
+    return driver
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """`../shared/data`; skips when absent, fails when absent under CI=true."""
+    if SHARED_DATA.is_dir():
+        return SHARED_DATA
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true but the shared data folder {SHARED_DATA} is missing")
+    pytest.skip(f"shared data not found at {SHARED_DATA}")
