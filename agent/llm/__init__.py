@@ -1,0 +1,1 @@
+"""One small LLM interface (`LLMBackend.generate`) with vLLM, OpenAI-compatible and transformers backends."""

@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print tables (median of several runs, ratios against a reference)."""
