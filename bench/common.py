@@ -39,8 +39,13 @@ class Measurement:
         return self.items / self.median if self.median > 0 else float("nan")
 
 
-def measure(case: str, fn: Callable[[], int | None], *, repeat: int = 3,
-            setup: Callable[[], None] | None = None) -> Measurement:
+def measure(
+    case: str,
+    fn: Callable[[], int | None],
+    *,
+    repeat: int = 3,
+    setup: Callable[[], None] | None = None,
+) -> Measurement:
     """Run `setup` then time `fn` `repeat` times; `fn` may return the number of items it did."""
     result = Measurement(case)
     for _ in range(repeat):
@@ -88,13 +93,17 @@ def peak_rss(pid: int | None = None, interval: float = 0.05) -> Iterator[dict[st
 def table(rows: Sequence[Measurement], reference: str, unit: str = "items") -> list[str]:
     """Lines of a fixed-width table: case, runs, median, spread, rate, ratio to `reference`."""
     ref = next((r for r in rows if r.case == reference), None)
-    head = (f"{'case':<40} {'runs':>4} {'median s':>10} {'spread s':>9} "
-            f"{unit + '/s':>14} {'vs ' + reference:>16}")
+    head = (
+        f"{'case':<40} {'runs':>4} {'median s':>10} {'spread s':>9} "
+        f"{unit + '/s':>14} {'vs ' + reference:>16}"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         ratio = (ref.median / r.median) if ref and r.median > 0 else float("nan")
-        lines.append(f"{r.case:<40} {len(r.seconds):>4} {r.median:>10.3f} {r.spread:>9.3f} "
-                     f"{r.rate:>14,.0f} {ratio:>15.2f}x")
+        lines.append(
+            f"{r.case:<40} {len(r.seconds):>4} {r.median:>10.3f} {r.spread:>9.3f} "
+            f"{r.rate:>14,.0f} {ratio:>15.2f}x"
+        )
     return lines
 
 

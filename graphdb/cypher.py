@@ -62,7 +62,9 @@ def check_identifier(name: str, allowed: Iterable[str]) -> str:
     """Validate a label or relationship type against an allow-list before formatting it in."""
     allowed_set = set(allowed)
     if not _IDENTIFIER.match(name) or name not in allowed_set:
-        raise CypherFileError(f"{name!r} is not an allowed label/type (allowed: {sorted(allowed_set)})")
+        raise CypherFileError(
+            f"{name!r} is not an allowed label/type (allowed: {sorted(allowed_set)})"
+        )
     return name
 
 

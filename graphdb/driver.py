@@ -22,8 +22,14 @@ def open_driver(settings: ConnectionSettings, *, verify: bool = True) -> neo4j.D
             driver.verify_connectivity()
         except AuthError as e:
             driver.close()
-            hint = (" (the managed server's password is in its password file; "
-                    "run `seekgraph db status`)") if settings.managed else ""
+            hint = (
+                (
+                    " (the managed server's password is in its password file; "
+                    "run `seekgraph db status`)"
+                )
+                if settings.managed
+                else ""
+            )
             raise ConnectionFailedError(
                 f"Neo4j at {settings.uri} refused user {settings.username!r}: wrong password{hint}"
             ) from e

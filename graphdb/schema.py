@@ -9,7 +9,7 @@ import neo4j
 from graphdb import cypher
 
 SCHEMA_VERSION = 1
-SCHEMA_FILES = ("schema/constraints", "schema/indexes")
+SCHEMA_FILES = ("schema/constraints", "schema/indexes", "agent/web_schema")
 # Later stages (agent: full-text and vector indexes) append their files here through `extra`.
 
 
@@ -26,13 +26,18 @@ def apply_schema(
         for statement in cypher.statements(name):
             driver.execute_query(statement, database_=database)
             count += 1
-    driver.execute_query(cypher.query("schema/await_indexes"),
-                         {"timeout_seconds": timeout_seconds}, database_=database)
+    driver.execute_query(
+        cypher.query("schema/await_indexes"),
+        {"timeout_seconds": timeout_seconds},
+        database_=database,
+    )
     cypher.write(driver, "schema/record_version", database=database, version=SCHEMA_VERSION)
     return count
 
 
-def describe_schema(driver: neo4j.Driver, database: str | None = None) -> dict[str, list[dict[str, Any]]]:
+def describe_schema(
+    driver: neo4j.Driver, database: str | None = None
+) -> dict[str, list[dict[str, Any]]]:
     """Constraints and (non-constraint) indexes as plain rows, for `db init` and the idempotence test."""
     return {
         "constraints": cypher.read(driver, "schema/list_constraints", database=database),

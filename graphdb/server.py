@@ -15,6 +15,7 @@ The facts behind this file (entry point, JVM flags, settings) are in docs/neo4j.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -32,6 +33,7 @@ from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from graphdb.errors import AlreadyRunningError, InstallError, PortInUseError, ServerError
 from graphdb.settings import ServerSettings
+from viz.style import browser_post_connect_cmd
 
 POM = Path(__file__).resolve().parent / "server" / "pom.xml"
 
@@ -83,7 +85,9 @@ def java_major_version(java: str = "java") -> int:
 def _require_tools() -> None:
     major = java_major_version()
     if major not in (17, 21):
-        raise InstallError(f"Neo4j 5.26 needs Java 17 or 21, found Java {major}: install OpenJDK 17")
+        raise InstallError(
+            f"Neo4j 5.26 needs Java 17 or 21, found Java {major}: install OpenJDK 17"
+        )
     if shutil.which("mvn") is None:
         raise InstallError(
             "mvn (Apache Maven) was not found on PATH: install it "
@@ -113,8 +117,15 @@ def install(settings: ServerSettings, *, force: bool = False) -> bool:
         target.mkdir(parents=True)
     for profile, sub in (("server", "lib"), ("plugins,!server", "plugins")):
         cmd = [
-            "mvn", "-q", "-B", "-f", str(POM), "-P", profile,
-            "dependency:copy-dependencies", "-DincludeScope=runtime",
+            "mvn",
+            "-q",
+            "-B",
+            "-f",
+            str(POM),
+            "-P",
+            profile,
+            "dependency:copy-dependencies",
+            "-DincludeScope=runtime",
             f"-DoutputDirectory={home / sub}",
         ]
         result = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -145,9 +156,19 @@ def _ensure_password(settings: ServerSettings) -> str:
     os.chmod(path, 0o600)
     env = dict(os.environ, NEO4J_HOME=str(settings.home), NEO4J_CONF=str(settings.home / "conf"))
     result = subprocess.run(
-        ["java", "-cp", f"{settings.home / 'lib'}/*", "org.neo4j.cli.AdminTool",
-         "dbms", "set-initial-password", password],
-        capture_output=True, text=True, env=env, check=False,
+        [
+            "java",
+            "-cp",
+            f"{settings.home / 'lib'}/*",
+            "org.neo4j.cli.AdminTool",
+            "dbms",
+            "set-initial-password",
+            password,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     if result.returncode != 0:
         path.unlink()
@@ -180,6 +201,9 @@ def write_config(settings: ServerSettings) -> Path:
         "dbms.usage_report.enabled": "false",
         "dbms.security.procedures.unrestricted": "apoc.*",
         "dbms.security.procedures.allowlist": "apoc.*",
+        # Neo4j Browser applies seekgraph's node colours/captions after connecting (a `:style`
+        # command with JSON grass from viz/style.py; see docs/browser.md). Issue 8.
+        "browser.post_connect_cmd": browser_post_connect_cmd(),
     }
     conf = home / "conf" / "neo4j.conf"
     conf.parent.mkdir(parents=True, exist_ok=True)
@@ -263,12 +287,18 @@ def status(settings: ServerSettings) -> ServerStatus:
     alive = _alive(pid)
     answers, detail = False, "not running"
     if alive:
-        password = settings.password_file.read_text().strip() if settings.password_file.exists() else ""
+        password = (
+            settings.password_file.read_text().strip() if settings.password_file.exists() else ""
+        )
         answers, detail = _answers(settings, password)
     return ServerStatus(
-        pid=pid if alive else None, process_alive=alive, answers=answers,
-        bolt_uri=settings.bolt_uri, http_url=settings.http_url,
-        browser_url=settings.browser_url, detail=detail,
+        pid=pid if alive else None,
+        process_alive=alive,
+        answers=answers,
+        bolt_uri=settings.bolt_uri,
+        http_url=settings.http_url,
+        browser_url=settings.browser_url,
+        detail=detail,
     )
 
 
@@ -278,7 +308,9 @@ def start(settings: ServerSettings, *, timeout: float = 180.0) -> ServerStatus:
         raise ServerError(f"Neo4j is not installed in {settings.home}: run `seekgraph db install`")
     pid = _read_pid(settings)
     if _alive(pid):
-        raise AlreadyRunningError(f"the server is already running (pid {pid}) at {settings.bolt_uri}")
+        raise AlreadyRunningError(
+            f"the server is already running (pid {pid}) at {settings.bolt_uri}"
+        )
     for port in (settings.bolt_port, settings.http_port):
         if not _port_free(settings.host, port):
             raise PortInUseError(
@@ -290,17 +322,27 @@ def start(settings: ServerSettings, *, timeout: float = 180.0) -> ServerStatus:
     home = settings.home
     classpath = f"{home / 'plugins'}/*:{home / 'lib'}/*"
     cmd = [
-        "java", "-cp", classpath, *JVM_FLAGS,
-        f"-Xms{settings.heap}", f"-Xmx{settings.heap}",
+        "java",
+        "-cp",
+        classpath,
+        *JVM_FLAGS,
+        f"-Xms{settings.heap}",
+        f"-Xmx{settings.heap}",
         "org.neo4j.server.CommunityEntryPoint",
-        f"--home-dir={home}", f"--config-dir={home / 'conf'}", "--console-mode",
+        f"--home-dir={home}",
+        f"--config-dir={home / 'conf'}",
+        "--console-mode",
     ]
     log = log_file(settings)
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "ab") as out:
         process = subprocess.Popen(
-            cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True, env=dict(os.environ, NEO4J_HOME=str(home)),
+            cmd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            env=dict(os.environ, NEO4J_HOME=str(home)),
         )
     _pid_file(settings).write_text(f"{process.pid}\n")
     deadline = time.monotonic() + timeout
@@ -348,7 +390,5 @@ def stop(settings: ServerSettings, *, timeout: float = 60.0) -> bool:
 
 def _reap(pid: int) -> None:
     """Collect the exit status when the server is our own child (tests start it that way)."""
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass

@@ -94,7 +94,9 @@ def load_config_file(path: Path | None) -> dict[str, Any]:
     return data
 
 
-def _pick(flag: Any, config: Mapping[str, Any], key: str, env: Mapping[str, str], env_key: str) -> Any:
+def _pick(
+    flag: Any, config: Mapping[str, Any], key: str, env: Mapping[str, str], env_key: str
+) -> Any:
     if flag is not None:
         return flag
     if key in config:
@@ -125,14 +127,23 @@ def resolve(
     try:
         server = ServerSettings(
             home=Path(home).expanduser().resolve() if home else defaults.home,
-            bolt_port=int(_pick(flags.get("bolt_port"), server_cfg, "bolt_port", env,
-                                "SEEKGRAPH_BOLT_PORT") or defaults.bolt_port),
-            http_port=int(_pick(flags.get("http_port"), server_cfg, "http_port", env,
-                                "SEEKGRAPH_HTTP_PORT") or defaults.http_port),
+            bolt_port=int(
+                _pick(flags.get("bolt_port"), server_cfg, "bolt_port", env, "SEEKGRAPH_BOLT_PORT")
+                or defaults.bolt_port
+            ),
+            http_port=int(
+                _pick(flags.get("http_port"), server_cfg, "http_port", env, "SEEKGRAPH_HTTP_PORT")
+                or defaults.http_port
+            ),
             heap=str(server_cfg.get("heap", env.get("SEEKGRAPH_NEO4J_HEAP", defaults.heap))),
-            pagecache=str(server_cfg.get("pagecache",
-                                         env.get("SEEKGRAPH_NEO4J_PAGECACHE", defaults.pagecache))),
-            transaction_memory=str(server_cfg.get("transaction_memory", defaults.transaction_memory)),
+            pagecache=str(
+                server_cfg.get(
+                    "pagecache", env.get("SEEKGRAPH_NEO4J_PAGECACHE", defaults.pagecache)
+                )
+            ),
+            transaction_memory=str(
+                server_cfg.get("transaction_memory", defaults.transaction_memory)
+            ),
         )
     except ValueError as e:
         raise ConfigError(f"invalid server port: {e}") from e
@@ -143,12 +154,24 @@ def resolve(
     database = _pick(flags.get("database"), neo_cfg, "database", env, "NEO4J_DATABASE")
     if uri:
         if password is None:
-            raise ConfigError(f"NEO4J_URI is {uri} but no password was given "
-                              "(--password, [neo4j] password in the config file, or NEO4J_PASSWORD)")
-        connection = ConnectionSettings(str(uri), str(username), str(password),
-                                        str(database) if database else None, managed=False)
+            raise ConfigError(
+                f"NEO4J_URI is {uri} but no password was given "
+                "(--password, [neo4j] password in the config file, or NEO4J_PASSWORD)"
+            )
+        connection = ConnectionSettings(
+            str(uri),
+            str(username),
+            str(password),
+            str(database) if database else None,
+            managed=False,
+        )
     else:
         stored = server.password_file.read_text().strip() if server.password_file.exists() else ""
-        connection = ConnectionSettings(server.bolt_uri, "neo4j", str(password or stored),
-                                        str(database) if database else None, managed=True)
+        connection = ConnectionSettings(
+            server.bolt_uri,
+            "neo4j",
+            str(password or stored),
+            str(database) if database else None,
+            managed=True,
+        )
     return Settings(server=server, connection=connection)

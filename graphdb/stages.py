@@ -58,8 +58,10 @@ class StageReport:
         return self
 
     def summary_lines(self) -> list[str]:
-        head = (f"{self.stage}: kept {self.kept}, rejected {self.rejected}, "
-                f"skipped (already done) {self.skipped} in {self.seconds:.1f}s")
+        head = (
+            f"{self.stage}: kept {self.kept}, rejected {self.rejected}, "
+            f"skipped (already done) {self.skipped} in {self.seconds:.1f}s"
+        )
         lines = [head]
         lines += [f"  rejected {n:>6}  {reason}" for reason, n in self.reasons.most_common()]
         lines += [f"  {key}: {value}" for key, value in self.notes.items()]
@@ -75,8 +77,14 @@ def save_report(driver: neo4j.Driver, report: StageReport, database: str | None 
     cypher.run_batches(driver, "stages/merge_rejections", rows, database=database)
     reasons = [f"{reason}={n}" for reason, n in report.reasons.most_common()]
     cypher.write(
-        driver, "stages/record_stage_run", database=database,
-        run_id=f"{report.stage}:{uuid.uuid4().hex[:12]}", stage=report.stage, kept=report.kept,
-        rejected=report.rejected, skipped=report.skipped, reasons=reasons,
+        driver,
+        "stages/record_stage_run",
+        database=database,
+        run_id=f"{report.stage}:{uuid.uuid4().hex[:12]}",
+        stage=report.stage,
+        kept=report.kept,
+        rejected=report.rejected,
+        skipped=report.skipped,
+        reasons=reasons,
         seconds=round(report.seconds, 3),
     )

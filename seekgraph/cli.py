@@ -17,8 +17,19 @@ from graphdb.settings import load_config_file, resolve
 from seekgraph.context import AppContext
 
 COMMANDS: dict[str, str] = {
+    "prune": "training.prune_cli:prune",
     "db": "seekgraph.commands.db:db",
+    "export": "synth.leaper.cli:export",
+    "ingest": "synth.cli:ingest",
     "pipeline": "seekgraph.commands.pipeline:pipeline",
+    "synth": "synth.commands:synth",
+    "rollout": "agent.cli:rollout",
+    "score": "agent.cli:score",
+    "filter": "agent.cli:filter_command",
+    "web": "agent.cli:web",
+    "viz": "viz.cli:viz",
+    "report": "viz.cli:report",
+    "browse": "viz.cli:browse",
 }
 
 
@@ -38,16 +49,25 @@ class LazyGroup(click.Group):
         return command
 
 
-@click.group(cls=LazyGroup, context_settings={
-                                              "help_option_names": ["-h", "--help"]})
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="TOML config file (default: $SEEKGRAPH_CONFIG, else ./seekgraph.toml).")
-@click.option("--uri", help="Use an existing Neo4j at this URI (bolt:// or neo4j://) [env NEO4J_URI].")
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="TOML config file (default: $SEEKGRAPH_CONFIG, else ./seekgraph.toml).",
+)
+@click.option(
+    "--uri", help="Use an existing Neo4j at this URI (bolt:// or neo4j://) [env NEO4J_URI]."
+)
 @click.option("--username", help="Neo4j user [env NEO4J_USERNAME].")
 @click.option("--password", help="Neo4j password [env NEO4J_PASSWORD].")
 @click.option("--database", help="Neo4j database [env NEO4J_DATABASE].")
-@click.option("--neo4j-home", "home", type=click.Path(file_okay=False, path_type=Path),
-              help="Home of the managed Neo4j (default: ~/.local/share/seekgraph/neo4j).")
+@click.option(
+    "--neo4j-home",
+    "home",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Home of the managed Neo4j (default: ~/.local/share/seekgraph/neo4j).",
+)
 @click.version_option(package_name="seekgraph")
 @click.pass_context
 def main(ctx: click.Context, config_path: Path | None, **flags: Any) -> None:

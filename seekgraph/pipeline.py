@@ -32,7 +32,72 @@ class Stage:
         return fn  # type: ignore[no-any-return]
 
 
-STAGES: list[Stage] = []
+STAGES: list[Stage] = [
+    Stage(
+        "ingest",
+        "synth.ingest.stage:run_ingest",
+        "tables (JSONL, CSV, HTML) and pages of the data folder into the graph",
+    ),
+    Stage(
+        "relations",
+        "synth.ingest.stage:run_relations",
+        "header -> canonical relation names (rules + MiniLM), FACT edges renamed",
+    ),
+    Stage(
+        "leaper-trees",
+        "synth.leaper.stages:trees_stage",
+        "WebLeaper reasoning trees: root, anchors, relations per kept table",
+    ),
+    Stage(
+        "leaper-basic",
+        "synth.leaper.stages:basic_stage",
+        "Basic tasks (one tree), target sets proven from the source rows",
+    ),
+    Stage(
+        "leaper-union",
+        "synth.leaper.stages:union_stage",
+        "maximal bicliques of trees x relations (Cypher-driven), Union tasks proven",
+    ),
+    Stage(
+        "leaper-reverse",
+        "synth.leaper.stages:reverse_stage",
+        "Reverse-Union tasks: unique clues, pivot, proven answers; export JSONL",
+    ),
+    # -- agent (issue 5): keep these after the synthesis stages (insert synthesis stages above)
+    Stage(
+        "web-index",
+        "agent.stages:web_index",
+        "page embeddings (all-MiniLM-L6-v2) for the hybrid search of the offline web",
+    ),
+    Stage(
+        "rollout",
+        "agent.stages:rollout",
+        "teacher rollouts with recorded detours (real search/visit calls), resumable",
+    ),
+    Stage(
+        "rollout-llm",
+        "agent.stages:rollout_llm",
+        "a few SmolLM2 (transformers, CPU) ReAct rollouts with a small round budget",
+    ),
+    Stage("score", "agent.stages:score", "ISR, ISE, P/R/F1, accuracy and F-AE of each rollout"),
+    Stage(
+        "filter",
+        "agent.stages:filter_stage",
+        "keep ISR > alpha and ISE > beta; kept trajectories as Tongyi JSONL",
+    ),
+    Stage(
+        "prune",
+        "training.stategraph.prune:run_stage",
+        "WebClipper: state graphs, minimum necessary DAG (Cypher + search), 2-of-3 vote, "
+        "thought rewriting; pruned rollouts next to their originals",
+    ),
+    # -- report (issue 8): ALWAYS the last stage; insert new stages above this line.
+    Stage(
+        "report",
+        "viz.report:run_stage",
+        "one HTML report with plots of stages, tasks, trajectories and training",
+    ),
+]
 
 
 @dataclass
@@ -51,8 +116,9 @@ class PipelineContext:
         return dict(self.config.get(name, {}))
 
 
-def select_stages(only: tuple[str, ...] = (), skip: tuple[str, ...] = (),
-                  with_optional: bool = False) -> list[Stage]:
+def select_stages(
+    only: tuple[str, ...] = (), skip: tuple[str, ...] = (), with_optional: bool = False
+) -> list[Stage]:
     names = {s.name for s in STAGES}
     unknown = [n for n in (*only, *skip) if n not in names]
     if unknown:
@@ -89,6 +155,7 @@ def summary_table(reports: list[StageReport]) -> list[str]:
     lines = [head, "-" * len(head)]
     for r in reports:
         reasons = ", ".join(f"{k}={v}" for k, v in r.reasons.most_common(3))
-        lines.append(f"{r.stage:<28} {r.kept:>8} {r.rejected:>9} {r.skipped:>8} "
-                     f"{r.seconds:>8.1f}  {reasons}")
+        lines.append(
+            f"{r.stage:<28} {r.kept:>8} {r.rejected:>9} {r.skipped:>8} {r.seconds:>8.1f}  {reasons}"
+        )
     return lines

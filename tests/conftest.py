@@ -33,26 +33,44 @@ def _installed_home() -> ServerSettings:
 
 
 @pytest.fixture(scope="session")
-def neo4j_connection(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConnectionSettings]:
-    """Connection settings of the session's server (started here, stopped at the end)."""
+def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerSettings | None]:
+    """The session's private server (started here, stopped at the end); None when external."""
     if os.environ.get("NEO4J_URI"):
-        yield resolve().connection
+        yield None
         return
     installed = _installed_home()
     home = tmp_path_factory.mktemp("neo4j-home")
     for sub in ("lib", "plugins"):
         (home / sub).symlink_to(installed.home / sub, target_is_directory=True)
     (home / ".installed").write_text((installed.home / ".installed").read_text())
-    settings = ServerSettings(home=home, bolt_port=server.free_port(),
-                              http_port=server.free_port(), heap="512m", pagecache="256m",
-                              transaction_memory="256m")
+    settings = ServerSettings(
+        home=home,
+        bolt_port=server.free_port(),
+        http_port=server.free_port(),
+        heap="512m",
+        pagecache="256m",
+        transaction_memory="256m",
+    )
     server.start(settings)
     atexit.register(server.stop, settings, timeout=20.0)
     try:
-        yield ConnectionSettings(settings.bolt_uri, "neo4j",
-                                 settings.password_file.read_text().strip(), None, managed=True)
+        yield settings
     finally:
         server.stop(settings, timeout=30.0)
+
+
+@pytest.fixture(scope="session")
+def neo4j_connection(neo4j_server: ServerSettings | None) -> ConnectionSettings:
+    """Connection settings of the session's server (or of the external one from NEO4J_URI)."""
+    if neo4j_server is None:
+        return resolve().connection
+    return ConnectionSettings(
+        neo4j_server.bolt_uri,
+        "neo4j",
+        neo4j_server.password_file.read_text().strip(),
+        None,
+        managed=True,
+    )
 
 
 @pytest.fixture(scope="session")
@@ -72,9 +90,7 @@ def database(neo4j_connection: ConnectionSettings) -> str | None:
 def wipe(drv: neo4j.Driver, database: str | None = None) -> None:
     """Delete every node and relationship (indexes and constraints stay)."""
     with drv.session(database=database) as session:
-        session.run(
-            "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
-        ).consume()
+        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS").consume()
 
 
 @pytest.fixture
@@ -92,3 +108,23 @@ def shared_data() -> Path:
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI=true but the shared data folder {SHARED_DATA} is missing")
     pytest.skip(f"shared data not found at {SHARED_DATA}")
+
+
+# --- LLM / training (issues 5 and 7): the packaged SmolLM2, converted once per test session ---
+
+STALE_MARKER_FILE = "left-by-a-killed-conversion.txt"
+
+
+@pytest.fixture(scope="session")
+def smollm2_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A plain checkpoint folder of the packaged SmolLM2-135M-Instruct (GGUF converted here).
+
+    The target starts as a stale, unfinished folder (as a killed conversion leaves it), so the
+    conversion also proves it replaces such leftovers; tests check `STALE_MARKER_FILE` is gone.
+    """
+    from agent.llm.smollm2 import ensure_checkpoint
+
+    target = tmp_path_factory.mktemp("models") / "smollm2-135m-instruct"
+    target.mkdir()
+    (target / STALE_MARKER_FILE).write_text("partial\n")
+    return ensure_checkpoint(target)

@@ -11,7 +11,7 @@ from graphdb import cypher
 from graphdb.errors import CypherFileError
 from tests.conftest import REPO_ROOT
 
-CODE_DIRS = ["graphdb", "synth", "agent", "training", "seekgraph", "viz"]
+CODE_DIRS = ["graphdb", "synth", "agent", "training", "seekgraph", "viz", "bench"]
 
 
 def _code_text() -> str:
@@ -24,8 +24,11 @@ def _code_text() -> str:
 
 def test_every_cypher_file_is_used_by_code() -> None:
     code = _code_text()
-    unused = [name for name in cypher.all_query_names()
-              if f'"{name}"' not in code and f"'{name}'" not in code]
+    unused = [
+        name
+        for name in cypher.all_query_names()
+        if f'"{name}"' not in code and f"'{name}'" not in code
+    ]
     assert not unused, f"Cypher files no code loads by name: {unused}"
 
 

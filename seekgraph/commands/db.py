@@ -54,8 +54,12 @@ def start(app: AppContext, timeout: float) -> None:
 
 
 @db.command()
-@click.option("--timeout", default=60.0, show_default=True,
-              help="Seconds to wait after SIGTERM before SIGKILL.")
+@click.option(
+    "--timeout",
+    default=60.0,
+    show_default=True,
+    help="Seconds to wait after SIGTERM before SIGKILL.",
+)
 @pass_app
 def stop(app: AppContext, timeout: float) -> None:
     """Stop the server gracefully."""
@@ -106,8 +110,10 @@ def init(app: AppContext) -> None:
     driver = app.driver()
     n = apply_schema(driver, app.database)
     schema = describe_schema(driver, app.database)
-    click.echo(f"schema v{SCHEMA_VERSION}: {n} statements applied; "
-               f"{len(schema['constraints'])} constraints, {len(schema['indexes'])} indexes")
+    click.echo(
+        f"schema v{SCHEMA_VERSION}: {n} statements applied; "
+        f"{len(schema['constraints'])} constraints, {len(schema['indexes'])} indexes"
+    )
 
 
 @db.command()
@@ -128,8 +134,9 @@ def rejects(app: AppContext, stage: str | None) -> None:
     """Count rejected records by stage and reason."""
     from graphdb import cypher
 
-    rows = cypher.read(app.driver(), "stages/count_rejections_by_reason", database=app.database,
-                       stage=stage)
+    rows = cypher.read(
+        app.driver(), "stages/count_rejections_by_reason", database=app.database, stage=stage
+    )
     if not rows:
         click.echo("no rejections recorded")
     for row in rows:

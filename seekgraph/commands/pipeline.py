@@ -17,17 +17,36 @@ from seekgraph.pipeline import STAGES, PipelineContext, run_stages, select_stage
 
 
 @click.command()
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=DEFAULT_DATA, show_default=True, help="Data set folder.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("out"), show_default=True, help="Where exports and reports go.")
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_DATA,
+    show_default=True,
+    help="Data set folder.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out"),
+    show_default=True,
+    help="Where exports and reports go.",
+)
 @click.option("--only", multiple=True, help="Run only these stages (repeatable).")
 @click.option("--skip", multiple=True, help="Skip these stages (repeatable).")
 @click.option("--with-training", is_flag=True, help="Also run the optional training stages.")
 @click.option("--list", "list_only", is_flag=True, help="List the stages and exit.")
 @pass_app
-def pipeline(app: AppContext, data_dir: Path, out_dir: Path, only: tuple[str, ...],
-             skip: tuple[str, ...], with_training: bool, list_only: bool) -> None:
+def pipeline(
+    app: AppContext,
+    data_dir: Path,
+    out_dir: Path,
+    only: tuple[str, ...],
+    skip: tuple[str, ...],
+    with_training: bool,
+    list_only: bool,
+) -> None:
     """Run the whole pipeline (the default data unless --data), then print a summary."""
     if list_only:
         for stage in STAGES:
@@ -54,16 +73,24 @@ def pipeline(app: AppContext, data_dir: Path, out_dir: Path, only: tuple[str, ..
     n = apply_schema(driver, app.database)
     click.echo(f"schema ready ({n} statements)")
     out_dir.mkdir(parents=True, exist_ok=True)
-    ctx = PipelineContext(driver=driver, database=app.database, data_dir=data_dir,
-                          out_dir=out_dir, config=app.config, with_training=with_training,
-                          echo=click.echo)
+    ctx = PipelineContext(
+        driver=driver,
+        database=app.database,
+        data_dir=data_dir,
+        out_dir=out_dir,
+        config=app.config,
+        with_training=with_training,
+        echo=click.echo,
+    )
     reports: list[StageReport] = run_stages(ctx, stages)
     click.echo("")
     for line in summary_table(reports):
         click.echo(line)
     click.echo("")
     if app.settings.connection.managed:
-        click.echo(f"Neo4j Browser: {app.settings.server.browser_url}  "
-                   f"(user neo4j, password: `seekgraph db password`)")
+        click.echo(
+            f"Neo4j Browser: {app.settings.server.browser_url}  "
+            f"(user neo4j, password: `seekgraph db password`)"
+        )
     else:
         click.echo(f"Neo4j: {app.settings.connection.describe()}")

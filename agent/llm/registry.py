@@ -1,0 +1,48 @@
+"""`load_backend(spec)`: the one place a spec string becomes an `LLMBackend`.
+
+Specs (see `agent/llm/base.py`):
+
+- ``transformers`` (packaged SmolLM2) or ``transformers:PATH`` (a local checkpoint folder);
+- ``openai:URL[,URL...]#MODEL`` — e.g. ``openai:http://127.0.0.1:8000/v1,http://h2:8000/v1#qwen3``;
+  the API key, if the server wants one, comes from ``$OPENAI_API_KEY``;
+- ``vllm:MODEL`` — a model name or path for vLLM in-process.
+
+Nothing is loaded or contacted here; backends load their model on first use.
+"""
+
+from __future__ import annotations
+
+import os
+
+from agent.errors import BackendConfigError
+from agent.llm.base import LLMBackend
+
+KINDS = ("transformers", "openai", "vllm")
+
+
+def load_backend(spec: str) -> LLMBackend:
+    """Build the backend a spec names; `BackendConfigError` says what a bad spec should look like."""
+    spec = spec.strip()
+    kind, _, rest = spec.partition(":")
+    kind = kind.lower()
+    if kind == "transformers":
+        from agent.llm.transformers_backend import TransformersBackend
+
+        return TransformersBackend(rest or None)
+    if kind == "openai":
+        from agent.llm.openai_backend import OpenAIBackend
+
+        urls, sep, model = rest.rpartition("#")
+        if not sep or not urls or not model:
+            raise BackendConfigError(
+                f"bad openai spec {spec!r}: expected openai:URL[,URL...]#MODEL"
+            )
+        return OpenAIBackend([u for u in urls.split(",") if u.strip()], model,
+                             api_key=os.environ.get("OPENAI_API_KEY"))
+    if kind == "vllm":
+        from agent.llm.vllm_backend import VLLMBackend
+
+        if not rest:
+            raise BackendConfigError(f"bad vllm spec {spec!r}: expected vllm:MODEL_OR_PATH")
+        return VLLMBackend(rest)
+    raise BackendConfigError(f"unknown backend {kind!r} in spec {spec!r}; kinds are {KINDS}")

@@ -1,0 +1,289 @@
+"""Rollouts: many (task, index) trajectories, concurrent, resumable, sharded, stored in Neo4j.
+
+A rollout is keyed `<task_id>/<policy>/<model>/<index>`. Each finished rollout is written in ONE
+write transaction (Rollout with `status='done'`, its Steps, `SAW` and `REVEALED` edges), so after
+a kill a rollout is either fully there or absent; a restart skips the done ones. Tool calls go
+through `CachedTools`, so repeated requests are answered from `ToolCall` nodes.
+
+Sharding (`shard=(i, n)`): a task belongs to shard i when a stable hash of its id is i mod n, so
+n workers with the same task filter split the tasks without talking to each other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import neo4j
+
+from agent.errors import AgentError
+from agent.llm.base import LLMBackend
+from agent.metrics import Target, match_entities
+from agent.react import ReactConfig, run_react
+from agent.teacher import TaskInfo, TeacherPolicy
+from agent.trajectory import Termination, Trajectory
+from agent.web.tools import ToolBox
+from graphdb import cypher
+from graphdb.stages import StageReport
+
+
+class ShardError(AgentError):
+    """A `--shard` value that is not `i/n` with 0 <= i < n."""
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    """`"i/n"` → (i, n)."""
+    if not text:
+        return None
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError as e:
+        raise ShardError(f"--shard must look like i/n (e.g. 0/4), got {text!r}") from e
+    if n < 1 or not 0 <= i < n:
+        raise ShardError(f"--shard {text!r}: need 0 <= i < n")
+    return i, n
+
+
+def in_shard(key: str, shard: tuple[int, int] | None) -> bool:
+    if shard is None:
+        return True
+    digest = int(hashlib.sha1(key.encode("utf-8")).hexdigest()[:8], 16)
+    return digest % shard[1] == shard[0]
+
+
+def load_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    *,
+    kind: str | None = None,
+    variant: str | None = None,
+    split: str | None = None,
+    task_ids: Sequence[str] | None = None,
+    limit: int = 1_000_000,
+    shard: tuple[int, int] | None = None,
+) -> list[TaskInfo]:
+    rows = cypher.read(
+        driver,
+        "agent/find_tasks",
+        database=database,
+        kind=kind,
+        variant=variant,
+        split=split,
+        task_ids=list(task_ids) if task_ids else None,
+        limit=limit,
+    )
+    return [
+        TaskInfo(
+            r["task_id"], r["kind"] or "", r["variant"] or "", r["question"] or "", r["answer_json"]
+        )
+        for r in rows
+        if in_shard(r["task_id"], shard)
+    ]
+
+
+def load_targets(
+    driver: neo4j.Driver, database: str | None, task_ids: Sequence[str]
+) -> dict[str, list[Target]]:
+    out: dict[str, list[Target]] = {t: [] for t in task_ids}
+    for row in cypher.read(
+        driver, "agent/find_task_targets", database=database, task_ids=list(task_ids)
+    ):
+        names = tuple(n for n in (row["name"], *row["aliases"]) if n)
+        out[row["task_id"]].append(Target(row["target_id"], names))
+    return out
+
+
+def rollout_id(task_id: str, policy: str, model: str, index: int) -> str:
+    return f"{task_id}/{policy}/{model}/{index}"
+
+
+class Policy(Protocol):
+    """Produces one trajectory for a task (the teacher or an LLM)."""
+
+    name: str
+    model: str
+    max_rounds: int
+
+    def run(self, task: TaskInfo, seed: str) -> Trajectory: ...
+
+
+@dataclass
+class TeacherRollouts:
+    """The teacher as a `Policy`; `model` names its detour setting, e.g. `teacher-d0.3`."""
+
+    teacher: TeacherPolicy
+    name: str = "teacher"
+
+    @property
+    def model(self) -> str:
+        rate = self.teacher.config.detour_rate
+        return f"teacher-d{rate:g}"
+
+    @property
+    def max_rounds(self) -> int:
+        return self.teacher.config.max_rounds
+
+    def run(self, task: TaskInfo, seed: str) -> Trajectory:
+        return self.teacher.run(task, seed)
+
+
+@dataclass
+class LLMRollouts:
+    """An `LLMBackend` in the ReAct loop as a `Policy`."""
+
+    backend: LLMBackend
+    tools: ToolBox
+    config: ReactConfig
+    name: str = "llm"
+
+    @property
+    def model(self) -> str:
+        return self.backend.name.replace("/", "_")
+
+    @property
+    def max_rounds(self) -> int:
+        return self.config.max_rounds
+
+    def run(self, task: TaskInfo, seed: str) -> Trajectory:
+        return run_react(self.backend, self.tools, task.question, self.config)
+
+
+def _write_rollout(
+    tx: neo4j.ManagedTransaction,
+    rollout: dict[str, Any],
+    steps: list[dict[str, Any]],
+    saw: list[dict[str, Any]],
+    revealed: list[dict[str, Any]],
+) -> None:
+    tx.run(cypher.query("agent/merge_rollouts"), rows=[rollout]).consume()
+    tx.run(cypher.query("agent/merge_steps"), rows=steps).consume()
+    tx.run(cypher.query("agent/merge_step_pages"), rows=saw).consume()
+    tx.run(cypher.query("agent/merge_step_revealed"), rows=revealed).consume()
+
+
+def save_trajectory(
+    driver: neo4j.Driver,
+    database: str | None,
+    task: TaskInfo,
+    index: int,
+    policy: Policy,
+    trajectory: Trajectory,
+    targets: Sequence[Target],
+    shard: str = "",
+) -> str:
+    """Write a finished trajectory in one transaction; returns its rollout id."""
+    rid = rollout_id(task.task_id, policy.name, policy.model, index)
+    rollout = {
+        "rollout_id": rid,
+        "task_id": task.task_id,
+        "policy": policy.name,
+        "model": policy.model,
+        "index": index,
+        "termination": str(trajectory.termination or Termination.FORMAT_ERROR),
+        "prediction": trajectory.prediction,
+        "rounds": trajectory.rounds,
+        "tokens": trajectory.tokens,
+        "error": trajectory.error,
+        "messages_json": json.dumps(trajectory.messages, ensure_ascii=False),
+        "detours_json": json.dumps(trajectory.detours, ensure_ascii=False),
+        "seconds": round(trajectory.seconds, 3),
+        "max_rounds": policy.max_rounds,
+        "shard": shard,
+    }
+    steps, saw, revealed = [], [], []
+    previous = None
+    for step in trajectory.steps:
+        sid = f"{rid}#{step.index}"
+        steps.append(
+            {
+                "rollout_id": rid,
+                "step_id": sid,
+                "index": step.index,
+                "role": step.role,
+                "thought": step.thought,
+                "tool": step.tool,
+                "arguments_json": json.dumps(step.arguments, ensure_ascii=False),
+                "observation": step.observation,
+                "tokens": step.tokens,
+                "is_detour": step.is_detour,
+                "detour_kind": step.detour_kind,
+                "previous": previous,
+            }
+        )
+        previous = sid
+        saw += [{"step_id": sid, "page_id": p} for p in dict.fromkeys(step.pages)]
+        if step.observation:
+            revealed += [
+                {"step_id": sid, "target_id": t}
+                for t in sorted(match_entities(step.observation, targets))
+            ]
+    with driver.session(database=database) as session:
+        session.execute_write(_write_rollout, rollout, steps, saw, revealed)
+    return rid
+
+
+def run_rollouts(
+    driver: neo4j.Driver,
+    database: str | None,
+    tasks: Sequence[TaskInfo],
+    policy: Policy,
+    *,
+    n: int = 1,
+    concurrency: int = 2,
+    shard: str = "",
+    on_done: Callable[[int], None] | None = None,
+) -> StageReport:
+    """Roll out every task `n` times, skipping (task, index) pairs already done.
+
+    `kept` counts rollouts that ended with an answer; the others are stored too (their
+    termination says why) and reported as rejections with the termination as reason.
+    """
+    report = StageReport("rollout" if policy.name == "teacher" else "rollout-llm")
+    pairs = [(task, i) for task in tasks for i in range(n)]
+    ids = [rollout_id(t.task_id, policy.name, policy.model, i) for t, i in pairs]
+    finished = {
+        r["rollout_id"]
+        for r in cypher.read(
+            driver, "agent/find_finished_rollouts", database=database, rollout_ids=ids
+        )
+    }
+    pending = [(t, i) for (t, i), rid in zip(pairs, ids, strict=True) if rid not in finished]
+    report.skip(len(pairs) - len(pending))
+    targets = load_targets(driver, database, sorted({t.task_id for t, _ in pending}))
+    started = time.perf_counter()
+    steps = 0
+
+    def job(task: TaskInfo, index: int) -> tuple[str, Trajectory]:
+        rid = rollout_id(task.task_id, policy.name, policy.model, index)
+        trajectory = policy.run(task, seed=rid)
+        save_trajectory(
+            driver, database, task, index, policy, trajectory, targets.get(task.task_id, []), shard
+        )
+        return rid, trajectory
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        futures = [pool.submit(job, t, i) for t, i in pending]
+        try:
+            for future in as_completed(futures):
+                rid, trajectory = future.result()
+                steps += len(trajectory.steps)
+                if trajectory.termination == Termination.ANSWER:
+                    report.keep()
+                else:
+                    report.reject(rid, str(trajectory.termination), trajectory.error or "")
+                if on_done is not None:
+                    on_done(1)
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+    seconds = time.perf_counter() - started
+    report.notes["policy"] = f"{policy.name}/{policy.model}"
+    report.notes["steps"] = steps
+    report.notes["steps_per_second"] = round(steps / seconds, 1) if seconds > 0 else 0.0
+    return report.finish()

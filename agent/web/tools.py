@@ -1,0 +1,413 @@
+"""The Search and Visit tools over the offline web, in the Tongyi-DeepResearch wire format.
+
+`search{query: str | list[str], filter_year?: int}` returns, per query, the top-k pages by a
+hybrid ranking: reciprocal rank fusion (RRF, k=60) of the Lucene full-text ranking and, when an
+`Embedder` is given, the vector ranking (cosine over all-MiniLM-L6-v2 page embeddings).
+`filter_year` keeps pages whose `Page.year` equals the year (pages without a year drop out).
+
+`visit{url: str | list[str], goal: str}` returns the evidence on each page relevant to the goal:
+extractive by default (the page's lines/sentences ranked by overlap with the goal, filled up to a
+character budget and printed in page order), or an LLM summary `{rational, evidence, summary}`
+when a summary backend is configured.
+
+Expected failures (unknown URL, no results, malformed arguments) come back as observations with
+`error` set; a broken database or backend raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import neo4j
+
+from agent.llm.base import LLMBackend
+from graphdb import cypher
+from graphdb.ids import stable_id
+
+RRF_K = 60
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+_LUCENE_WORDS = re.compile(r"\b(AND|OR|NOT|TO)\b")
+_WORD = re.compile(r"\w+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_STOPWORD_TEXT = (
+    "a an the of in on at to for from by with and or is are was were be been which who whom "
+    "what when where how that this these those it its as his her their all any find list give "
+    "name names each every about page information"
+)
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+TOOL_SPECS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "search",
+            "description": "Web search. Returns the top results (title, url, snippet) per query.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "One or more search queries.",
+                    },
+                    "filter_year": {
+                        "type": "integer",
+                        "description": "Only pages about this year.",
+                    },
+                },
+                "required": ["query"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "visit",
+            "description": "Visit web pages and return the evidence relevant to the goal.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "url": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "The URL(s) to visit.",
+                    },
+                    "goal": {"type": "string", "description": "What to look for on the page."},
+                },
+                "required": ["url", "goal"],
+            },
+        },
+    },
+]
+TOOL_NAMES = ("search", "visit")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a tool returns: the text the agent reads and the pages it saw (for `SAW` edges)."""
+
+    text: str
+    pages: tuple[str, ...] = ()
+    error: str | None = None  # short code: malformed_arguments, unknown_tool, not_found, no_results
+
+
+class ToolBox(Protocol):
+    """Anything that executes a named tool call."""
+
+    def call(self, name: str, arguments: Any) -> Observation: ...
+
+
+class QueryEmbedder(Protocol):
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+def normalize(text: str) -> str:
+    """Lowercase, strip accents and punctuation, collapse spaces (for matching, not display)."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+    return " ".join(_WORD.findall(text.replace("_", " ")))
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in normalize(text).split() if w not in STOPWORDS and len(w) > 1}
+
+
+def lucene_query(text: str) -> str:
+    """Escape Lucene syntax so any user text is a plain bag-of-words query."""
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)
+    return _LUCENE_WORDS.sub(lambda m: m.group(1).lower(), escaped).strip()
+
+
+def segments(text: str) -> list[str]:
+    """A page's lines, each split into sentences: the units visit extracts."""
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            out.extend(s.strip() for s in _SENTENCE.split(line) if s.strip())
+    return out
+
+
+def best_snippet(text: str, query: str, chars: int = 240) -> str:
+    words = content_words(query)
+    segs = segments(text) or [text]
+    best = max(segs, key=lambda s: (len(words & content_words(s)), -segs.index(s)))
+    return best if len(best) <= chars else best[: chars - 1].rstrip() + "…"
+
+
+def extract_evidence(text: str, goal: str, budget: int) -> tuple[list[str], str]:
+    """Segments relevant to `goal` first, then the rest, up to `budget` chars, in page order."""
+    segs = segments(text)
+    words = content_words(goal)
+    scored = sorted(range(len(segs)), key=lambda i: (-len(words & content_words(segs[i])), i))
+    chosen: list[int] = []
+    used = 0
+    for i in scored:
+        if used + len(segs[i]) > budget and chosen:
+            continue
+        chosen.append(i)
+        used += len(segs[i]) + 1
+    top = segs[scored[0]] if segs else ""
+    return [segs[i] for i in sorted(chosen)], top
+
+
+def _as_list(value: Any) -> list[str] | None:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+SUMMARY_PROMPT = """Please process the following webpage content and user goal to extract \
+relevant information.
+
+## Webpage Content
+{content}
+
+## User Goal
+{goal}
+
+Reply with one JSON object with the fields "rational" (which parts of the page matter for the \
+goal), "evidence" (the most relevant text, quoted) and "summary" (a concise answer to the goal)."""
+
+
+@dataclass
+class WebTools:
+    """Search and Visit over the `Page` nodes of one database.
+
+    `embedder` switches on hybrid ranking (without it, full-text only); `summary_backend`
+    switches visit from extractive evidence to an LLM summary.
+    """
+
+    driver: neo4j.Driver
+    database: str | None = None
+    top_k: int = 5
+    embedder: QueryEmbedder | None = None
+    summary_backend: LLMBackend | None = None
+    evidence_chars: int = 3000
+    max_items: int = 10  # queries / urls per call
+    _embed_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def cache_salt(self) -> str:
+        """Part of every cache key: results depend on the ranking and the visit mode."""
+        summary = self.summary_backend.name if self.summary_backend is not None else "extractive"
+        ranking = "hybrid" if self.embedder is not None else "fulltext"
+        return f"{ranking}/k{self.top_k}/{summary}/{self.evidence_chars}"
+
+    def call(self, name: str, arguments: Any) -> Observation:
+        """Dispatch a tool call; malformed calls become observations, not exceptions."""
+        if not isinstance(arguments, dict):
+            return Observation(
+                f"[{name}] Invalid arguments: expected a JSON object.", error="malformed_arguments"
+            )
+        if name == "search":
+            queries = _as_list(arguments.get("query"))
+            year = arguments.get("filter_year")
+            if isinstance(year, str) and year.strip().isdigit():
+                year = int(year)
+            if queries is None or not all(q.strip() for q in queries):
+                return Observation(
+                    "[search] Invalid request format: 'query' must be a "
+                    "non-empty string or list of strings.",
+                    error="malformed_arguments",
+                )
+            if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+                return Observation(
+                    "[search] Invalid request format: 'filter_year' must be an integer year.",
+                    error="malformed_arguments",
+                )
+            return self.search(queries[: self.max_items], filter_year=year)
+        if name == "visit":
+            urls = _as_list(arguments.get("url"))
+            goal = arguments.get("goal")
+            if urls is None or not isinstance(goal, str) or not goal.strip():
+                return Observation(
+                    "[visit] Invalid request format: 'url' must be a string or "
+                    "list of strings and 'goal' a non-empty string.",
+                    error="malformed_arguments",
+                )
+            return self.visit(urls[: self.max_items], goal)
+        return Observation(
+            f"Error: tool {name!r} does not exist; the tools are {', '.join(TOOL_NAMES)}.",
+            error="unknown_tool",
+        )
+
+    # -- search ---------------------------------------------------------------------------
+    def ranked(self, query: str, filter_year: int | None = None) -> list[dict[str, Any]]:
+        """Top-k pages for one query by RRF over full-text and (if configured) vector ranks."""
+        fetch = self.top_k * (10 if filter_year is not None else 3)
+        lists: list[list[dict[str, Any]]] = []
+        text_query = lucene_query(query)
+        if text_query:
+            lists.append(
+                cypher.read(
+                    self.driver,
+                    "agent/search_pages_fulltext",
+                    database=self.database,
+                    query=text_query,
+                    fetch=fetch,
+                    year=filter_year,
+                    k=fetch,
+                )
+            )
+        if self.embedder is not None:
+            with self._embed_lock:  # the model is shared by the rollout threads
+                vector = self.embedder.embed([query])[0]
+            lists.append(
+                cypher.read(
+                    self.driver,
+                    "agent/search_pages_vector",
+                    database=self.database,
+                    vector=vector,
+                    fetch=fetch,
+                    year=filter_year,
+                    k=fetch,
+                )
+            )
+        fused: dict[str, float] = {}
+        pages: dict[str, dict[str, Any]] = {}
+        for ranking in lists:
+            for rank, row in enumerate(ranking):
+                fused[row["page_id"]] = fused.get(row["page_id"], 0.0) + 1.0 / (RRF_K + rank + 1)
+                pages[row["page_id"]] = row
+        order = sorted(fused, key=lambda pid: (-fused[pid], pid))[: self.top_k]
+        return [pages[pid] for pid in order]
+
+    def search(self, queries: list[str], filter_year: int | None = None) -> Observation:
+        parts: list[str] = []
+        seen: list[str] = []
+        for query in queries:
+            hits = self.ranked(query, filter_year)
+            if not hits:
+                parts.append(f"No results found for '{query}'. Try with a more general query.")
+                continue
+            lines = []
+            for i, hit in enumerate(hits, start=1):
+                lines.append(
+                    f"{i}. [{hit['title']}]({hit['url']})\n{best_snippet(hit['text'], query)}"
+                )
+                if hit["page_id"] not in seen:
+                    seen.append(hit["page_id"])
+            parts.append(
+                f"A Google search for '{query}' found {len(hits)} results:\n\n"
+                "## Web Results\n" + "\n\n".join(lines)
+            )
+        return Observation(
+            "\n=======\n".join(parts), tuple(seen), error=None if seen else "no_results"
+        )
+
+    # -- visit ----------------------------------------------------------------------------
+    def visit(self, urls: list[str], goal: str) -> Observation:
+        parts: list[str] = []
+        seen: list[str] = []
+        for url in urls:
+            rows = cypher.read(
+                self.driver, "agent/get_page", database=self.database, url=url.strip()
+            )
+            if not rows:
+                parts.append(
+                    f"The useful information in {url} for user goal {goal} as "
+                    "follows: \n\nEvidence in page: \nThe provided webpage content "
+                    "could not be accessed. Please check the URL or file format.\n\n"
+                    "Summary: \nThe webpage content could not be processed, and "
+                    "therefore, no information is available.\n\n"
+                )
+                continue
+            page = rows[0]
+            seen.append(page["page_id"])
+            evidence, summary = self._read_page(page, goal)
+            parts.append(
+                f"The useful information in {page['url']} for user goal {goal} as "
+                f"follows: \n\nEvidence in page: \n{evidence}\n\nSummary: \n"
+                f"{summary}\n\n"
+            )
+        return Observation(
+            "\n=======\n".join(parts), tuple(seen), error=None if seen else "not_found"
+        )
+
+    def _read_page(self, page: dict[str, Any], goal: str) -> tuple[str, str]:
+        content = f"{page['title']}\n{page['text']}"
+        chosen, top = extract_evidence(content, goal, self.evidence_chars)
+        if self.summary_backend is None:
+            return "\n".join(chosen), top
+        prompt = SUMMARY_PROMPT.format(content=content[: self.evidence_chars * 3], goal=goal)
+        generation = self.summary_backend.generate(
+            [{"role": "user", "content": prompt}], max_tokens=512
+        )
+        parsed = _parse_summary(generation.text)
+        if parsed is None:  # the model did not answer in JSON: keep the extractive evidence
+            return "\n".join(chosen), top
+        return str(parsed.get("evidence", "")), str(parsed.get("summary", ""))
+
+
+def _parse_summary(text: str) -> dict[str, Any] | None:
+    start, end = text.find("{"), text.rfind("}")
+    if start == -1 or end <= start:
+        return None
+    try:
+        value = json.loads(text[start : end + 1])
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(value, dict) or not ({"evidence", "summary"} & set(value)):
+        return None
+    return value
+
+
+def request_hash(name: str, arguments: Any, salt: str) -> str:
+    """The tool-cache key: a hash of the tool, its canonical arguments and the tools' setup."""
+    return stable_id("toolcall", name, arguments, salt, length=24)
+
+
+@dataclass
+class CachedTools:
+    """A `ToolBox` that answers repeated requests from `ToolCall` nodes (keyed by request hash).
+
+    A re-run (after a kill, or another rollout asking the same thing) repeats no tool work.
+    """
+
+    tools: WebTools
+    hits: int = 0
+    misses: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def call(self, name: str, arguments: Any) -> Observation:
+        key = request_hash(name, arguments, self.tools.cache_salt)
+        rows = cypher.read(
+            self.tools.driver, "agent/find_tool_calls", database=self.tools.database, hashes=[key]
+        )
+        if rows:
+            with self._lock:
+                self.hits += 1
+            stored = json.loads(rows[0]["response"])
+            return Observation(stored["text"], tuple(rows[0]["pages"]), stored.get("error"))
+        observation = self.tools.call(name, arguments)
+        with self._lock:
+            self.misses += 1
+        response = json.dumps(
+            {"text": observation.text, "error": observation.error}, ensure_ascii=False
+        )
+        cypher.run_batches(
+            self.tools.driver,
+            "agent/merge_tool_calls",
+            [
+                {
+                    "request_hash": key,
+                    "tool": name,
+                    "arguments_json": json.dumps(
+                        arguments, ensure_ascii=False, sort_keys=True, default=str
+                    ),
+                    "response": response,
+                    "pages": list(observation.pages),
+                }
+            ],
+            database=self.tools.database,
+        )
+        return observation

@@ -1,0 +1,3 @@
+UNWIND $entity_ids AS entity_id
+MATCH (p:Page)-[:ABOUT]->(:Entity {entity_id: entity_id})
+RETURN entity_id, coalesce(p.url, p.page_id) AS url

@@ -1,0 +1,1 @@
+CREATE CONSTRAINT bench_item_id IF NOT EXISTS FOR (n:BenchItem) REQUIRE n.id IS UNIQUE

@@ -1,0 +1,3 @@
+UNWIND $rows AS row
+MERGE (n:BenchItem {id: row.id})
+SET n.name = row.name

@@ -1,0 +1,4 @@
+// Every tree: id, root text and table (input of the Union stage).
+MATCH (tree:Tree)-[:FROM_TABLE]->(t:Table)
+RETURN tree.tree_id AS tree_id, tree.root AS root, t.table_id AS table_id
+ORDER BY tree_id

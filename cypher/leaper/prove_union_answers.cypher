@@ -1,0 +1,27 @@
+// Recompute a Union task from the source rows: the entities anchoring a row in every table of
+// the biclique, whether every table really states every shared relation, and the answers'
+// shared-relation values from those tables.
+UNWIND $tasks AS task
+CALL (task) {
+  UNWIND task.table_ids AS tid
+  MATCH (:Table {table_id: tid})-[:HAS_ROW]->(:Row)-[:ANCHOR]->(a:Entity)
+  WITH a, count(DISTINCT tid) AS n
+  WHERE n = size(task.table_ids)
+  RETURN collect(a.entity_id) AS answers
+}
+CALL (task) {
+  UNWIND task.table_ids AS tid
+  UNWIND task.relations AS rel
+  WITH tid, rel, EXISTS {
+    MATCH (:Table {table_id: tid})-[:HAS_ROW]->(:Row)-[:ANCHOR]->(:Entity)-[f:FACT {relation: rel}]->()
+    WHERE f.table_id = tid
+  } AS stated
+  RETURN all(x IN collect(stated) WHERE x) AS shares
+}
+CALL (task, answers) {
+  UNWIND answers AS aid
+  MATCH (:Entity {entity_id: aid})-[f:FACT]->(v)
+  WHERE f.table_id IN task.table_ids AND f.relation IN task.relations
+  RETURN collect(DISTINCT coalesce(v.entity_id, v.value_id)) AS attributes
+}
+RETURN task.task_id AS task_id, answers, shares, attributes

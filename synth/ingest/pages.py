@@ -1,0 +1,77 @@
+"""Writing pages (passages, articles) and their links into the graph, batched and resumable.
+
+A page is MERGEd with the entity of the same id (``ABOUT``, the entity named by the page title).
+Links are written after all pages of the input, so ``LINKS_TO`` meets pages later in the file;
+a link to a page we do not have still ``MENTIONS`` its entity. The link pass sets the page's
+content hash last, which marks it finished: a re-run skips finished, unchanged pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+import neo4j
+
+from graphdb import cypher
+from graphdb.stages import StageReport
+from synth.ingest.config import IngestConfig
+from synth.ingest.records import PageRecord, Unreadable, title_from_id
+
+STAGE = "ingest"
+
+
+def _chunks(items: Iterable[PageRecord | Unreadable], size: int) -> Iterator[list[PageRecord | Unreadable]]:
+    chunk: list[PageRecord | Unreadable] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def ingest_pages(
+    driver: neo4j.Driver,
+    items: Iterable[PageRecord | Unreadable],
+    config: IngestConfig | None = None,
+    *,
+    database: str | None = None,
+    report: StageReport | None = None,
+    on_record: Callable[[int], None] | None = None,
+) -> StageReport:
+    """Write pages, then their links; returns the stage report (kept = pages written)."""
+    config = config or IngestConfig()
+    report = report or StageReport(STAGE)
+    pending: list[dict[str, object]] = []
+    n_links = 0
+    for chunk in _chunks(items, config.page_batch):
+        pages = [p for p in chunk if isinstance(p, PageRecord)]
+        for bad in chunk:
+            if isinstance(bad, Unreadable):
+                report.reject(bad.record_id, bad.reason, bad.detail)
+        done = {
+            row["page_id"]: row["content_hash"]
+            for row in cypher.read(driver, "ingest/find_pages", database=database,
+                                   ids=[p.page_id for p in pages])
+        }
+        rows = []
+        for page in pages:
+            digest = page.content_hash()
+            if done.get(page.page_id) == digest:
+                report.skip()
+                continue
+            rows.append({"page_id": page.page_id, "title": page.title, "text": page.text,
+                         "source": page.source, "url": page.url, "year": page.year})
+            pending.append({"page_id": page.page_id, "content_hash": digest, "links": [
+                {"id": link, "name": title_from_id(link)} for link in page.out_links]})
+            n_links += len(page.out_links)
+            report.keep()
+        cypher.run_batches(driver, "ingest/merge_pages", rows, database=database,
+                           batch_size=config.page_batch)
+        if on_record is not None:
+            on_record(len(chunk))
+    cypher.run_batches(driver, "ingest/merge_page_links", pending, database=database,
+                       batch_size=max(1, config.page_batch // 2))
+    report.notes["links"] = int(str(report.notes.get("links", 0))) + n_links
+    return report

@@ -1,0 +1,222 @@
+"""Writing tables into the graph: clean, pick the key column, then MERGE in batches.
+
+For each batch of tables: tables already in the graph with the same content hash (content plus
+cleaning settings) are skipped; changed ones lose their old rows first; kept tables get columns,
+rows, cells (linked cells → `Entity` keyed by link target, others → typed `Value`), FACT edges
+named by the header's current relation, and a rendered `Page`; finally the `Table` node itself is
+written with its hash, which marks it finished (a killed run redoes only unfinished tables).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict
+from typing import Any
+
+import neo4j
+
+from graphdb import cypher
+from graphdb.stages import StageReport
+from synth.ingest.clean import Verdict, check_table
+from synth.ingest.config import IngestConfig
+from synth.ingest.records import RawTable, Unreadable, title_from_id, wiki_id
+from synth.ingest.values import clean_text, typed_value, value_id
+from synth.keycolumn import column_stats
+from synth.relations import Mapping, current_mappings, header_key, relation_for
+
+STAGE = "ingest"
+
+
+def _fingerprint(config: IngestConfig) -> str:
+    cleaning = {k: v for k, v in asdict(config).items() if not k.endswith("_batch")}
+    return hashlib.sha1(json.dumps(cleaning, sort_keys=True).encode()).hexdigest()[:8]
+
+
+def render_table(table: RawTable) -> str:
+    """A table as page text: title, section, header and one line per row."""
+    lines = [table.title]
+    if table.section_title:
+        lines.append(table.section_title)
+    lines.append(" | ".join(table.header))
+    lines += [" | ".join(clean_text(c.text) for c in row) for row in table.rows]
+    return "\n".join(lines)
+
+
+def _table_node(table: RawTable, verdict: Verdict, content_hash: str) -> dict[str, Any]:
+    return {
+        "table_id": table.table_id, "title": table.title, "section_title": table.section_title,
+        "url": table.url, "source": table.source, "n_rows": table.n_rows, "n_cols": table.n_cols,
+        "status": "rejected" if verdict.reason else "kept", "reason": verdict.reason,
+        "detail": verdict.detail or None,
+        "key_column": verdict.key.index if verdict.key else None,
+        "key_score": verdict.key.score if verdict.key else None, "content_hash": content_hash,
+    }
+
+
+class _Rows:
+    """The parameter rows of one batch of kept tables, one list per Cypher file."""
+
+    def __init__(self) -> None:
+        self.columns: list[dict[str, Any]] = []
+        self.rows: list[dict[str, Any]] = []
+        self.entity_cells: list[dict[str, Any]] = []
+        self.value_cells: list[dict[str, Any]] = []
+        self.entity_facts: list[dict[str, Any]] = []
+        self.value_facts: list[dict[str, Any]] = []
+        self.pages: list[dict[str, Any]] = []
+        self.n_rows = 0
+
+    def add(self, table: RawTable, key: int, mappings: dict[str, Mapping]) -> None:
+        tid = table.table_id
+        relations: dict[int, str | None] = {}
+        for stats in column_stats(table.header, table.rows):
+            hkey = header_key(stats.header)
+            role = "key" if stats.index == key else "attribute"
+            relation = relation_for(hkey, mappings) if role == "attribute" and hkey else None
+            relations[stats.index] = relation
+            self.columns.append({
+                "table_id": tid, "column_id": f"{tid}#{stats.index}", "index": stats.index,
+                "header": stats.header, "header_key": hkey, "role": role,
+                "link_ratio": stats.link_ratio, "uniqueness": stats.uniqueness,
+                "key_score": stats.score, "relation": relation,
+            })
+        mentions: set[str] = set()
+        for r, row in enumerate(table.rows):
+            row_id = f"{tid}#r{r}"
+            key_cell = row[key]
+            anchor: str | None = None
+            if key_cell.links:
+                anchor = key_cell.links[0]
+            elif key_cell.text:
+                anchor = wiki_id(clean_text(key_cell.text))  # unlinked key: its likely page
+            anchor_name = clean_text(key_cell.text) or (title_from_id(anchor) if anchor else "")
+            self.rows.append({"table_id": tid, "row_id": row_id, "index": r,
+                              "anchor_id": anchor, "anchor_name": anchor_name})
+            self.n_rows += 1
+            for c, cell in enumerate(row):
+                text = clean_text(cell.text)
+                if not text and not cell.links:
+                    continue
+                targets: list[tuple[str, bool]] = []
+                if cell.links:
+                    single = len(cell.links) == 1
+                    for link in cell.links:
+                        name = text if single and text else title_from_id(link)
+                        self.entity_cells.append({"row_id": row_id, "column": c, "text": text,
+                                                  "entity_id": link, "name": name})
+                        targets.append((link, True))
+                        mentions.add(link)
+                elif c == key and anchor:
+                    self.entity_cells.append({"row_id": row_id, "column": c, "text": text,
+                                              "entity_id": anchor, "name": anchor_name})
+                else:
+                    kind, normalized = typed_value(text)
+                    vid = value_id(kind, normalized)
+                    self.value_cells.append({"row_id": row_id, "column": c, "text": text,
+                                             "value_id": vid, "kind": kind,
+                                             "normalized": normalized})
+                    targets.append((vid, False))
+                relation = relations.get(c)
+                if c == key or anchor is None or relation is None:
+                    continue
+                for target, is_entity in targets:
+                    if target == anchor:
+                        continue
+                    fact = {"anchor_id": anchor, "target_id": target, "relation": relation,
+                            "table_id": tid, "row": r, "column": c}
+                    (self.entity_facts if is_entity else self.value_facts).append(fact)
+        self.pages.append({"table_id": tid, "page_id": f"table:{tid}", "title": table.title,
+                           "url": table.url, "text": render_table(table),
+                           "mentions": sorted(mentions)})
+
+    def write(self, driver: neo4j.Driver, database: str | None, batch: int) -> None:
+        for name, rows in (
+            ("ingest/merge_columns", self.columns),
+            ("ingest/merge_rows", self.rows),
+            ("ingest/merge_entity_cells", self.entity_cells),
+            ("ingest/merge_value_cells", self.value_cells),
+            ("ingest/merge_entity_facts", self.entity_facts),
+            ("ingest/merge_value_facts", self.value_facts),
+            ("ingest/merge_table_pages", self.pages),
+        ):
+            if rows:
+                size = max(1, batch // 20) if name == "ingest/merge_table_pages" else batch
+                cypher.run_batches(driver, name, rows, database=database, batch_size=size)
+
+
+def _chunks(items: Iterable[RawTable | Unreadable], size: int) -> Iterator[list[RawTable | Unreadable]]:
+    chunk: list[RawTable | Unreadable] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def ingest_tables(
+    driver: neo4j.Driver,
+    items: Iterable[RawTable | Unreadable],
+    config: IngestConfig | None = None,
+    *,
+    database: str | None = None,
+    report: StageReport | None = None,
+    on_record: Callable[[int], None] | None = None,
+) -> StageReport:
+    """Clean and write `items` (from the readers); returns the stage report.
+
+    Kept: tables written as `status: kept`; rejected: tables written as `status: rejected`
+    with their reason, and unreadable records, each also a `Rejection` (via the report).
+    Skipped: tables already in the graph with the same content and settings.
+    """
+    config = config or IngestConfig()
+    report = report or StageReport(STAGE)
+    fingerprint = _fingerprint(config)
+    mappings = current_mappings(driver, database)
+    counts = report.notes
+    for chunk in _chunks(items, config.table_batch):
+        tables = [t for t in chunk if isinstance(t, RawTable)]
+        for bad in chunk:
+            if isinstance(bad, Unreadable):
+                report.reject(bad.record_id, bad.reason, bad.detail)
+        existing = {
+            row["table_id"]: row["content_hash"]
+            for row in cypher.read(driver, "ingest/find_tables", database=database,
+                                   ids=[t.table_id for t in tables])
+        }
+        batch = _Rows()
+        redo: list[dict[str, str]] = []
+        nodes: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for table in tables:
+            digest = f"{table.content_hash()}-{fingerprint}"
+            if table.table_id in seen:
+                report.reject(table.table_id, "duplicate_id", "a table with this id came earlier")
+                continue
+            seen.add(table.table_id)
+            if existing.get(table.table_id) == digest:
+                report.skip()
+                continue
+            if table.table_id in existing:
+                redo.append({"table_id": table.table_id})
+            verdict = check_table(table, config)
+            nodes.append(_table_node(table, verdict, digest))
+            if verdict.reason:
+                report.reject(table.table_id, verdict.reason, verdict.detail)
+                continue
+            assert verdict.key is not None
+            batch.add(table, verdict.key.index, mappings)
+            report.keep()
+        if redo:
+            cypher.run_batches(driver, "ingest/delete_table_parts", redo, database=database,
+                               batch_size=10)
+        batch.write(driver, database, config.cell_batch)
+        cypher.run_batches(driver, "ingest/merge_tables", nodes, database=database,
+                           batch_size=config.cell_batch)
+        counts["rows written"] = int(str(counts.get("rows written", 0))) + batch.n_rows
+        if on_record is not None:
+            on_record(len(chunk))
+    return report

@@ -1,0 +1,82 @@
+"""Typing and normalising unlinked cells: year, date (ISO), number, text.
+
+A value's key is ``<kind>:<normalized>``, so "1,200" and "1200" meet on ``number:1200`` and
+"23 October 1959" and "October 23 , 1959" on ``date:1959-10-23``. Text is NFKC-folded,
+lower-cased and whitespace-collapsed (OTT-QA's tokenised spaces around punctuation removed).
+
+>>> typed_value("October 23 , 1959")
+('date', '1959-10-23')
+>>> typed_value("1,200")
+('number', '1200')
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+
+_MONTHS = {
+    name: i + 1 for i, name in enumerate(
+        ["january", "february", "march", "april", "may", "june", "july", "august",
+         "september", "october", "november", "december"])
+}
+_MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+
+_YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
+_ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+_DMY = re.compile(r"^(\d{1,2}) ([a-z]+)\.?,? (\d{4})$")
+_MDY = re.compile(r"^([a-z]+)\.? (\d{1,2}),? (\d{4})$")
+_NUMBER = re.compile(r"^[-+−]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$")
+_SPACE_BEFORE = re.compile(r"\s+([,.;:!?%)\]}'])")
+_SPACE_AFTER = re.compile(r"([(\[{])\s+")
+
+
+def clean_text(text: str) -> str:
+    """Display form: NFKC, collapsed whitespace, no tokenised spaces before punctuation."""
+    text = " ".join(unicodedata.normalize("NFKC", text).split())
+    text = _SPACE_BEFORE.sub(r"\1", text)
+    return _SPACE_AFTER.sub(r"\1", text)
+
+
+def _date(y: int, m: int, d: int) -> str | None:
+    try:
+        return date(y, m, d).isoformat()
+    except ValueError:
+        return None
+
+
+def typed_value(text: str) -> tuple[str, str]:
+    """(kind, normalized) of a cell's text; kind is ``year``, ``date``, ``number`` or ``text``."""
+    shown = clean_text(text)
+    low = shown.lower()
+    if _YEAR.match(low):
+        return "year", low
+    flat = low.replace(",", ", ").replace(" ,", ",")
+    flat = " ".join(flat.replace(",", "").split())
+    m = _ISO.match(low)
+    if m:
+        iso = _date(int(m[1]), int(m[2]), int(m[3]))
+        if iso:
+            return "date", iso
+    m = _DMY.match(flat)
+    if m and m[2] in _MONTHS:
+        iso = _date(int(m[3]), _MONTHS[m[2]], int(m[1]))
+        if iso:
+            return "date", iso
+    m = _MDY.match(flat)
+    if m and m[1] in _MONTHS:
+        iso = _date(int(m[3]), _MONTHS[m[1]], int(m[2]))
+        if iso:
+            return "date", iso
+    if _NUMBER.match(low):
+        number = low.replace(",", "").replace("−", "-").lstrip("+")
+        if "." in number:
+            number = number.rstrip("0").rstrip(".")
+        return "number", number
+    return "text", low
+
+
+def value_id(kind: str, normalized: str) -> str:
+    return f"{kind}:{normalized}"

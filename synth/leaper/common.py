@@ -1,0 +1,131 @@
+"""What the WebLeaper stages share: their settings, the task record, the held-out split, writes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+import neo4j
+
+from graphdb import cypher
+from synth.errors import SynthError
+
+
+class LeaperError(SynthError):
+    """A WebLeaper stage cannot run (bad settings, missing model for the chosen similarity)."""
+
+
+@dataclass
+class LeaperConfig:
+    """Settings of the WebLeaper stages (config section ``[leaper]``; CLI flags override)."""
+
+    min_anchors: int = 3  # a tree needs at least this many anchors (second layer)
+    max_targets: int = 400  # reject a task whose target set R is larger ("too_large")
+    min_relations: int = 2  # k: a biclique's trees share at least k relations
+    min_trees: int = 2  # a biclique merges at least this many trees
+    similarity: str = "embedding"  # "embedding" (all-MiniLM-L6-v2) or, explicitly, "tokens"
+    threshold: float = 0.45  # roots at least this similar are "on a related topic"
+    max_bicliques: int = 5000  # stop the enumeration of one component beyond this many
+    max_clues: int = 3  # Reverse-Union: at most this many attribute clues
+    bridges_per_union: int = 2  # Reverse-Union: bridge anchors tried per Union task
+    heldout_percent: int = 20  # share of tasks marked split='heldout' (by hash of the id)
+    batch_size: int = 200
+
+    @classmethod
+    def from_section(cls, section: dict[str, Any], **overrides: Any) -> LeaperConfig:
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(section) - names)
+        if unknown:
+            raise LeaperError(f"unknown [leaper] settings {unknown}; known: {sorted(names)}")
+        values = {**section, **{k: v for k, v in overrides.items() if v is not None}}
+        config = cls(**values)
+        if config.similarity not in ("embedding", "tokens"):
+            raise LeaperError(f"similarity must be 'embedding' or 'tokens', not {config.similarity!r}")
+        if config.min_relations < 1 or config.min_trees < 2:
+            raise LeaperError("min_relations must be >= 1 and min_trees >= 2")
+        return config
+
+
+def split_of(task_id: str, heldout_percent: int = 20) -> str:
+    """'heldout' for about `heldout_percent`% of ids, decided by a hash (stable across runs)."""
+    bucket = int(hashlib.sha1(task_id.encode("utf-8")).hexdigest()[:8], 16) % 100
+    return "heldout" if bucket < heldout_percent else "train"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One member of the target set R: an Entity or Value node with its role."""
+
+    role: str  # anchor | attribute | answer
+    kind: str  # entity | value
+    id: str
+    name: str
+
+
+@dataclass
+class TaskRecord:
+    """A generated task before it is written: structure, targets and the spec its proof uses."""
+
+    task_id: str
+    variant: str
+    question: str
+    answers: list[dict[str, str]]  # [{name, entity_id}]
+    targets: list[Target]
+    tree: dict[str, Any]
+    spec: dict[str, Any]
+    trees: list[str] = field(default_factory=list)
+    bicliques: list[str] = field(default_factory=list)
+    tasks: list[str] = field(default_factory=list)
+    clues: list[dict[str, str]] = field(default_factory=list)
+    pivots: list[dict[str, str]] = field(default_factory=list)
+    status: str = "kept"
+    reason: str = ""
+
+    def reject(self, reason: str) -> None:
+        self.status, self.reason = "rejected", reason
+
+    def row(self, heldout_percent: int) -> dict[str, Any]:
+        kept = self.status == "kept"
+        unique_targets = sorted({(t.role, t.kind, t.id) for t in self.targets})
+        return {
+            "task_id": self.task_id, "variant": self.variant, "question": self.question,
+            "answer_json": json.dumps(self.answers, ensure_ascii=False),
+            "status": self.status, "reason": self.reason or None,
+            "n_targets": len({t.id for t in self.targets}),
+            "split": split_of(self.task_id, heldout_percent),
+            "tree_json": json.dumps(self.tree, ensure_ascii=False),
+            "spec_json": json.dumps(self.spec, ensure_ascii=False),
+            "trees": self.trees, "bicliques": self.bicliques, "tasks": self.tasks,
+            # a rejected task keeps its provenance and reason, not a target set
+            "targets": [{"role": r, "kind": k, "id": i} for r, k, i in unique_targets] if kept
+            else [],
+            "clues": self.clues if kept else [], "pivots": self.pivots if kept else [],
+        }
+
+
+def existing_task_ids(driver: neo4j.Driver, database: str | None, task_ids: list[str]) -> set[str]:
+    """Which of `task_ids` are already in the graph (kept or rejected): a re-run skips them."""
+    found: set[str] = set()
+    for batch in cypher.batched(task_ids, 5000):
+        rows = cypher.read(driver, "leaper/find_existing_tasks", database=database, task_ids=batch)
+        found.update(r["task_id"] for r in rows)
+    return found
+
+
+def write_tasks(driver: neo4j.Driver, database: str | None, tasks: list[TaskRecord],
+                config: LeaperConfig) -> int:
+    """MERGE tasks with provenance and targets; idempotent."""
+    rows = [t.row(config.heldout_percent) for t in tasks]
+    return cypher.run_batches(driver, "leaper/merge_tasks", rows, database=database,
+                              batch_size=config.batch_size)
+
+
+def target_of(role: str, fact: dict[str, Any]) -> Target:
+    return Target(role, fact["kind"], fact["id"], fact["name"] or fact["id"])
+
+
+def as_plain(obj: Any) -> Any:
+    """Dataclasses to dicts (for the JSON export)."""
+    return asdict(obj)

@@ -1,0 +1,88 @@
+"""Basic tasks: one tree, the question names its root, the target set R is the whole tree.
+
+Definition: for a tree with root ``q``, anchors ``A`` and relations ``Rel``, the task asks for
+every anchor and, for each, its values under ``Rel`` from the tree's table. Answers = ``A``;
+targets R = ``A`` (role ``anchor``) ∪ the attribute values (role ``attribute``). The proof
+(`synth.leaper.proofs.prove_basic`) recomputes both sets from the table's rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import neo4j
+
+from graphdb import cypher
+from graphdb.ids import stable_id
+from graphdb.stages import StageReport
+from synth.leaper.common import (
+    LeaperConfig,
+    Target,
+    TaskRecord,
+    existing_task_ids,
+    target_of,
+    write_tasks,
+)
+from synth.leaper.proofs import prove_basic
+from synth.leaper.questions import basic_question, paraphrase
+
+if TYPE_CHECKING:
+    from agent.llm.base import LLMBackend
+
+STAGE = "leaper-basic"
+
+
+def basic_task(tree: dict[str, Any], facts: list[dict[str, Any]],
+               backend: LLMBackend | None = None) -> TaskRecord:
+    """The Basic task of one tree (`tree` from leaper/find_tree_anchors, its anchors' facts)."""
+    anchors = [a for a in tree["anchors"] if a["id"]]
+    relations = sorted({f["relation"] for f in facts})
+    targets = [Target("anchor", "entity", a["id"], a["name"]) for a in anchors]
+    targets += [target_of("attribute", f) for f in facts]
+    task_id = stable_id("leaper-basic", tree["tree_id"])
+    return TaskRecord(
+        task_id=task_id, variant="basic",
+        question=paraphrase(basic_question(tree["root"], tree["key_header"], relations), backend),
+        answers=[{"name": a["name"], "entity_id": a["id"]} for a in anchors],
+        targets=targets,
+        tree={"root": tree["root"], "table_id": tree["table_id"], "relations": relations,
+              "anchors": [a["id"] for a in anchors]},
+        spec={"table_id": tree["table_id"], "relations": relations},
+        trees=[tree["tree_id"]],
+    )
+
+
+def build_basic_tasks(driver: neo4j.Driver, database: str | None, config: LeaperConfig,
+                      backend: LLMBackend | None = None,
+                      progress: Callable[[int], None] | None = None) -> StageReport:
+    """One Basic task per tree; tasks already in the graph are skipped (resumable)."""
+    report = StageReport(STAGE)
+    trees = cypher.read(driver, "leaper/find_trees", database=database)
+    ids = {t["tree_id"]: stable_id("leaper-basic", t["tree_id"]) for t in trees}
+    done = existing_task_ids(driver, database, list(ids.values()))
+    todo = [t["tree_id"] for t in trees if ids[t["tree_id"]] not in done]
+    report.skip(len(trees) - len(todo))
+    for batch in cypher.batched(todo, config.batch_size):
+        layers = cypher.read(driver, "leaper/find_tree_anchors", database=database,
+                             tree_ids=batch)
+        tasks = []
+        for tree in layers:
+            facts = cypher.read(
+                driver, "leaper/find_entity_facts", database=database,
+                entity_ids=[a["id"] for a in tree["anchors"] if a["id"]],
+                table_ids=[tree["table_id"]], relations=None)
+            task = basic_task(tree, facts, backend)
+            if len({t.id for t in task.targets}) > config.max_targets:
+                task.reject("too_large")
+            tasks.append(task)
+        prove_basic(driver, database, [t for t in tasks if t.status == "kept"])
+        write_tasks(driver, database, tasks, config)
+        for task in tasks:
+            if task.status == "kept":
+                report.keep()
+            else:
+                report.reject(task.task_id, task.reason, task.question[:200])
+        if progress is not None:
+            progress(len(batch))
+    return report.finish()

@@ -1,0 +1,172 @@
+"""Seed tasks from random walks over the graph's links and facts.
+
+A walk starts at an entity ``t`` (the intended answer) and follows one or two edges
+``t -r1-> a -r2-> c``; the seed is the chain ``[?, r1, V@A], [V@A, r2, C@c]`` (or ``[?, r1, C@a]``).
+While the executed answer set is larger than ``max_answers``, further KPs of ``t``
+(``[?, r, C@m]``, intersections) are added, each only if it strictly shrinks the answer. A seed
+is rejected with a reason: ``dead_end`` (no edge to walk), ``too_large``, ``redundant`` (a triple
+is not needed), ``constant_is_answer``, ``duplicate``, or a question check failure.
+
+Deterministic: attempt ``i`` of run seed ``s`` uses ``random.Random(f"{s}:{i}")``, so a resumed
+run skips finished attempts and repeats the others identically.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import click
+import neo4j
+
+from graphdb import cypher
+from graphdb.ids import stable_id
+from graphdb.stages import StageReport
+from synth.shaper.kp import TARGET, Const, KPTask, Triple, Var
+from synth.shaper.ops import GraphOps, Neighbour, task_key
+from synth.shaper.questions import check_question, render
+from synth.shaper.store import save_tasks
+from synth.shaper.validate import find_redundant
+
+STAGE = "shaper-seeds"
+
+
+@dataclass
+class SeedConfig:
+    """Knobs of `make_seeds` (config section ``[shaper]``)."""
+
+    n_seeds: int = 30  # walk attempts
+    seed: int = 0  # RNG seed of the run
+    max_answers: int = 3  # largest answer set a seed may have
+    max_narrow: int = 3  # at most this many intersected KPs to narrow the answer
+    neighbour_limit: int = 300  # edges read per node
+
+
+class SeedRejected(Exception):
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+
+def const_for(n: Neighbour, used: dict[str, str]) -> Const:
+    """A constant for node `n`; its text is the name, made unique within one task."""
+    text = n.name if n.name not in used or used[n.name] == n.ref else f"{n.name} ({n.ref})"
+    used[text] = n.ref
+    return Const(text, n.ref, n.label)
+
+
+def make_seed(ops: GraphOps, start: str, rng: random.Random, config: SeedConfig,
+              origin: str) -> KPTask:
+    """One seed task answered by `start` (among at most `max_answers`); raises `SeedRejected`."""
+    first = ops.neighbours(start)
+    if not first:
+        raise SeedRejected("dead_end", f"{start} has no edge")
+    a = rng.choice(first)
+    r1 = a.relation
+    used: dict[str, str] = {}
+    second = [n for n in ops.neighbours(a.ref) if n.ref != start] if rng.random() < 0.5 else []
+    target = Var(TARGET)
+    if second:
+        c = rng.choice(second)
+        triples = [Triple(target, r1, (Var("V@A"),)),
+                   Triple(Var("V@A"), c.relation, (const_for(c, used),))]
+        used_refs = {a.ref, c.ref}
+    else:
+        triples = [Triple(target, r1, (const_for(a, used),))]
+        used_refs = {a.ref}
+    task = KPTask("pending", tuple(triples), source="seed", origin=origin)
+    answer = ops.answer_of(task)
+    pool = [n for n in first if n.ref not in used_refs]
+    rng.shuffle(pool)
+    added = 0
+    for n in pool:
+        if len(answer) <= config.max_answers or added >= config.max_narrow:
+            break
+        candidate = KPTask("pending", (*task.triples, Triple(target, n.relation,
+                                                            (const_for(n, dict(used)),))),
+                           source="seed", origin=origin)
+        narrowed = ops.answer_of(candidate)
+        if start in narrowed and len(narrowed) < len(answer):
+            const_for(n, used)
+            task, answer, added = candidate, narrowed, added + 1
+    if not answer:
+        raise SeedRejected("empty", "the walk's chain has no answer")
+    if len(answer) > config.max_answers:
+        raise SeedRejected("too_large", f"{len(answer)} answers > {config.max_answers}")
+    failure = find_redundant(task, answer, ops.answer_of)
+    if failure is not None:
+        raise SeedRejected(failure.reason, failure.detail)
+    return finish_task(ops, task, answer)
+
+
+def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
+    """Give `task` its content id, answer names and template question (checked)."""
+    names = ops.answer(task)
+    constants = task.constants()
+    if any(c.ref in answer for c in constants):
+        raise SeedRejected("constant_is_answer", "a constant denotes an answer entity")
+    question = render(task)
+    problem = check_question(question, constants, names.values())
+    if problem is not None:
+        raise SeedRejected(problem, question[:300])
+    task.task_id = stable_id("shaper", task_key(task))
+    task.question = question
+    task.answer_refs = sorted(answer)
+    task.answer = [names[r] for r in task.answer_refs]
+    task.urls = sorted({f"https://en.wikipedia.org{c.ref}" for c in constants
+                        if c.ref and c.ref.startswith("/wiki/")})
+    return task
+
+
+def finished_records(driver: neo4j.Driver, database: str | None, stage: str,
+                     prefix: str) -> set[str]:
+    rows = cypher.read(driver, "shaper/list_finished_records", database=database,
+                       stage=stage, prefix=prefix)
+    return {r["record_id"] for r in rows}
+
+
+def make_seeds(driver: neo4j.Driver, database: str | None, config: SeedConfig,
+               *, progress: bool = False) -> StageReport:
+    """Run `config.n_seeds` walk attempts; kept seeds are stored, rejects reported by reason."""
+    report = StageReport(STAGE)
+    ops = GraphOps(driver, database, neighbour_limit=config.neighbour_limit)
+    starts = [r["ref"] for r in cypher.read(driver, "shaper/list_seed_entities", database=database)]
+    report.notes["start_entities"] = len(starts)
+    if not starts:
+        report.notes["hint"] = "no entity with facts or links: run the ingest first"
+        return report.finish()
+    prefix = f"seed:{config.seed}:"
+    done = finished_records(driver, database, STAGE, prefix)
+    seen: set[str] = set()
+    kept: list[KPTask] = []
+    with click.progressbar(range(config.n_seeds), label="shaper seeds",
+                           file=None if progress else _Null()) as bar:
+        for i in bar:
+            origin = f"{prefix}{i}"
+            if origin in done:
+                report.skip()
+                continue
+            rng = random.Random(origin)
+            try:
+                task = make_seed(ops, rng.choice(starts), rng, config, origin)
+                if task.task_id in seen:
+                    raise SeedRejected("duplicate", task.task_id)
+            except SeedRejected as e:
+                report.reject(origin, e.reason, str(e))
+                continue
+            seen.add(task.task_id)
+            kept.append(task)
+            report.keep()
+    save_tasks(driver, kept, database)
+    report.notes["queries"] = ops.queries
+    return report.finish()
+
+
+class _Null:
+    """A sink for the progress bar when not attached to a terminal command."""
+
+    def write(self, _: str) -> int:
+        return 0
+
+    def flush(self) -> None:
+        return None

@@ -1,0 +1,149 @@
+"""WebLeaper trees and the three task variants on a small source graph: exact answer sets,
+proofs that reject wrong tasks, idempotent re-runs, the held-out split and the JSONL export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import neo4j
+import pytest
+
+from graphdb import cypher
+from synth.leaper.common import LeaperConfig, Target, TaskRecord, split_of
+from synth.leaper.export import export_tasks
+from synth.leaper.proofs import prove_reverse, prove_union
+from synth.leaper.synthetic import write_source_tables
+from synth.leaper.tasks_basic import build_basic_tasks
+from synth.leaper.tasks_reverse import build_reverse_tasks
+from synth.leaper.tasks_union import build_union_tasks
+from synth.leaper.trees import build_trees
+from tests.leaper_data import TABLES
+
+CONFIG = LeaperConfig(similarity="tokens", threshold=0.0, min_relations=2)
+
+
+def _counts(driver: neo4j.Driver) -> dict[str, int]:
+    records, _, _ = driver.execute_query(
+        "MATCH (n) WITH labels(n)[0] AS label, count(*) AS n RETURN label, n")
+    nodes = {r["label"]: r["n"] for r in records}
+    records, _, _ = driver.execute_query("MATCH ()-[r]->() RETURN count(r) AS n")
+    nodes["_rels"] = records[0]["n"]
+    nodes.pop("StageRun", None)
+    return nodes
+
+
+def _all_stages(driver: neo4j.Driver, database: str | None) -> list[int]:
+    reports = [build_trees(driver, database, CONFIG),
+               build_basic_tasks(driver, database, CONFIG),
+               build_union_tasks(driver, database, CONFIG),
+               build_reverse_tasks(driver, database, CONFIG)]
+    return [r.kept for r in reports]
+
+
+def _tasks(driver: neo4j.Driver, variant: str) -> list[dict]:
+    return cypher.read(driver, "leaper/find_leaper_tasks", variants=[variant])
+
+
+@pytest.fixture
+def graph(clean_db: neo4j.Driver, database: str | None) -> neo4j.Driver:
+    write_source_tables(clean_db, TABLES, database)
+    return clean_db
+
+
+def test_trees_basic_union_reverse_exact(graph: neo4j.Driver, database: str | None) -> None:
+    kept = _all_stages(graph, database)
+    assert kept[0] == 3  # the tiny table has too few anchors
+    records, _, _ = graph.execute_query(
+        "MATCH (t:Tree {tree_id: 'tree:nobel'}) RETURN t.root AS root, t.relations AS rels")
+    assert records[0]["root"] == "Nobel laureates in Literature: Laureates"
+    assert records[0]["rels"] == ["language", "nationality", "year"]
+
+    basic = {json.loads(t["tree_json"])["table_id"]: t for t in _tasks(graph, "basic")}
+    assert sorted(basic) == ["booker", "nobel", "states"]
+    nobel = {a["entity_id"] for a in json.loads(basic["nobel"]["answer_json"])}
+    assert nobel == {"/wiki/William_Golding", "/wiki/Nadine_Gordimer", "/wiki/Kazuo_Ishiguro",
+                     "/wiki/Orhan_Pamuk", "/wiki/J._M._Coetzee"}
+    # R = 5 anchors + 5 years + 3 nationalities + 2 languages
+    assert basic["nobel"]["n_targets"] == 15
+
+    unions = _tasks(graph, "union")
+    assert len(unions) == 1
+    union = unions[0]
+    assert json.loads(union["tree_json"])["relations"] == ["nationality", "year"]
+    assert {a["entity_id"] for a in json.loads(union["answer_json"])} == {
+        "/wiki/William_Golding", "/wiki/Nadine_Gordimer", "/wiki/Kazuo_Ishiguro"}
+
+    reverse = _tasks(graph, "reverse-union")
+    answers = {json.loads(t["tree_json"])["bridge"]: {a["entity_id"] for a in
+                                                      json.loads(t["answer_json"])}
+               for t in reverse}
+    # bridge Golding: pivot United Kingdom -> the other union member from the UK is Ishiguro
+    assert answers == {"/wiki/Kazuo_Ishiguro": {"/wiki/William_Golding"},
+                       "/wiki/Nadine_Gordimer": set()} or answers.get(
+        "/wiki/Kazuo_Ishiguro") == {"/wiki/William_Golding"}
+    for t in reverse:
+        tree = json.loads(t["tree_json"])
+        holders = cypher.read(graph, "leaper/find_clue_holders", limit=5, clues=[
+            {"relation": c["relation"], "id": c["id"],
+             "kind": "entity" if c["id"].startswith("/wiki/") else "value"}
+            for c in tree["clues"]])
+        assert holders[0]["holders"] == [tree["bridge"]]
+    rejected, _, _ = graph.execute_query(
+        "MATCH (t:Task {variant: 'reverse-union', status: 'rejected'}) RETURN t.reason AS r")
+    assert {r["r"] for r in rejected} <= {"empty_answer", "clues_not_unique", "no_pivot"}
+
+    prov, _, _ = graph.execute_query(
+        "MATCH (t:Task {variant: 'union', status: 'kept'})-[:BUILT_FROM]->(:Biclique)"
+        "-[:HAS_MEMBER]->(:Tree)-[:FROM_TABLE]->(tb:Table) RETURN collect(tb.table_id) AS ids")
+    assert sorted(prov[0]["ids"]) == ["booker", "nobel"]
+
+
+def test_rerun_adds_nothing(graph: neo4j.Driver, database: str | None) -> None:
+    _all_stages(graph, database)
+    before = _counts(graph)
+    again = _all_stages(graph, database)
+    assert again == [0, 0, 0, 0]
+    assert _counts(graph) == before
+
+
+def test_proofs_reject_wrong_answers(graph: neo4j.Driver, database: str | None) -> None:
+    _all_stages(graph, database)
+    wrong = TaskRecord(
+        task_id="t-wrong", variant="union", question="q",
+        answers=[{"name": "Hilary Mantel", "entity_id": "/wiki/Hilary_Mantel"}],
+        targets=[Target("answer", "entity", "/wiki/Hilary_Mantel", "Hilary Mantel")],
+        tree={}, spec={"table_ids": ["nobel", "booker"], "relations": ["year"]})
+    assert prove_union(graph, database, [wrong]) == 1
+    assert (wrong.status, wrong.reason) == ("rejected", "answer_mismatch")
+    ambiguous = TaskRecord(
+        task_id="t-amb", variant="reverse-union", question="q", answers=[], targets=[],
+        tree={}, spec={"bridge": "/wiki/William_Golding", "table_ids": ["nobel", "booker"],
+                       "pivot_relation": "nationality", "pivot_id": "/wiki/United_Kingdom",
+                       "clues": [{"relation": "language", "kind": "entity",
+                                  "id": "/wiki/English_language"}]})
+    assert prove_reverse(graph, database, [ambiguous]) == 1
+    assert ambiguous.reason == "clues_not_unique"
+
+
+def test_split_is_deterministic_and_about_a_fifth() -> None:
+    ids = [f"leaper:{i}" for i in range(2000)]
+    share = sum(split_of(i) == "heldout" for i in ids) / len(ids)
+    assert 0.17 < share < 0.23
+    assert [split_of(i) for i in ids[:50]] == [split_of(i) for i in ids[:50]]
+
+
+def test_export_jsonl(graph: neo4j.Driver, database: str | None, tmp_path: Path) -> None:
+    _all_stages(graph, database)
+    path = tmp_path / "tasks.jsonl"
+    n = export_tasks(graph, database, path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert n == len(lines) >= 5
+    assert {x["variant"] for x in lines} == {"basic", "union", "reverse-union"}
+    for x in lines:
+        assert set(x) >= {"id", "variant", "question", "answers", "targets", "tree",
+                          "provenance", "split"}
+        assert x["provenance"]["tables"]
+        answer_ids = {a["entity_id"] for a in x["answers"]}
+        target_ids = {t["id"] for t in x["targets"]}
+        assert answer_ids <= target_ids

@@ -1,0 +1,137 @@
+"""The transformers backend with the real packaged SmolLM2 (converted from its GGUF once)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agent.errors import BackendConfigError
+from agent.llm import LLMBackend, load_backend
+from agent.llm.openai_backend import OpenAIBackend
+from agent.llm.scoring import lowest_perplexity, perplexity
+from agent.llm.smollm2 import ensure_checkpoint, is_converted
+from agent.llm.transformers_backend import TransformersBackend, cut_at_stop
+from agent.llm.vllm_backend import VLLMBackend
+from tests.conftest import STALE_MARKER_FILE
+
+pytestmark = pytest.mark.slow
+
+QUESTION = [{"role": "user", "content": "What is the capital of France?"}]
+
+
+@pytest.fixture(scope="module")
+def backend(smollm2_checkpoint: Path) -> TransformersBackend:
+    b = load_backend(f"transformers:{smollm2_checkpoint}")
+    assert isinstance(b, TransformersBackend)
+    return b
+
+
+def test_conversion_is_plain_idempotent_and_replaces_leftovers(smollm2_checkpoint: Path) -> None:
+    assert is_converted(smollm2_checkpoint)
+    assert not (smollm2_checkpoint / STALE_MARKER_FILE).exists()
+    config = json.loads((smollm2_checkpoint / "config.json").read_text())
+    assert "quantization_config" not in config  # trainers refuse quantization-tagged models
+    assert config["model_type"] == "llama"
+    assert (smollm2_checkpoint / "model.safetensors").is_file()
+    assert (smollm2_checkpoint / "tokenizer.json").is_file()
+    before = (smollm2_checkpoint / "model.safetensors").stat().st_mtime_ns
+    assert ensure_checkpoint(smollm2_checkpoint) == smollm2_checkpoint  # no second conversion
+    assert (smollm2_checkpoint / "model.safetensors").stat().st_mtime_ns == before
+    leftovers = [p for p in smollm2_checkpoint.parent.iterdir() if p.name.startswith(".")]
+    assert leftovers == []  # the temporary folder was renamed into place
+
+
+def test_model_dir_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    from agent.llm.smollm2 import default_cache_dir
+
+    monkeypatch.setenv("SEEKGRAPH_MODEL_DIR", str(tmp_path / "m"))
+    assert default_cache_dir() == tmp_path / "m"
+    monkeypatch.delenv("SEEKGRAPH_MODEL_DIR")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "seekgraph" / "models" / "smollm2-135m-instruct"
+
+
+def test_greedy_generation_answers_and_counts_tokens(backend: TransformersBackend) -> None:
+    assert isinstance(backend, LLMBackend)
+    gen = backend.generate(QUESTION, max_tokens=24)
+    assert "Paris" in gen.text
+    assert gen.finish_reason == "stop"
+    assert gen.prompt_tokens == backend.count_tokens(QUESTION)
+    assert 0 < gen.completion_tokens <= 24
+    assert backend.generate(QUESTION, max_tokens=24).text == gen.text  # greedy is deterministic
+
+
+def test_stop_strings_cut_the_text(backend: TransformersBackend) -> None:
+    gen = backend.generate(QUESTION, max_tokens=24, stop=["Paris"])
+    assert "Paris" not in gen.text
+    assert gen.finish_reason == "stop"
+    assert gen.text.strip()  # something came before the stop string
+
+
+def test_sampling_is_reproducible_with_a_seed(backend: TransformersBackend) -> None:
+    a = backend.generate(QUESTION, max_tokens=12, temperature=1.0, seed=7)
+    b = backend.generate(QUESTION, max_tokens=12, temperature=1.0, seed=7)
+    assert a.text == b.text
+    assert a.finish_reason in ("stop", "length")
+
+
+def test_length_limit_reports_length(backend: TransformersBackend) -> None:
+    messages = [{"role": "user", "content": "Write a long story about a dragon."}]
+    gen = backend.generate(messages, max_tokens=5)
+    assert gen.completion_tokens == 5
+    assert gen.finish_reason == "length"
+
+
+def test_perplexity_prefers_the_fluent_continuation(backend: TransformersBackend) -> None:
+    fluent, garbled = perplexity(backend, ["The capital of France is Paris.",
+                                           "Paris banana the of capital France is."])
+    assert fluent < garbled
+    context = "Question: What is the capital of France?\nAnswer:"
+    assert lowest_perplexity(backend, context, [" Tokyo zebra lamp.", " Paris."]) == 1
+    # A pair scores only its continuation: the same continuation after a helpful context is
+    # more likely than after an unrelated one.
+    helpful, unrelated = perplexity(backend, [(context, " Paris."),
+                                              ("My favourite colour is", " Paris.")])
+    assert helpful < unrelated
+
+
+def test_missing_model_folder_is_a_config_error(tmp_path: Path) -> None:
+    backend = load_backend(f"transformers:{tmp_path / 'nowhere'}")
+    with pytest.raises(BackendConfigError, match="does not exist"):
+        backend.generate(QUESTION, max_tokens=2)
+
+
+def test_specs_select_backends_without_loading_anything() -> None:
+    openai = load_backend("openai:http://127.0.0.1:9/v1,http://10.0.0.2:8000#qwen3-8b")
+    assert isinstance(openai, OpenAIBackend)
+    assert openai.base_urls == ["http://127.0.0.1:9/v1", "http://10.0.0.2:8000/v1"]
+    assert openai.model == "qwen3-8b"
+    vllm = load_backend("vllm:Qwen/Qwen3-8B")
+    assert isinstance(vllm, VLLMBackend) and vllm.model == "Qwen/Qwen3-8B"
+    default = load_backend("transformers")
+    assert isinstance(default, TransformersBackend) and default.path is None
+    for bad, message in [("gpt:foo", "unknown backend"), ("openai:http://x:1", "expected openai"),
+                         ("openai:#m", "expected openai"), ("vllm:", "expected vllm"),
+                         ("openai:ftp://x#m", "not an http")]:
+        with pytest.raises(BackendConfigError, match=message):
+            load_backend(bad)
+
+
+def test_vllm_missing_is_a_clear_config_error() -> None:
+    try:
+        import vllm  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("vLLM installed here")
+    with pytest.raises(BackendConfigError, match="gpu"):
+        load_backend("vllm:some/model").generate(QUESTION)
+
+
+def test_cut_at_stop_takes_the_earliest() -> None:
+    assert cut_at_stop("a<tool_response>b<answer>", ["<answer>", "<tool_response>"]) == ("a", True)
+    assert cut_at_stop("abc", ["x"]) == ("abc", False)
+    assert cut_at_stop("abc", None) == ("abc", False)

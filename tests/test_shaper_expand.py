@@ -1,0 +1,142 @@
+"""Seeds and layer-wise expansion on a real server; shortcut and redundancy are provably rejected."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import neo4j
+import pytest
+
+from graphdb import cypher
+from synth.shaper.evaluate import KGraph, evaluate
+from synth.shaper.expand import ExpandConfig, expand_tasks
+from synth.shaper.graphs import merge_kgraph
+from synth.shaper.kp import Const, KPTask, Triple, Var
+from synth.shaper.ops import GraphOps
+from synth.shaper.questions import check_question, render
+from synth.shaper.seeds import SeedConfig, make_seeds
+from synth.shaper.store import load_tasks
+from synth.shaper.validate import find_redundant, validate_expansion
+from tests.conftest import REPO_ROOT
+
+T, A = Var("?"), Var("V@A")
+
+
+def e(name: str) -> Const:
+    return Const(name, f"/wiki/{name}", "Entity")
+
+
+# Authors, their nationality and prizes; the prize's founding year is a value.
+GRAPH = KGraph(
+    facts={("/wiki/Byatt", "nationality", "/wiki/UK"), ("/wiki/Ishiguro", "nationality", "/wiki/UK"),
+           ("/wiki/Grossman", "nationality", "/wiki/Israel"),
+           ("/wiki/Byatt", "award", "/wiki/Booker"), ("/wiki/Grossman", "award", "/wiki/IntBooker"),
+           ("/wiki/Booker", "founded", "/wiki/Y1969"), ("/wiki/IntBooker", "founded", "/wiki/Y2005"),
+           ("/wiki/Booker", "country", "/wiki/UK")},
+    links={("/wiki/Byatt", "/wiki/Possession"), ("/wiki/Ishiguro", "/wiki/Possession")},
+)
+
+
+@pytest.fixture
+def graph_ops(clean_db: neo4j.Driver, database: str | None) -> GraphOps:
+    merge_kgraph(clean_db, GRAPH, database)
+    return GraphOps(clean_db, database)
+
+
+def test_a_shortcut_is_rejected(graph_ops: GraphOps) -> None:
+    # Seed: British authors who won the Booker -> Byatt. Expanding "UK" into V@A with a definition
+    # keeps the answer, but the triples avoiding V@A ([?, award, Booker]) already yield it.
+    old = KPTask("old", (Triple(T, "nationality", (e("UK"),)), Triple(T, "award", (e("Booker"),))))
+    assert evaluate(old, GRAPH) == {"/wiki/Byatt"}
+    new = KPTask("new", (Triple(T, "nationality", (A,)), Triple(T, "award", (e("Booker"),)),
+                         Triple(A, "~country", (e("Booker"),))))
+    for answer_of in (graph_ops.answer_of, lambda t: evaluate(t, GRAPH)):
+        failure = validate_expansion({"/wiki/Byatt"}, new, A, [e("Booker")], answer_of)
+        assert failure is not None and failure.reason == "shortcut"
+
+
+def test_a_direct_shortcut_constant_is_rejected(graph_ops: GraphOps) -> None:
+    # [?, award, V@A], [V@A, founded, Y1969] is fine; defining V@A by [V@A, ~award, Byatt] names a
+    # constant one hop from the answer Byatt itself.
+    new = KPTask("new", (Triple(T, "award", (A,)), Triple(A, "~award", (e("Byatt"),))))
+    failure = validate_expansion({"/wiki/Byatt"}, new, A, [e("Byatt")], graph_ops.answer_of,
+                                 graph_ops.neighbour_refs)
+    assert failure is not None and failure.reason == "shortcut_direct"
+
+
+def test_a_redundant_triple_is_rejected(graph_ops: GraphOps) -> None:
+    # Old: authors of an award founded in 1969 -> Byatt. New: V@A := founded 1969 AND country UK;
+    # the country triple is not needed (founded 1969 already picks out the Booker).
+    old = KPTask("old", (Triple(T, "award", (e("Booker"),)),))
+    new = KPTask("new", (Triple(T, "award", (A,)), Triple(A, "founded", (e("Y1969"),)),
+                         Triple(A, "country", (e("UK"),))))
+    assert graph_ops.answer_of(old) == {"/wiki/Byatt"}
+    for answer_of in (graph_ops.answer_of, lambda t: evaluate(t, GRAPH)):
+        failure = validate_expansion({"/wiki/Byatt"}, new, A, [e("Y1969"), e("UK")], answer_of)
+        assert failure is not None and failure.reason == "redundant"
+        assert "triple 2" in failure.detail
+    good = KPTask("good", new.triples[:2])
+    assert validate_expansion({"/wiki/Byatt"}, good, A, [e("Y1969")], graph_ops.answer_of,
+                              graph_ops.neighbour_refs) is None
+    assert find_redundant(good, {"/wiki/Byatt"}, graph_ops.answer_of) is None
+
+
+def test_an_inconsistent_expansion_is_rejected(graph_ops: GraphOps) -> None:
+    new = KPTask("new", (Triple(T, "award", (A,)), Triple(A, "founded", (e("Y1969"), e("Y2005")))))
+    failure = validate_expansion({"/wiki/Byatt"}, new, A, [], graph_ops.answer_of)
+    assert failure is not None and failure.reason == "inconsistent"
+
+
+def test_question_names_every_constant_and_never_the_answer() -> None:
+    task = KPTask("q", (Triple(T, "award", (A,)), Triple(A, "founded", (e("Y1969"),)),
+                        Triple(T, "links_to", (e("Possession"),))))
+    q = render(task)
+    assert '"Y1969"' in q and '"Possession"' in q and "entity A" in q
+    assert check_question(q, task.constants(), ["Byatt"]) is None
+    assert check_question(q, task.constants(), ["Possession"]) == "names_answer"
+    assert check_question("Which author?", task.constants(), []) == "missing_constant"
+
+
+def default_pages_graph() -> KGraph:
+    graph = KGraph()
+    for line in (REPO_ROOT / "data" / "default" / "pages.jsonl").read_text().splitlines():
+        page = json.loads(line)
+        graph.names[page["id"]] = page["title"]
+        graph.links |= {(page["id"], t) for t in page.get("out_links", [])}
+    return graph
+
+
+def test_seeds_and_expansion_on_the_default_pages(clean_db: neo4j.Driver,
+                                                  database: str | None) -> None:
+    graph = default_pages_graph()
+    merge_kgraph(clean_db, graph, database)
+    seeds = make_seeds(clean_db, database, SeedConfig(n_seeds=25, seed=1))
+    assert seeds.kept > 0
+    assert set(seeds.reasons) <= {"dead_end", "too_large", "redundant", "constant_is_answer",
+                                  "duplicate", "empty", "names_answer", "missing_constant"}
+    report = expand_tasks(clean_db, database, ExpandConfig(layers=2, seed=1))
+    assert report.notes["attempted"] == report.notes["accepted"] + sum(
+        report.notes["rejected_by_reason"].values())  # type: ignore[arg-type]
+    tasks = {t.task_id: t for t in load_tasks(clean_db, database)}
+    expanded = [t for t in tasks.values() if t.source == "expanded"]
+    assert report.kept == len(expanded) > 0
+    for task in expanded:
+        parent = tasks[task.parent_id or ""]
+        # Consistency on the Python oracle too, and the answer is what the graph says.
+        assert evaluate(task, graph) == evaluate(parent, graph) == set(task.answer_refs)
+        assert find_redundant(task, set(task.answer_refs), lambda t: evaluate(t, graph)) is None
+        assert len(task.triples) > len(parent.triples)
+        assert check_question(task.question, task.constants(), task.answer) is None
+    # Idempotent and resumable: a second run does nothing new.
+    again_seeds = make_seeds(clean_db, database, SeedConfig(n_seeds=25, seed=1))
+    again = expand_tasks(clean_db, database, ExpandConfig(layers=2, seed=1))
+    assert again_seeds.kept == 0 and again.kept == 0
+    assert len(load_tasks(clean_db, database)) == len(tasks)
+    leaves = cypher.read(clean_db, "shaper/find_leaf_constants", database=database,
+                         task_id=expanded[0].task_id)
+    assert leaves and all(row["ref"] for row in leaves)
+
+
+def test_repo_default_pages_exist() -> None:
+    assert (Path(REPO_ROOT) / "data" / "default" / "pages.jsonl").is_file()

@@ -1,0 +1,128 @@
+"""LLM-based state-graph extraction: prompted JSON through `agent.llm.base.LLMBackend`, 3 runs.
+
+Per run, two kinds of prompts (both short, so a small CPU model can answer them):
+
+1. *facts*: for the question and each observation, "list at most k atomic facts as a JSON list
+   of strings"; each fact becomes an Information node (key: its normalized text, so the same
+   fact stated twice has two producers) produced by that action;
+2. *uses*: for each action, the facts produced so far are numbered and the model answers "which
+   of these does this step rely on" as a JSON list of numbers; those become ENABLES edges.
+
+Runs differ by seed (run 0 greedy, later runs sampled at `temperature`), which gives the vote
+three independent constructions. Unparseable replies count as failures in `graph.notes` (never
+as facts), so a weak model yields sparse graphs, reported as such, rather than invented ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agent.llm.base import LLMBackend, Message
+from training.stategraph.model import StateGraph
+from training.stategraph.wire import Trajectory
+
+_LIST = re.compile(r"\[.*?\]", re.S)
+_SPACE = re.compile(r"\s+")
+
+FACTS_SYSTEM = ("You extract atomic facts from text returned by a web tool. Reply with a JSON list "
+                "of at most {k} short facts (strings), nothing else.")
+USES_SYSTEM = ("You decide which known facts an agent's step relies on. Reply with a JSON list of "
+               "fact numbers, nothing else (an empty list if none).")
+
+
+def parse_json_list(text: str) -> list[Any] | None:
+    """The first JSON list in `text`, or None when there is none that parses."""
+    for match in _LIST.finditer(text):
+        try:
+            value = json.loads(match.group(0))
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, list):
+            return value
+    return None
+
+
+def fact_key(text: str) -> str:
+    norm = _SPACE.sub(" ", text).strip().lower()
+    return "f:" + hashlib.sha1(norm.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class LLMExtractor:
+    """Builds `runs` state graphs of a trajectory with an LLM (see the module docstring)."""
+
+    backend: LLMBackend
+    runs: int = 3
+    max_facts: int = 5
+    max_known: int = 20
+    source_chars: int = 1500
+    temperature: float = 0.7
+    facts_tokens: int = 96
+    uses_tokens: int = 32
+
+    def _ask(self, messages: list[Message], run: int, max_tokens: int) -> str:
+        generation = self.backend.generate(messages, max_tokens=max_tokens,
+                                           temperature=0.0 if run == 0 else self.temperature,
+                                           seed=run)
+        return generation.text
+
+    def facts(self, text: str, run: int) -> list[str] | None:
+        messages = [{"role": "system", "content": FACTS_SYSTEM.format(k=self.max_facts)},
+                    {"role": "user", "content": text[: self.source_chars]}]
+        parsed = parse_json_list(self._ask(messages, run, self.facts_tokens))
+        if parsed is None:
+            return None
+        return [str(f).strip() for f in parsed if str(f).strip()][: self.max_facts]
+
+    def uses(self, action: str, known: list[str], run: int) -> list[int] | None:
+        numbered = "\n".join(f"{i + 1}. {f}" for i, f in enumerate(known))
+        messages = [{"role": "system", "content": USES_SYSTEM},
+                    {"role": "user", "content": f"Known facts:\n{numbered}\n\nStep:\n{action}"}]
+        parsed = parse_json_list(self._ask(messages, run, self.uses_tokens))
+        if parsed is None:
+            return None
+        return [int(x) - 1 for x in parsed if isinstance(x, int | float) and 1 <= x <= len(known)]
+
+    def extract_run(self, trajectory: Trajectory, run: int) -> StateGraph:
+        sources = [trajectory.question] + [t.observation or "" for t in trajectory.turns]
+        actions = [""] + [t.action_text() for t in trajectory.turns]
+        n = len(sources)
+        produces: list[set[str]] = [set() for _ in range(n)]
+        enables: list[set[str]] = [set() for _ in range(n)]
+        info_text: dict[str, str] = {}
+        known: list[str] = []  # keys in production order
+        failures = calls = 0
+        for a in range(n):
+            if a:
+                window = known[-self.max_known:]
+                calls += 1
+                picked = self.uses(actions[a], [info_text[k] for k in window], run) if window else []
+                if picked is None:
+                    failures += 1
+                else:
+                    enables[a] = {window[i] for i in picked}
+            if a == n - 1:
+                break
+            calls += 1
+            facts = self.facts(sources[a], run)
+            if facts is None:
+                failures += 1
+                continue
+            for fact in facts:
+                key = fact_key(fact)
+                produces[a].add(key)
+                if key not in info_text:
+                    info_text[key] = fact[:500]
+                    known.append(key)
+        return StateGraph(produces=produces, enables=enables, info_text=info_text,
+                          info_kind={k: "sentence" for k in info_text}, extractor="llm", run=run,
+                          granularity="llm-facts",
+                          notes={"calls": calls, "parse_failures": failures,
+                                 "backend": getattr(self.backend, "name", "")})
+
+    def extract(self, trajectory: Trajectory) -> list[StateGraph]:
+        return [self.extract_run(trajectory, run) for run in range(self.runs)]

@@ -1,0 +1,374 @@
+"""The prune stage: state graphs → minimum necessary DAG (by Cypher + search) → vote → rewrite.
+
+For each trajectory (a `Rollout` kept by the filter, not pruned yet):
+
+1. parse its Tongyi messages (bad ones are rejected with ``bad_format``);
+2. build three state graphs (rule extractor at three granularities, or three LLM runs) and
+   write them to Neo4j (`StateGraph`, `Action`, `Information`, `PRODUCES`, `ENABLES`);
+3. per stored graph: Cypher finds the actions that can reach the answer (backward reachability
+   over PRODUCES/ENABLES), the stored graph restricted to them is read back as plain data and
+   `mindag.necessary_actions` searches it; the exact solver's cost is recorded when small;
+4. the 2-of-3 vote accepts a necessary set or keeps the trajectory unpruned with the reason;
+5. the actions that first produced an answer entity are required in every search, so a pruned
+   trajectory never drops them, and the kept observations are checked to still mention every
+   answer entity;
+6. thoughts whose context lost pruned steps are rewritten (`rewrite.Rewriter`), the result is
+   validated in the wire format and stored as ``(:Rollout {pruned: true})-[:PRUNED_FROM]->``
+   its original, ``-[:PRUNED_BY]->`` the agreeing graphs, with rounds and tokens before/after.
+
+The original gets ``prune_status`` (``pruned``, ``minimal`` or ``unpruned``) last, so a re-run
+skips finished trajectories and redoes an interrupted chunk (all writes are MERGE).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import neo4j
+
+from graphdb.cypher import batched
+from graphdb.stages import StageReport
+from training.stategraph import store
+from training.stategraph.errors import ClipperError, StateGraphError, WireFormatError
+from training.stategraph.exact import candidates as exact_candidates
+from training.stategraph.exact import exact_necessary_actions
+from training.stategraph.extract_rules import Lexicon, extract_rule_graphs, first_introducers
+from training.stategraph.mindag import cost, necessary_actions
+from training.stategraph.model import StateGraph, restrict
+from training.stategraph.vote import vote
+from training.stategraph.wire import (
+    Trajectory,
+    parse_messages,
+    render_messages,
+    trajectory_tokens,
+    validate_messages,
+)
+
+EXTRACTORS = ("rule", "llm")
+
+
+@dataclass(frozen=True)
+class PruneConfig:
+    """Settings of `seekgraph prune` (flags > `[prune]` config section > these defaults)."""
+
+    extractor: str = "rule"  # rule: three granularities; llm: three LLM runs
+    extractor_backend: str = "transformers"  # LLM spec for the llm extractor
+    rewrite: bool = True  # rewrite thoughts whose context lost pruned steps
+    rewrite_backend: str = "transformers"  # LLM spec that writes the rewrite candidates
+    n_candidates: int = 3
+    max_new_tokens: int = 64
+    chunk_size: int = 50  # trajectories per write batch
+    include_unfiltered: bool = False  # also prune rollouts the filter did not keep
+    rollout_ids: tuple[str, ...] = ()
+    limit: int | None = None
+    exact_max_candidates: int = 14  # exact solver only on graphs this small (optimality gap)
+
+    @classmethod
+    def from_section(cls, section: dict[str, Any], **overrides: Any) -> PruneConfig:
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(section) - known)
+        if unknown:
+            raise ClipperError(f"unknown [prune] setting(s) {unknown}; known: {sorted(known)}")
+        values = {**section, **{k: v for k, v in overrides.items() if v is not None}}
+        if "rollout_ids" in values:
+            values["rollout_ids"] = tuple(values["rollout_ids"])
+        config = cls(**values)
+        if config.extractor not in EXTRACTORS:
+            raise ClipperError(f"unknown extractor {config.extractor!r}; use one of {EXTRACTORS}")
+        return config
+
+
+@dataclass
+class PruneOutcome:
+    """What happened to one trajectory (plain data for the summary and the benchmark)."""
+
+    rollout_id: str
+    status: str  # pruned | minimal | unpruned
+    reason: str
+    n_turns: int = 0
+    kept: list[int] = field(default_factory=list)  # turn indexes (1-based; the answer included)
+    removed: list[int] = field(default_factory=list)
+    detours: list[int] = field(default_factory=list)  # turn indexes of recorded detours
+    detour_kinds: dict[int, str] = field(default_factory=dict)
+    tool_rounds_before: int = 0
+    tool_rounds_after: int = 0
+    tokens_before: int = 0
+    tokens_after: int = 0
+    answer_keys: list[str] = field(default_factory=list)
+    answer_kept: bool = True
+    costs: list[tuple[int | None, int | None]] = field(default_factory=list)  # (search, exact)
+    necessary_sets: list[list[int] | None] = field(default_factory=list)
+    rewrite_status: str = ""
+    rewritten: int = 0
+
+
+@dataclass
+class PruneResult:
+    report: StageReport
+    outcomes: list[PruneOutcome]
+    seconds_graphs: float = 0.0  # build + extraction + write + search (no rewriting)
+    seconds_rewrite: float = 0.0
+
+
+def detour_turns(detours: Sequence[Any]) -> dict[int, str]:
+    """Recorded detours (`Rollout.detours_json`: ``{"step": i, "kind": ...}``, step 0-based) as
+    turn index → kind."""
+    out: dict[int, str] = {}
+    for d in detours:
+        if isinstance(d, int):
+            out[d + 1] = "detour"
+        elif isinstance(d, dict) and isinstance(d.get("step"), int):
+            out[int(d["step"]) + 1] = str(d.get("kind", "detour"))
+    return out
+
+
+@dataclass
+class _Prepared:
+    record: store.RolloutRecord
+    trajectory: Trajectory
+    lexicon: Lexicon
+    answer_keys: list[str]
+    required: set[int]
+    graph_ids: list[str]
+
+
+Extractor = Callable[[Trajectory, Lexicon], list[StateGraph]]
+
+
+def rule_extractor(trajectory: Trajectory, lexicon: Lexicon) -> list[StateGraph]:
+    return extract_rule_graphs(trajectory, lexicon)
+
+
+def answer_entities(trajectory: Trajectory, lexicon: Lexicon) -> tuple[list[str], set[int]]:
+    """Entities/values the final answer mentions that some observation introduced, and the turns
+    that first introduced them (the actions a pruning must keep)."""
+    mentioned = lexicon.mentions(trajectory.answer)
+    firsts = first_introducers(trajectory, lexicon, mentioned)
+    return sorted(firsts), {t for t in firsts.values() if t > 0}
+
+
+def _search(graph: StateGraph, required: set[int], max_exact: int
+            ) -> tuple[frozenset[int] | None, int | None, int | None]:
+    try:
+        found = necessary_actions(graph, required)
+    except StateGraphError:
+        return None, None, None
+    exact_cost = None
+    if len(exact_candidates(graph, required)) <= max_exact:
+        exact_cost = cost(graph, exact_necessary_actions(graph, required,
+                                                         max_candidates=max_exact))
+    return found, cost(graph, found), exact_cost
+
+
+def prune_rollouts(driver: neo4j.Driver, database: str | None, config: PruneConfig, *,
+                   extractor: Extractor | None = None, rewriter: Any = None,
+                   on_progress: Callable[[int], None] | None = None,
+                   on_start: Callable[[int], None] | None = None) -> PruneResult:
+    """Run the stage over the graph; see the module docstring. Returns report and outcomes."""
+    report = StageReport("prune")
+    extract = extractor or _default_extractor(config)
+    candidates = store.find_rollouts(driver, database, include_unfiltered=config.include_unfiltered,
+                                     rollout_ids=config.rollout_ids or None)
+    todo = [c["rollout_id"] for c in candidates if c["prune_status"] is None]
+    report.skip(len(candidates) - len(todo))
+    if config.limit is not None:
+        todo = todo[: config.limit]
+    if on_start is not None:
+        on_start(len(todo))
+    result = PruneResult(report, [])
+    rewriter_box: list[Any] = [rewriter]
+    for chunk in batched(todo, config.chunk_size):
+        _run_chunk(driver, database, config, chunk, extract, rewriter_box, result)
+        if on_progress is not None:
+            on_progress(len(chunk))
+    statuses: dict[str, int] = {}
+    for o in result.outcomes:
+        statuses[o.status] = statuses.get(o.status, 0) + 1
+    report.notes["outcomes"] = ", ".join(f"{k}={v}" for k, v in sorted(statuses.items())) or "none"
+    pruned = [o for o in result.outcomes if o.status == "pruned"]
+    if pruned:
+        rb = sum(o.tool_rounds_before for o in pruned)
+        ra = sum(o.tool_rounds_after for o in pruned)
+        tb = sum(o.tokens_before for o in pruned)
+        ta = sum(o.tokens_after for o in pruned)
+        report.notes["tool rounds (pruned trajectories)"] = (
+            f"{rb} -> {ra} ({100 * (ra - rb) / max(rb, 1):+.1f}%)")
+        report.notes["tokens (pruned trajectories)"] = (
+            f"{tb} -> {ta} ({100 * (ta - tb) / max(tb, 1):+.1f}%)")
+        rewrites: dict[str, int] = {}
+        for o in pruned:
+            rewrites[o.rewrite_status] = rewrites.get(o.rewrite_status, 0) + 1
+        report.notes["thoughts"] = ", ".join(f"{k}={v}" for k, v in sorted(rewrites.items()))
+    return result
+
+
+def _default_extractor(config: PruneConfig) -> Extractor:
+    if config.extractor == "rule":
+        return rule_extractor
+    from agent.llm.registry import load_backend
+    from training.stategraph.extract_llm import LLMExtractor
+
+    llm = LLMExtractor(load_backend(config.extractor_backend))
+    return lambda trajectory, _lexicon: llm.extract(trajectory)
+
+
+def _make_rewriter(config: PruneConfig) -> Any:
+    from agent.llm.registry import load_backend
+    from agent.llm.transformers_backend import TransformersBackend
+    from training.stategraph.rewrite import RewriteConfig, Rewriter, smollm2_scorer
+
+    backend = load_backend(config.rewrite_backend)
+    scorer_model = backend if (isinstance(backend, TransformersBackend)
+                               and backend.path is None) else None
+    return Rewriter(backend, smollm2_scorer(scorer_model),
+                    RewriteConfig(n_candidates=config.n_candidates,
+                                  max_new_tokens=config.max_new_tokens))
+
+
+def _run_chunk(driver: neo4j.Driver, database: str | None, config: PruneConfig,
+               chunk: list[str], extract: Extractor, rewriter_box: list[Any],
+               result: PruneResult) -> None:
+    started = time.perf_counter()
+    report = result.report
+    statuses: list[dict[str, Any]] = []
+    prepared: list[_Prepared] = []
+    rows = store.GraphRows()
+    for record in store.read_rollouts(driver, database, chunk):
+        try:
+            if record.messages is None:
+                raise WireFormatError(record.messages_error or "no messages")
+            trajectory = parse_messages(record.messages)
+            if not trajectory.turns[-1].is_answer:
+                raise WireFormatError("the trajectory does not end in an answer")
+        except WireFormatError as e:
+            report.reject(record.rollout_id, "bad_format", str(e))
+            statuses.append({"rollout_id": record.rollout_id, "status": "unpruned",
+                             "detail": f"bad_format: {e}"})
+            result.outcomes.append(PruneOutcome(record.rollout_id, "unpruned", "bad_format"))
+            continue
+        lexicon = Lexicon(record.lexicon)
+        keys, required = answer_entities(trajectory, lexicon)
+        graphs = extract(trajectory, lexicon)
+        gids = [rows.add(record.rollout_id, trajectory, g) for g in graphs]
+        prepared.append(_Prepared(record, trajectory, lexicon, keys, required, gids))
+    store.write_graphs(driver, database, rows)
+    roots = {gid: p.required for p in prepared for gid in p.graph_ids}
+    ancestors = store.find_ancestors(driver, database, roots) if roots else {}
+    stored = store.read_graphs(driver, database, list(roots))
+    necessary_rows: list[dict[str, Any]] = []
+    pruned_rows: list[dict[str, Any]] = []
+    decided: list[tuple[_Prepared, PruneOutcome, frozenset[int] | None]] = []
+    for p in prepared:
+        sets: list[frozenset[int] | None] = []
+        outcome = PruneOutcome(p.record.rollout_id, "unpruned", "", n_turns=len(p.trajectory.turns),
+                               answer_keys=p.answer_keys)
+        kinds = detour_turns(p.record.detours)
+        outcome.detours, outcome.detour_kinds = sorted(kinds), kinds
+        for gid in p.graph_ids:
+            graph = restrict(stored[gid], ancestors.get(gid, set()))
+            found, search_cost, exact_cost = _search(graph, p.required, config.exact_max_candidates)
+            sets.append(found)
+            outcome.costs.append((search_cost, exact_cost))
+            outcome.necessary_sets.append(sorted(found) if found is not None else None)
+            necessary_rows.append({"graph_id": gid, "necessary": sorted(found or []),
+                                   "cost": search_cost, "exact_cost": exact_cost})
+        decision = vote(sets)
+        decided.append((p, outcome, decision.accepted))
+        if decision.accepted is None:
+            outcome.reason = decision.reason
+            report.reject(p.record.rollout_id, decision.reason, decision.detail)
+            statuses.append({"rollout_id": p.record.rollout_id, "status": "unpruned",
+                             "detail": f"{decision.reason}: {decision.detail}"})
+            continue
+        p.graph_ids = [p.graph_ids[i] for i in decision.agreeing]
+    store.write_necessary(driver, database, necessary_rows)
+    result.seconds_graphs += time.perf_counter() - started
+    for p, outcome, accepted in decided:
+        if accepted is not None:
+            _finish(p, outcome, accepted, config, rewriter_box, result, statuses, pruned_rows)
+        result.outcomes.append(outcome)
+    started = time.perf_counter()
+    store.write_pruned(driver, database, pruned_rows)
+    store.write_status(driver, database, statuses)
+    result.seconds_graphs += time.perf_counter() - started
+
+
+def _finish(p: _Prepared, outcome: PruneOutcome, accepted: frozenset[int], config: PruneConfig,
+            rewriter_box: list[Any], result: PruneResult, statuses: list[dict[str, Any]],
+            pruned_rows: list[dict[str, Any]]) -> None:
+    """Build, check, rewrite and queue the pruned trajectory of an accepted vote."""
+    report = result.report
+    rid = p.record.rollout_id
+    original = p.trajectory
+    kept_turns = sorted(accepted - {0})
+    outcome.kept = kept_turns
+    outcome.removed = [t.index for t in original.turns if t.index not in accepted]
+    outcome.tool_rounds_before = outcome.tool_rounds_after = original.rounds
+    messages_before = render_messages(original)
+    outcome.tokens_before = outcome.tokens_after = trajectory_tokens(messages_before)
+    if not outcome.removed:
+        outcome.status, outcome.reason = "minimal", "nothing_to_prune"
+        report.keep()
+        statuses.append({"rollout_id": rid, "status": "minimal", "detail": "every action needed"})
+        return
+    kept_info = " ".join([original.question] + [t.observation or "" for t in original.turns
+                                                if t.index in accepted])
+    missing = sorted(set(p.answer_keys) - p.lexicon.mentions(kept_info))
+    if missing:  # cannot happen while first producers are required; checked, never assumed
+        outcome.answer_kept, outcome.reason = False, "answer_entity_lost"
+        report.reject(rid, "answer_entity_lost", f"missing {missing[:10]}")
+        statuses.append({"rollout_id": rid, "status": "unpruned",
+                         "detail": f"answer_entity_lost: {missing[:10]}"})
+        return
+    started = time.perf_counter()
+    pruned = original.keep(kept_turns)
+    records: list[Any] = []
+    if config.rewrite:
+        if rewriter_box[0] is None:
+            rewriter_box[0] = _make_rewriter(config)
+        pruned, records = rewriter_box[0].rewrite(original, kept_turns)
+        failed = sum(1 for r in records if r.status != "rewritten")
+        outcome.rewritten = len(records) - failed
+        outcome.rewrite_status = ("not_needed" if not records else
+                                  "rewritten" if not failed else "rewrite_failed")
+    else:
+        outcome.rewrite_status = "not_rewritten"
+    result.seconds_rewrite += time.perf_counter() - started
+    messages = render_messages(pruned)
+    try:
+        validate_messages(messages)
+    except WireFormatError as e:
+        outcome.reason = "invalid_output"
+        report.reject(rid, "invalid_output", str(e))
+        statuses.append({"rollout_id": rid, "status": "unpruned", "detail": f"invalid_output: {e}"})
+        return
+    outcome.status, outcome.reason = "pruned", "accepted"
+    outcome.tool_rounds_after = pruned.rounds
+    outcome.tokens_after = trajectory_tokens(messages)
+    report.keep()
+    pruned_rows.append({
+        "rollout_id": f"{rid}/pruned", "original_id": rid, "graph_ids": p.graph_ids,
+        "props": {
+            "messages_json": json.dumps(messages, ensure_ascii=False),
+            "rounds": len(pruned.turns), "rounds_before": len(original.turns),
+            "tool_rounds": pruned.rounds, "tool_rounds_before": original.rounds,
+            "tokens": outcome.tokens_after, "tokens_before": outcome.tokens_before,
+            "kept_steps": [t - 1 for t in kept_turns],
+            "removed_steps": [t - 1 for t in outcome.removed],
+            "rewrite_status": outcome.rewrite_status,
+            "rewrite_json": json.dumps([r.as_dict() for r in records], ensure_ascii=False),
+            "prune_extractor": config.extractor,
+        }})
+    statuses.append({"rollout_id": rid, "status": "pruned",
+                     "detail": f"removed steps {[t - 1 for t in outcome.removed]}"})
+
+
+def run_stage(ctx: Any) -> StageReport:
+    """Pipeline stage ``prune`` (after ``filter``): settings from the ``[prune]`` section."""
+    config = PruneConfig.from_section(ctx.section("prune"))
+    result = prune_rollouts(ctx.driver, ctx.database, config)
+    return result.report.finish()

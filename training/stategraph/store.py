@@ -1,0 +1,177 @@
+"""Reading trajectories and writing state graphs, necessary sets and pruned rollouts (Neo4j).
+
+Every function takes the driver and database; queries live in `cypher/clipper/`. Writes are
+`UNWIND $rows ... MERGE` batches, so re-running a chunk adds nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import neo4j
+
+from graphdb import cypher
+from training.stategraph.extract_rules import LexEntry
+from training.stategraph.model import StateGraph
+from training.stategraph.wire import Trajectory
+
+
+@dataclass
+class RolloutRecord:
+    """What the stage needs of one original rollout."""
+
+    rollout_id: str
+    messages: list[dict[str, Any]] | None
+    detours: list[Any]
+    targets: list[LexEntry]
+    lexicon: list[LexEntry] = field(default_factory=list)
+    messages_error: str = ""
+
+
+def graph_id(rollout_id: str, extractor: str, run: int) -> str:
+    return f"{rollout_id}/{extractor}/{run}"
+
+
+def find_rollouts(driver: neo4j.Driver, database: str | None, *, include_unfiltered: bool = False,
+                  rollout_ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Candidates with their `prune_status` (None = not done yet)."""
+    return cypher.read(driver, "clipper/find_rollouts_to_prune", database=database,
+                       include_unfiltered=include_unfiltered,
+                       rollout_ids=list(rollout_ids) if rollout_ids else None)
+
+
+def _entry(row: dict[str, Any]) -> LexEntry | None:
+    if not row.get("key"):
+        return None
+    names = tuple(str(n) for n in row.get("names") or [] if n)
+    return LexEntry(key=str(row["key"]), names=names, kind=str(row.get("kind") or "entity"))
+
+
+def read_rollouts(driver: neo4j.Driver, database: str | None,
+                  rollout_ids: Sequence[str]) -> list[RolloutRecord]:
+    """Messages, detours, answer targets and mention lexicon of each rollout."""
+    lexicons: dict[str, list[LexEntry]] = {}
+    for row in cypher.read(driver, "clipper/find_rollout_lexicon", database=database,
+                           rollout_ids=list(rollout_ids)):
+        entry = _entry(row)
+        if entry is not None:
+            lexicons.setdefault(row["rollout_id"], []).append(entry)
+    records = []
+    for row in cypher.read(driver, "clipper/read_rollouts", database=database,
+                           rollout_ids=list(rollout_ids)):
+        messages: list[dict[str, Any]] | None = None
+        error = ""
+        try:
+            loaded = json.loads(row["messages_json"] or "null")
+            if isinstance(loaded, list):
+                messages = loaded
+            else:
+                error = "messages_json is not a list"
+        except json.JSONDecodeError as e:
+            error = f"messages_json is not JSON: {e.msg}"
+        try:
+            detours = json.loads(row.get("detours_json") or "[]")
+        except json.JSONDecodeError:
+            detours = []
+        targets = [e for e in map(_entry, row.get("targets") or []) if e is not None]
+        records.append(RolloutRecord(
+            rollout_id=row["rollout_id"], messages=messages,
+            detours=detours if isinstance(detours, list) else [], targets=targets,
+            lexicon=lexicons.get(row["rollout_id"], []) + targets, messages_error=error))
+    return records
+
+
+@dataclass
+class GraphRows:
+    """Batched rows for writing many state graphs at once."""
+
+    graphs: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    infos: list[dict[str, Any]] = field(default_factory=list)
+    produces: list[dict[str, Any]] = field(default_factory=list)
+    enables: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, rollout_id: str, trajectory: Trajectory, graph: StateGraph) -> str:
+        gid = graph_id(rollout_id, graph.extractor, graph.run)
+        keys = sorted(graph.infos)
+        info_ids = {k: f"{gid}/i{n}" for n, k in enumerate(keys)}
+        self.graphs.append({"graph_id": gid, "rollout_id": rollout_id,
+                            "extractor": graph.extractor, "run": graph.run,
+                            "granularity": graph.granularity, "n_actions": graph.n_actions,
+                            "n_infos": len(keys),
+                            "notes_json": json.dumps(graph.notes, sort_keys=True, default=str)})
+        for a in range(graph.n_actions):
+            turn = trajectory.turns[a - 1] if a else None
+            self.actions.append({
+                "graph_id": gid, "action_id": f"{gid}/a{a}", "index": a,
+                "thought": turn.thought if turn else trajectory.question,
+                "tool": turn.tool if turn else None,
+                "arguments_json": (json.dumps(turn.arguments, ensure_ascii=False)
+                                   if turn and turn.arguments is not None else None),
+                "is_query": a == 0, "is_answer": a == graph.answer})
+            self.produces += [{"action_id": f"{gid}/a{a}", "info_id": info_ids[k]}
+                              for k in sorted(graph.produces[a])]
+            self.enables += [{"action_id": f"{gid}/a{a}", "info_id": info_ids[k]}
+                             for k in sorted(graph.enables[a])]
+        self.infos += [{"graph_id": gid, "info_id": info_ids[k], "key": k,
+                        "text": graph.info_text.get(k, k),
+                        "kind": graph.info_kind.get(k, "entity")} for k in keys]
+        return gid
+
+
+def write_graphs(driver: neo4j.Driver, database: str | None, rows: GraphRows) -> None:
+    """Write the batched graphs (graph, nodes, then edges)."""
+    for name, batch in (("clipper/merge_state_graphs", rows.graphs),
+                        ("clipper/merge_actions", rows.actions),
+                        ("clipper/merge_informations", rows.infos),
+                        ("clipper/merge_produces", rows.produces),
+                        ("clipper/merge_enables", rows.enables)):
+        cypher.run_batches(driver, name, batch, database=database, batch_size=2000)
+
+
+def find_ancestors(driver: neo4j.Driver, database: str | None,
+                   roots: dict[str, Iterable[int]]) -> dict[str, set[int]]:
+    """Per graph: the actions that reach the answer or a root along PRODUCES/ENABLES."""
+    rows = [{"graph_id": gid, "roots": sorted(r)} for gid, r in roots.items()]
+    return {row["graph_id"]: set(row["ancestors"])
+            for row in cypher.read(driver, "clipper/find_answer_ancestors", database=database,
+                                   rows=rows)}
+
+
+def read_graphs(driver: neo4j.Driver, database: str | None,
+                graph_ids: Sequence[str]) -> dict[str, StateGraph]:
+    """The stored graphs as plain `StateGraph`s (info keys as stored)."""
+    out: dict[str, StateGraph] = {}
+    for row in cypher.read(driver, "clipper/read_state_graphs", database=database,
+                           graph_ids=list(graph_ids)):
+        n = int(row["n_actions"])
+        produces: list[set[str]] = [set() for _ in range(n)]
+        enables: list[set[str]] = [set() for _ in range(n)]
+        for index, key in row["produces"]:
+            produces[int(index)].add(key)
+        for index, key in row["enables"]:
+            enables[int(index)].add(key)
+        out[row["graph_id"]] = StateGraph(produces=produces, enables=enables,
+                                          extractor=row["extractor"], run=int(row["run"]),
+                                          granularity=row["granularity"] or "")
+    return out
+
+
+def write_necessary(driver: neo4j.Driver, database: str | None,
+                    rows: list[dict[str, Any]]) -> None:
+    """Rows ``{graph_id, necessary, cost, exact_cost}``."""
+    cypher.run_batches(driver, "clipper/set_necessary_actions", rows, database=database)
+
+
+def write_pruned(driver: neo4j.Driver, database: str | None, rows: list[dict[str, Any]]) -> None:
+    """Rows ``{rollout_id, original_id, props, graph_ids}``."""
+    cypher.run_batches(driver, "clipper/merge_pruned_rollouts", rows, database=database,
+                       batch_size=200)
+
+
+def write_status(driver: neo4j.Driver, database: str | None, rows: list[dict[str, Any]]) -> None:
+    """Rows ``{rollout_id, status, detail}`` on the originals (the resume marker)."""
+    cypher.run_batches(driver, "clipper/set_prune_status", rows, database=database)

@@ -1,0 +1,147 @@
+"""`seekgraph viz`, `seekgraph report` and `seekgraph browse`."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import click
+
+from graphdb import cypher
+from graphdb.errors import GraphDBError
+from seekgraph.context import AppContext, pass_app
+from viz.errors import VizError
+
+PICTURES = ("task", "kp", "trajectory", "biclique", "steps")
+
+
+def _file_stem(kind: str, subject_id: str) -> str:
+    return f"{kind}-{re.sub(r'[^A-Za-z0-9._-]+', '_', subject_id)[:80]}"
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(PICTURES))
+@click.argument("subject_id")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("out/viz"), show_default=True, help="Folder for the HTML and SVG.")
+@click.option("--no-svg", is_flag=True, help="Write only the interactive HTML.")
+@pass_app
+def viz(app: AppContext, kind: str, subject_id: str, out_dir: Path, no_svg: bool) -> None:
+    """Draw a task, KP task or trajectory as interactive HTML and static SVG.
+
+    KIND is `task` (a WebLeaper tree or union/reverse-union task), `kp` (a WebShaper KP task),
+    `trajectory` (a rollout's state graph: necessary DAG, pruned steps greyed), `biclique`
+    (the biclique behind a union task) or `steps` (a rollout's steps as recorded).
+    SUBJECT_ID is a task id (task, kp, biclique) or a rollout id (trajectory, steps).
+    """
+    from viz import graphs
+    from viz.html import write_html
+    from viz.svg import write_svg
+
+    try:
+        vg = graphs.load(app.driver(), kind, subject_id, app.database)
+        stem = _file_stem(kind, subject_id)
+        html_path = write_html(vg, out_dir / f"{stem}.html")
+        click.echo(f"{vg.title}")
+        click.echo(f"  {len(vg.nodes)} nodes, {len(vg.edges)} edges")
+        click.echo(f"  html: {html_path}")
+        if not no_svg:
+            click.echo(f"  svg:  {write_svg(vg, out_dir / f'{stem}.svg')}")
+    except (VizError, GraphDBError) as e:
+        raise click.ClickException(str(e)) from e
+
+
+@click.command()
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("out/report.html"), show_default=True, help="The HTML file to write.")
+@click.option("--published", type=click.Path(dir_okay=False, path_type=Path),
+              help="webshaper.500.jsonl to compare KP tasks with (default: shared data).")
+@pass_app
+def report(app: AppContext, out_path: Path, published: Path | None) -> None:
+    """Write one HTML report with plots of everything in the graph."""
+    from viz.report import write_report
+
+    try:
+        result = write_report(app.driver(), out_path, app.database, app.config, published)
+    except GraphDBError as e:
+        raise click.ClickException(str(e)) from e
+    for section in result.sections:
+        click.echo(f"  {'plot ' if section.image else 'empty'}  {section.title}")
+    click.echo(f"report: {out_path.resolve()} ({result.n_plots} plots)")
+
+
+def _pick_query(app: AppContext, subject_id: str) -> str:
+    rows = cypher.read(app.driver(), "viz/find_subject_kind", database=app.database,
+                       subject_id=subject_id)
+    row = rows[0] if rows else {}
+    if row.get("task_kind") == "shaper":
+        return "explore/show_kp_task"
+    if row.get("task_kind") is not None:
+        return "explore/show_leaper_task"
+    if row.get("is_rollout"):
+        return "explore/show_trajectory" if row.get("has_state_graph") \
+            else "explore/show_rollout_steps"
+    raise click.ClickException(f"no task or rollout with id {subject_id!r}; "
+                               "`seekgraph browse --list` prints the ids")
+
+
+@click.command()
+@click.argument("subject_id", required=False)
+@click.option("--query", "query_name", help="Exploration query to open (see --list).")
+@click.option("--list", "list_only", is_flag=True, help="List the queries and some task ids.")
+@click.option("--guide", is_flag=True,
+              help="Serve the queries as a Browser guide on localhost until Ctrl-C.")
+@click.option("--port", default=0, show_default=True, help="Port of the guide server (0: any).")
+@click.option("--http-url", help="Neo4j's HTTP address (default: the managed server's).")
+@pass_app
+def browse(app: AppContext, subject_id: str | None, query_name: str | None, list_only: bool,
+           guide: bool, port: int, http_url: str | None) -> None:
+    """Print a Neo4j Browser link that opens with the right query for a task or rollout id."""
+    from viz.browser_guide import (
+        browser_url,
+        explore_queries,
+        guide_play_url,
+        query_for,
+        render_guide,
+        serve_guide,
+    )
+
+    http = http_url or app.settings.server.http_url
+    bolt = app.settings.connection.uri
+    if list_only:
+        click.echo("queries (cypher/explore/):")
+        for q in explore_queries():
+            need = f" [needs a {q.kind} id]" if q.param else ""
+            click.echo(f"  {q.name.split('/')[-1]:<22} {q.title}{need}")
+        rows = cypher.read(app.driver(), "explore/list_tasks", database=app.database)
+        click.echo(f"tasks ({len(rows)}):")
+        for r in rows[:50]:
+            click.echo(f"  {r['task_id']:<40} {r['kind']}/{r['variant']} {r['status'] or ''}")
+        return
+    if guide:
+        rows = cypher.read(app.driver(), "explore/list_tasks", database=app.database)
+        examples = {"task": rows[0]["task_id"]} if rows else {}
+        httpd, url = serve_guide(render_guide(examples), port)
+        click.echo(f"guide served at {url}; in Browser run  :play {url}")
+        click.echo(f"or open {guide_play_url(http, bolt, url)}")
+        click.echo("Ctrl-C stops the guide server.")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            httpd.shutdown()
+        return
+    if query_name:
+        try:
+            query = query_for(query_name)
+        except KeyError as e:
+            raise click.UsageError(f"unknown query {query_name!r}; see `seekgraph browse --list`") \
+                from e
+    elif subject_id:
+        query = query_for(_pick_query(app, subject_id))
+    else:
+        query = query_for("explore/count_stage_results")
+    if query.param and not subject_id:
+        raise click.UsageError(f"query {query.name} needs a {query.kind} id")
+    click.echo(browser_url(http, bolt, query, subject_id))

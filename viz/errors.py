@@ -1,0 +1,15 @@
+"""Typed errors of `viz`; the CLI turns each into a message a user can act on."""
+
+from __future__ import annotations
+
+
+class VizError(Exception):
+    """Root of every expected failure in `viz`."""
+
+
+class NotFoundError(VizError):
+    """The task or rollout to draw does not exist, or has nothing to draw."""
+
+
+class RenderError(VizError):
+    """A renderer could not run (e.g. Graphviz's `dot` is missing)."""
