@@ -105,9 +105,14 @@ def rollout_id(task_id: str, policy: str, model: str, index: int) -> str:
 class Policy(Protocol):
     """Produces one trajectory for a task (the teacher or an LLM)."""
 
-    name: str
-    model: str
-    max_rounds: int
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def max_rounds(self) -> int: ...
 
     def run(self, task: TaskInfo, seed: str) -> Trajectory: ...
 

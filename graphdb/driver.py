@@ -13,7 +13,12 @@ def open_driver(settings: ConnectionSettings, *, verify: bool = True) -> neo4j.D
     """Create a driver for `settings` and, by default, check that the server answers."""
     try:
         driver = neo4j.GraphDatabase.driver(
-            settings.uri, auth=(settings.username, settings.password)
+            settings.uri,
+            auth=(settings.username, settings.password),
+            # "label/property does not exist yet" warnings are normal on a fresh graph.
+            notifications_disabled_classifications=[
+                neo4j.NotificationDisabledClassification.UNRECOGNIZED
+            ],
         )
     except (ValueError, ConfigurationError) as e:
         raise ConnectionFailedError(f"invalid Neo4j URI {settings.uri!r}: {e}") from e

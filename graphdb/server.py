@@ -204,6 +204,7 @@ def write_config(settings: ServerSettings) -> Path:
         # Neo4j Browser applies seekgraph's node colours/captions after connecting (a `:style`
         # command with JSON grass from viz/style.py; see docs/browser.md). Issue 8.
         "browser.post_connect_cmd": browser_post_connect_cmd(),
+        "client.allow_telemetry": "false",  # Browser: no usage banner, no calls home (offline)
     }
     conf = home / "conf" / "neo4j.conf"
     conf.parent.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,8 @@ command -v java >/dev/null 2>&1 || apt_packages+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || apt_packages+=(maven)
 command -v dot >/dev/null 2>&1 || apt_packages+=(graphviz)
 if [ "${WITH_BROWSER:-0}" = "1" ]; then
-  command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium chromium-driver fonts-dejavu-core)
+  command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium fonts-dejavu-core)
+  command -v chromedriver >/dev/null 2>&1 || apt_packages+=(chromium-driver)
 fi
 if [ "${#apt_packages[@]}" -gt 0 ]; then
   sudo_cmd=""

@@ -18,6 +18,10 @@ from seekgraph.context import AppContext
 
 COMMANDS: dict[str, str] = {
     "prune": "training.prune_cli:prune",
+    "dataset": "training.cli:dataset",
+    "train": "training.cli:train",
+    "eval": "training.cli:eval_command",
+    "trained-on": "training.cli:trained_on",
     "db": "seekgraph.commands.db:db",
     "export": "synth.leaper.cli:export",
     "ingest": "synth.cli:ingest",

@@ -63,6 +63,17 @@ STAGES: list[Stage] = [
         "synth.leaper.stages:reverse_stage",
         "Reverse-Union tasks: unique clues, pivot, proven answers; export JSONL",
     ),
+    Stage(
+        "shaper-seeds",
+        "synth.shaper.stages:seeds_stage",
+        "WebShaper seed tasks: random walks over page links and facts, answers executed",
+    ),
+    Stage(
+        "shaper-expand",
+        "synth.shaper.stages:expand_stage",
+        "WebShaper layer-wise expansion, validated by queries (consistency, shortcut, "
+        "redundancy); export JSONL",
+    ),
     # -- agent (issue 5): keep these after the synthesis stages (insert synthesis stages above)
     Stage(
         "web-index",
@@ -90,6 +101,17 @@ STAGES: list[Stage] = [
         "training.stategraph.prune:run_stage",
         "WebClipper: state graphs, minimum necessary DAG (Cypher + search), 2-of-3 vote, "
         "thought rewriting; pruned rollouts next to their originals",
+    ),
+    Stage(
+        "dataset",
+        "training.stages:dataset_stage",
+        "training dataset from kept/pruned trajectories (TRL messages, card, Dataset node)",
+    ),
+    Stage(
+        "train-sft",
+        "training.stages:train_sft_stage",
+        "a short CPU SFT run of SmolLM2 on the pipeline dataset (--with-training)",
+        optional=True,
     ),
     # -- report (issue 8): ALWAYS the last stage; insert new stages above this line.
     Stage(

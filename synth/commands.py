@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from synth.leaper.cli import leaper
+from synth.shaper.cli import shaper
 
 
 @click.group()
@@ -16,3 +17,4 @@ def synth() -> None:
 
 
 synth.add_command(leaper)
+synth.add_command(shaper)

@@ -38,10 +38,21 @@ from synth.ingest.values import typed_value
 if TYPE_CHECKING:
     from agent.llm.base import LLMBackend
 
-WEIGHTS = {"link": 0.30, "unique": 0.25, "position": 0.20, "header": 0.25,
-           "literal": -0.30, "empty": -0.20}
+WEIGHTS = {
+    "link": 0.30,
+    "unique": 0.25,
+    "position": 0.20,
+    "header": 0.25,
+    "literal": -0.30,
+    "empty": -0.20,
+}
 
-ENTITY_WORDS = frozenset("""
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+ENTITY_WORDS = _words("""
 name names title player players team club film films artist song album station school
 college laureate winner winners author writer book novel building church
 person people member members athlete driver rider candidate company airport
@@ -53,19 +64,19 @@ species structure community neighborhood suburb parish settlement work software 
 drug site ride restaurant song single recording record pitcher swimmer district
 poet musician singer band composer coach manager president governor mayor senator
 representative chairman leader owner holder incumbent champion boxer wrestler
-""".split())
+""")
 
-ATTRIBUTE_WORDS = frozenset("""
+ATTRIBUTE_WORDS = _words("""
 year years date dates no number rank pos position notes note remarks comments score scores
 result results time age height weight capacity population area length elevation pick round
 total points pts goals apps caps record ref refs reference references km mi ft m
 votes percentage share season seasons opened built founded established elected term
-""".split())
+""")
 
-PLACE_WORDS = frozenset("""
-location locations city cities town country countries nation nationality state states province
+PLACE_WORDS = _words("""
+location locations city cities town nationality state states province
 region county place places venue home ground headquarters hq address locale university
-""".split())
+""")
 
 _WORD = re.compile(r"[a-z]+")
 
@@ -115,12 +126,27 @@ def column_stats(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> list[
         literal_share = literal / len(filled) if filled else 0.0
         position = 1 - j / n
         signal = header_signal(header[j])
-        score = (WEIGHTS["link"] * link_ratio + WEIGHTS["unique"] * uniqueness
-                 + WEIGHTS["position"] * position + WEIGHTS["header"] * signal
-                 + WEIGHTS["literal"] * literal_share + WEIGHTS["empty"] * empty_share)
-        out.append(ColumnStats(j, header[j], round(link_ratio, 4), round(uniqueness, 4),
-                               round(position, 4), signal, round(literal_share, 4),
-                               round(empty_share, 4), round(score, 4)))
+        score = (
+            WEIGHTS["link"] * link_ratio
+            + WEIGHTS["unique"] * uniqueness
+            + WEIGHTS["position"] * position
+            + WEIGHTS["header"] * signal
+            + WEIGHTS["literal"] * literal_share
+            + WEIGHTS["empty"] * empty_share
+        )
+        out.append(
+            ColumnStats(
+                j,
+                header[j],
+                round(link_ratio, 4),
+                round(uniqueness, 4),
+                round(position, 4),
+                signal,
+                round(literal_share, 4),
+                round(empty_share, 4),
+                round(score, 4),
+            )
+        )
     return out
 
 
@@ -136,10 +162,15 @@ def choose_key_column(
     stats = column_stats(header, rows)
     any_links = any(c.links for row in rows for c in row)
     usable = [
-        s for s in stats
-        if (s.link_ratio >= min_link_ratio or not any_links
-            or (s.header_signal > 0 and s.uniqueness >= 0.8))
-        and s.uniqueness >= min_uniqueness and s.literal_share < 0.5
+        s
+        for s in stats
+        if (
+            s.link_ratio >= min_link_ratio
+            or not any_links
+            or (s.header_signal > 0 and s.uniqueness >= 0.8)
+        )
+        and s.uniqueness >= min_uniqueness
+        and s.literal_share < 0.5
     ]
     if not usable:
         return None
@@ -166,10 +197,16 @@ def llm_key_column(
     sample = "\n".join(" | ".join(c.text for c in row) for row in rows[:5])
     options = "\n".join(f"{s.index}: {s.header or '(blank)'}" for s in candidates)
     messages = [
-        {"role": "system", "content": "You pick the key column of a Wikipedia table: the column "
-         "whose cells are the entities the table lists. Answer with the column number only."},
-        {"role": "user", "content": f"Table: {title}\nHeader: {' | '.join(header)}\n"
-         f"Rows:\n{sample}\n\nCandidate columns:\n{options}\n\nKey column number:"},
+        {
+            "role": "system",
+            "content": "You pick the key column of a Wikipedia table: the column "
+            "whose cells are the entities the table lists. Answer with the column number only.",
+        },
+        {
+            "role": "user",
+            "content": f"Table: {title}\nHeader: {' | '.join(header)}\n"
+            f"Rows:\n{sample}\n\nCandidate columns:\n{options}\n\nKey column number:",
+        },
     ]
     reply = backend.generate(messages, max_tokens=8, temperature=0.0)
     match = re.search(r"\d+", reply.text)

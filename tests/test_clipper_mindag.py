@@ -27,7 +27,9 @@ def state_graphs(draw: st.DrawFn, single_producer: bool = False) -> tuple[StateG
         relies = draw(st.sets(st.sampled_from(seen), max_size=3))
         enables.append(set(relies))
         fresh = [i for i in pool if i not in seen] if single_producer else pool
-        made = set(draw(st.sets(st.sampled_from(fresh), max_size=3))) if fresh and a < n - 1 else set()
+        made = (
+            set(draw(st.sets(st.sampled_from(fresh), max_size=3))) if fresh and a < n - 1 else set()
+        )
         produces.append(made)
         seen.extend(sorted(made - set(seen)))
     graph = StateGraph(produces=produces, enables=enables)
@@ -38,7 +40,8 @@ def state_graphs(draw: st.DrawFn, single_producer: bool = False) -> tuple[StateG
 @settings(max_examples=60, deadline=None)
 @given(state_graphs())
 def test_search_is_valid_locally_minimal_and_never_beats_the_oracle(
-        case: tuple[StateGraph, set[int]]) -> None:
+    case: tuple[StateGraph, set[int]],
+) -> None:
     graph, required = case
     found = necessary_actions(graph, required)
     best = exact_necessary_actions(graph, required)
@@ -52,17 +55,21 @@ def test_search_is_valid_locally_minimal_and_never_beats_the_oracle(
 @settings(max_examples=60, deadline=None)
 @given(state_graphs(single_producer=True))
 def test_search_equals_the_oracle_when_each_fact_has_one_producer(
-        case: tuple[StateGraph, set[int]]) -> None:
+    case: tuple[StateGraph, set[int]],
+) -> None:
     graph, required = case
     assert cost(graph, necessary_actions(graph, required)) == cost(
-        graph, exact_necessary_actions(graph, required))
+        graph, exact_necessary_actions(graph, required)
+    )
 
 
 def test_redundant_search_and_irrelevant_visit_are_pruned() -> None:
     # 1 search finds x; 2 repeats it (redundant); 3 visits y (irrelevant); 4 visits z using x;
     # the answer (5) relies on x and z.
-    graph = StateGraph(produces=[{"q"}, {"x"}, {"x"}, {"y"}, {"z"}, set()],
-                       enables=[set(), {"q"}, {"q"}, {"q"}, {"x"}, {"x", "z"}])
+    graph = StateGraph(
+        produces=[{"q"}, {"x"}, {"x"}, {"y"}, {"z"}, set()],
+        enables=[set(), {"q"}, {"q"}, {"q"}, {"x"}, {"x", "z"}],
+    )
     assert sorted(necessary_actions(graph)) == [0, 1, 4, 5]
     assert sorted(exact_necessary_actions(graph)) == [0, 1, 4, 5]
     # Requiring the re-search (say it first produced an answer entity) keeps it and drops 1.
@@ -70,8 +77,10 @@ def test_redundant_search_and_irrelevant_visit_are_pruned() -> None:
 
 
 def test_one_action_producing_two_needed_facts_beats_two_actions() -> None:
-    graph = StateGraph(produces=[{"q"}, {"x"}, {"y"}, {"x", "y"}, set()],
-                       enables=[set(), {"q"}, {"q"}, {"q"}, {"x", "y"}])
+    graph = StateGraph(
+        produces=[{"q"}, {"x"}, {"y"}, {"x", "y"}, set()],
+        enables=[set(), {"q"}, {"q"}, {"q"}, {"x", "y"}],
+    )
     assert cost(graph, necessary_actions(graph)) == 1
 
 
@@ -85,8 +94,10 @@ def test_underivable_answer_is_a_clear_error() -> None:
 
 def test_exact_solver_refuses_graphs_beyond_its_limit() -> None:
     n = 25
-    graph = StateGraph(produces=[{"q"}] + [{f"i{a}"} for a in range(1, n - 1)] + [set()],
-                       enables=[set()] + [{"q"}] * (n - 2) + [{f"i{a}" for a in range(1, n - 1)}])
+    graph = StateGraph(
+        produces=[{"q"}] + [{f"i{a}"} for a in range(1, n - 1)] + [set()],
+        enables=[set()] + [{"q"}] * (n - 2) + [{f"i{a}" for a in range(1, n - 1)}],
+    )
     with pytest.raises(StateGraphError, match="exceed"):
         exact_necessary_actions(graph, max_candidates=10)
     assert cost(graph, necessary_actions(graph)) == n - 2

@@ -26,15 +26,20 @@ RELATIONS = [f"r{j}" for j in range(6)]
 @st.composite
 def bipartite(draw: st.DrawFn) -> dict[str, set[str]]:
     n = draw(st.integers(min_value=0, max_value=7))
-    return {f"t{i}": set(draw(st.sets(st.sampled_from(RELATIONS), max_size=6)))
-            for i in range(n)}
+    return {f"t{i}": set(draw(st.sets(st.sampled_from(RELATIONS), max_size=6))) for i in range(n)}
 
 
 def test_small_example_exact() -> None:
-    adj = {"nobel": {"year", "nationality", "language"}, "booker": {"year", "nationality"},
-           "pulitzer": {"year"}, "capitals": {"capital"}}
-    expected = [Biclique(("booker", "nobel"), ("nationality", "year")),
-                Biclique(("booker", "nobel", "pulitzer"), ("year",))]
+    adj = {
+        "nobel": {"year", "nationality", "language"},
+        "booker": {"year", "nationality"},
+        "pulitzer": {"year"},
+        "capitals": {"capital"},
+    }
+    expected = [
+        Biclique(("booker", "nobel"), ("nationality", "year")),
+        Biclique(("booker", "nobel", "pulitzer"), ("year",)),
+    ]
     assert maximal_bicliques(adj, min_trees=2, min_relations=1) == expected
     assert maximal_bicliques(adj, min_trees=2, min_relations=2) == expected[:1]
     assert maximal_bicliques(adj, min_trees=3, min_relations=1) == expected[1:]
@@ -51,12 +56,15 @@ def test_bounds_and_limit_are_checked() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(adj=bipartite(), min_trees=st.integers(2, 3), min_relations=st.integers(1, 3))
-def test_reference_and_networkx_match_brute_force(adj: dict[str, set[str]], min_trees: int,
-                                                  min_relations: int) -> None:
+def test_reference_and_networkx_match_brute_force(
+    adj: dict[str, set[str]], min_trees: int, min_relations: int
+) -> None:
     expected = brute_force_bicliques(adj, min_trees=min_trees, min_relations=min_relations)
     assert maximal_bicliques(adj, min_trees=min_trees, min_relations=min_relations) == expected
-    assert maximal_bicliques_networkx(
-        adj, min_trees=min_trees, min_relations=min_relations) == expected
+    assert (
+        maximal_bicliques_networkx(adj, min_trees=min_trees, min_relations=min_relations)
+        == expected
+    )
     for b in expected:  # each result is a biclique and maximal
         assert all(set(b.relations) <= adj[t] for t in b.trees)
         assert {t for t in adj if set(b.relations) <= adj[t]} == set(b.trees)
@@ -65,16 +73,22 @@ def test_reference_and_networkx_match_brute_force(adj: dict[str, set[str]], min_
 _counter = itertools.count()
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(adj=bipartite(), min_trees=st.integers(2, 3), min_relations=st.integers(1, 2))
-def test_cypher_enumeration_matches_brute_force(clean_db: neo4j.Driver, database: str | None,
-                                                adj: dict[str, set[str]], min_trees: int,
-                                                min_relations: int) -> None:
+def test_cypher_enumeration_matches_brute_force(
+    clean_db: neo4j.Driver,
+    database: str | None,
+    adj: dict[str, set[str]],
+    min_trees: int,
+    min_relations: int,
+) -> None:
     # each example writes its own trees (fresh prefix) and enumerates only those
     prefix = f"x{next(_counter)}:"
     graph = {prefix + t: {prefix + r for r in rels} for t, rels in adj.items()}
     write_tree_relations(clean_db, graph, database)
-    got = maximal_bicliques_cypher(clean_db, list(graph), database=database,
-                                   min_trees=min_trees, min_relations=min_relations)
+    got = maximal_bicliques_cypher(
+        clean_db, list(graph), database=database, min_trees=min_trees, min_relations=min_relations
+    )
     assert got == brute_force_bicliques(graph, min_trees=min_trees, min_relations=min_relations)

@@ -30,8 +30,9 @@ QUESTION = [{"role": "user", "content": "What is the capital of France?"}]
 
 
 @pytest.fixture(scope="module")
-def served_model(smollm2_checkpoint: Path, tmp_path_factory: pytest.TempPathFactory
-                 ) -> Iterator[tuple[str, str]]:
+def served_model(
+    smollm2_checkpoint: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str]]:
     """(base URL, model name) of a `transformers serve` process pinned to SmolLM2."""
     port = free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
@@ -39,9 +40,22 @@ def served_model(smollm2_checkpoint: Path, tmp_path_factory: pytest.TempPathFact
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(cli), "serve", str(smollm2_checkpoint), "--host", "127.0.0.1",
-             "--port", str(port), "--device", "cpu", "--log-level", "warning"],
-            stdout=out, stderr=subprocess.STDOUT, env=env,
+            [
+                str(cli),
+                "serve",
+                str(smollm2_checkpoint),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--device",
+                "cpu",
+                "--log-level",
+                "warning",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
         )
     try:
         deadline = time.monotonic() + 180
@@ -69,7 +83,7 @@ def served_model(smollm2_checkpoint: Path, tmp_path_factory: pytest.TempPathFact
 class _StatusHandler(http.server.BaseHTTPRequestHandler):
     status = 503
 
-    def do_POST(self) -> None:  # noqa: N802 (stdlib name)
+    def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.send_response(self.status)
         self.send_header("Content-Type", "application/json")
@@ -135,8 +149,9 @@ def test_only_dead_urls_back_off_then_give_up() -> None:
     assert sleeps == [0.25, 0.5]  # one backoff after each full round but the last
 
 
-def test_503_is_retried_and_fails_over(served_model: tuple[str, str],
-                                       status_server: tuple[str, type[_StatusHandler]]) -> None:
+def test_503_is_retried_and_fails_over(
+    served_model: tuple[str, str], status_server: tuple[str, type[_StatusHandler]]
+) -> None:
     url, model = served_model
     busy, _ = status_server
     backend = OpenAIBackend([busy, url], model, sleep=lambda s: None)
@@ -144,8 +159,9 @@ def test_503_is_retried_and_fails_over(served_model: tuple[str, str],
     assert backend.attempts_log == [(busy, "transient"), (url, "ok")]
 
 
-def test_client_errors_are_not_retried(served_model: tuple[str, str],
-                                       status_server: tuple[str, type[_StatusHandler]]) -> None:
+def test_client_errors_are_not_retried(
+    served_model: tuple[str, str], status_server: tuple[str, type[_StatusHandler]]
+) -> None:
     url, _ = served_model
     backend = OpenAIBackend([url, url], "a-model-the-server-does-not-have", sleep=lambda s: None)
     with pytest.raises(BackendError, match="HTTP 400") as info:

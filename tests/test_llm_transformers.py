@@ -43,15 +43,18 @@ def test_conversion_is_plain_idempotent_and_replaces_leftovers(smollm2_checkpoin
     assert leftovers == []  # the temporary folder was renamed into place
 
 
-def test_model_dir_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch,
-                                              tmp_path: Path) -> None:
+def test_model_dir_comes_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from agent.llm.smollm2 import default_cache_dir
 
     monkeypatch.setenv("SEEKGRAPH_MODEL_DIR", str(tmp_path / "m"))
     assert default_cache_dir() == tmp_path / "m"
     monkeypatch.delenv("SEEKGRAPH_MODEL_DIR")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    assert default_cache_dir() == tmp_path / "xdg" / "seekgraph" / "models" / "smollm2-135m-instruct"
+    assert (
+        default_cache_dir() == tmp_path / "xdg" / "seekgraph" / "models" / "smollm2-135m-instruct"
+    )
 
 
 def test_greedy_generation_answers_and_counts_tokens(backend: TransformersBackend) -> None:
@@ -86,15 +89,17 @@ def test_length_limit_reports_length(backend: TransformersBackend) -> None:
 
 
 def test_perplexity_prefers_the_fluent_continuation(backend: TransformersBackend) -> None:
-    fluent, garbled = perplexity(backend, ["The capital of France is Paris.",
-                                           "Paris banana the of capital France is."])
+    fluent, garbled = perplexity(
+        backend, ["The capital of France is Paris.", "Paris banana the of capital France is."]
+    )
     assert fluent < garbled
     context = "Question: What is the capital of France?\nAnswer:"
     assert lowest_perplexity(backend, context, [" Tokyo zebra lamp.", " Paris."]) == 1
     # A pair scores only its continuation: the same continuation after a helpful context is
     # more likely than after an unrelated one.
-    helpful, unrelated = perplexity(backend, [(context, " Paris."),
-                                              ("My favourite colour is", " Paris.")])
+    helpful, unrelated = perplexity(
+        backend, [(context, " Paris."), ("My favourite colour is", " Paris.")]
+    )
     assert helpful < unrelated
 
 
@@ -113,9 +118,13 @@ def test_specs_select_backends_without_loading_anything() -> None:
     assert isinstance(vllm, VLLMBackend) and vllm.model == "Qwen/Qwen3-8B"
     default = load_backend("transformers")
     assert isinstance(default, TransformersBackend) and default.path is None
-    for bad, message in [("gpt:foo", "unknown backend"), ("openai:http://x:1", "expected openai"),
-                         ("openai:#m", "expected openai"), ("vllm:", "expected vllm"),
-                         ("openai:ftp://x#m", "not an http")]:
+    for bad, message in [
+        ("gpt:foo", "unknown backend"),
+        ("openai:http://x:1", "expected openai"),
+        ("openai:#m", "expected openai"),
+        ("vllm:", "expected vllm"),
+        ("openai:ftp://x#m", "not an http"),
+    ]:
         with pytest.raises(BackendConfigError, match=message):
             load_backend(bad)
 

@@ -3,8 +3,8 @@
 What Browser supports, and what seekgraph uses (docs/browser.md has the details):
 
 - URL parameters ``?cmd=edit&arg=<text>`` put text into the editor after the page loads;
-  `browser_url` builds such a link with ``:param <name> => '<id>';`` on the first line and the
-  query below, so one click on "run" shows the picture (`seekgraph browse ID`).
+  `browser_url` builds such a link with the id written into the query as a quoted literal,
+  so one click on "run" draws the picture (`seekgraph browse ID`).
 - ``browser.post_connect_cmd`` (server setting, written by graphdb/server.py) runs ``:style``
   with seekgraph's grass after every connection, so captions and colours explain themselves.
 - ``:play <url>`` shows a guide fetched from a host in ``browser.remote_content_hostname_allowlist``
@@ -80,24 +80,49 @@ def cypher_string(value: str) -> str:
 
 
 def editor_text(query: ExploreQuery, subject_id: str | None) -> str:
-    """What the editor shows: a `:param` line setting the id, then the query itself."""
+    """What the editor shows: the query with the id written in as a quoted literal.
+
+    A `:param` line before the query would make Browser run a two-statement script, which
+    shows a list of statuses instead of the graph; with the literal, one click draws it.
+    """
     if query.param and subject_id is not None:
-        return f":param {query.param} => {cypher_string(subject_id)};\n{query.text}"
+        literal = cypher_string(subject_id)
+        return re.sub(rf"\${query.param}\b", lambda _: literal, query.text)
     return query.text
 
 
-def browser_url(http_url: str, bolt_uri: str, query: ExploreQuery,
-                subject_id: str | None = None) -> str:
+def _dbms(bolt_uri: str, username: str | None) -> str:
+    """`bolt://user@host:port`: Browser pre-fills the user name from the URL (never a password)."""
+    if not username or "@" in bolt_uri or "://" not in bolt_uri:
+        return bolt_uri
+    scheme, rest = bolt_uri.split("://", 1)
+    return f"{scheme}://{urllib.parse.quote(username, safe='')}@{rest}"
+
+
+def browser_url(
+    http_url: str,
+    bolt_uri: str,
+    query: ExploreQuery,
+    subject_id: str | None = None,
+    username: str | None = "neo4j",
+) -> str:
     """A Neo4j Browser link that connects to `bolt_uri` and opens with the query in the editor."""
-    args = urllib.parse.urlencode({"dbms": bolt_uri, "cmd": "edit",
-                                   "arg": editor_text(query, subject_id)},
-                                  quote_via=urllib.parse.quote, safe=":/@")
+    args = urllib.parse.urlencode(
+        {"dbms": _dbms(bolt_uri, username), "cmd": "edit", "arg": editor_text(query, subject_id)},
+        quote_via=urllib.parse.quote,
+        safe=":/@",
+    )
     return f"{http_url.rstrip('/')}/browser/?{args}"
 
 
-def guide_play_url(http_url: str, bolt_uri: str, guide_url: str) -> str:
-    args = urllib.parse.urlencode({"dbms": bolt_uri, "cmd": "play", "arg": guide_url},
-                                  quote_via=urllib.parse.quote, safe=":/@")
+def guide_play_url(
+    http_url: str, bolt_uri: str, guide_url: str, username: str | None = "neo4j"
+) -> str:
+    args = urllib.parse.urlencode(
+        {"dbms": _dbms(bolt_uri, username), "cmd": "play", "arg": guide_url},
+        quote_via=urllib.parse.quote,
+        safe=":/@",
+    )
     return f"{http_url.rstrip('/')}/browser/?{args}"
 
 
@@ -109,7 +134,7 @@ def render_guide(examples: dict[str, str] | None = None) -> str:
         "<h3>seekgraph: exploring the training-data graph</h3>"
         "<p>Each slide holds one query from <code>cypher/explore/</code>. Click a grey block to "
         "copy it into the editor, then run it. Queries that need an id start with a "
-        "<code>:param</code> line; replace the example id with yours "
+        "<code>:param</code> line: run it first, with your id "
         "(<code>seekgraph browse --list</code> prints ids; <code>seekgraph browse ID</code> "
         "prints a link that opens the right query directly).</p>"
         "<p>Colours: orange star = task, green triangle = reasoning tree, sky-blue box = table, "
@@ -120,14 +145,22 @@ def render_guide(examples: dict[str, str] | None = None) -> str:
     slides.append(intro)
     for q in explore_queries():
         example = examples.get(q.kind, "PUT-AN-ID-HERE") if q.param else None
-        body = html.escape(editor_text(q, example))
-        slides.append(f"<h3>{html.escape(q.title)}</h3>"
-                      f"<p><code>{html.escape(q.name)}.cypher</code></p>"
-                      f'<pre class="pre-scrollable code runnable">{body}</pre>')
-    inner = "".join(f'<slide class="row-fluid"><div class="col-sm-12">{s}</div></slide>'
-                    for s in slides)
-    return ('<article class="guide"><carousel class="deck container-fluid">'
-            f"{inner}</carousel></article>\n")
+        blocks = [q.text]
+        if q.param and example is not None:
+            blocks.insert(0, f":param {q.param} => {cypher_string(example)}")
+        body = "".join(
+            f'<pre class="pre-scrollable code runnable">{html.escape(b)}</pre>' for b in blocks
+        )
+        slides.append(
+            f"<h3>{html.escape(q.title)}</h3><p><code>{html.escape(q.name)}.cypher</code></p>{body}"
+        )
+    inner = "".join(
+        f'<slide class="row-fluid"><div class="col-sm-12">{s}</div></slide>' for s in slides
+    )
+    return (
+        '<article class="guide"><carousel class="deck container-fluid">'
+        f"{inner}</carousel></article>\n"
+    )
 
 
 class _GuideHandler(http.server.BaseHTTPRequestHandler):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+import urllib.parse
 from pathlib import Path
 
 import click
@@ -23,11 +24,25 @@ def _file_stem(kind: str, subject_id: str) -> str:
 @click.command()
 @click.argument("kind", type=click.Choice(PICTURES))
 @click.argument("subject_id")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("out/viz"), show_default=True, help="Folder for the HTML and SVG.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out/viz"),
+    show_default=True,
+    help="Folder for the HTML and SVG.",
+)
 @click.option("--no-svg", is_flag=True, help="Write only the interactive HTML.")
+@click.option(
+    "--max-anchors",
+    default=12,
+    show_default=True,
+    help="Task pictures: anchors drawn per tree (pivot, clues, targets first); 0 draws all.",
+)
 @pass_app
-def viz(app: AppContext, kind: str, subject_id: str, out_dir: Path, no_svg: bool) -> None:
+def viz(
+    app: AppContext, kind: str, subject_id: str, out_dir: Path, no_svg: bool, max_anchors: int
+) -> None:
     """Draw a task, KP task or trajectory as interactive HTML and static SVG.
 
     KIND is `task` (a WebLeaper tree or union/reverse-union task), `kp` (a WebShaper KP task),
@@ -40,10 +55,12 @@ def viz(app: AppContext, kind: str, subject_id: str, out_dir: Path, no_svg: bool
     from viz.svg import write_svg
 
     try:
-        vg = graphs.load(app.driver(), kind, subject_id, app.database)
+        vg = graphs.load(app.driver(), kind, subject_id, app.database, max_anchors)
         stem = _file_stem(kind, subject_id)
         html_path = write_html(vg, out_dir / f"{stem}.html")
         click.echo(f"{vg.title}")
+        for note in vg.notes:
+            click.echo(f"  {note}")
         click.echo(f"  {len(vg.nodes)} nodes, {len(vg.edges)} edges")
         click.echo(f"  html: {html_path}")
         if not no_svg:
@@ -53,10 +70,19 @@ def viz(app: AppContext, kind: str, subject_id: str, out_dir: Path, no_svg: bool
 
 
 @click.command()
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("out/report.html"), show_default=True, help="The HTML file to write.")
-@click.option("--published", type=click.Path(dir_okay=False, path_type=Path),
-              help="webshaper.500.jsonl to compare KP tasks with (default: shared data).")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("out/report.html"),
+    show_default=True,
+    help="The HTML file to write.",
+)
+@click.option(
+    "--published",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="webshaper.500.jsonl to compare KP tasks with (default: shared data).",
+)
 @pass_app
 def report(app: AppContext, out_path: Path, published: Path | None) -> None:
     """Write one HTML report with plots of everything in the graph."""
@@ -72,31 +98,52 @@ def report(app: AppContext, out_path: Path, published: Path | None) -> None:
 
 
 def _pick_query(app: AppContext, subject_id: str) -> str:
-    rows = cypher.read(app.driver(), "viz/find_subject_kind", database=app.database,
-                       subject_id=subject_id)
+    rows = cypher.read(
+        app.driver(), "viz/find_subject_kind", database=app.database, subject_id=subject_id
+    )
     row = rows[0] if rows else {}
     if row.get("task_kind") == "shaper":
         return "explore/show_kp_task"
     if row.get("task_kind") is not None:
         return "explore/show_leaper_task"
     if row.get("is_rollout"):
-        return "explore/show_trajectory" if row.get("has_state_graph") \
+        return (
+            "explore/show_trajectory"
+            if row.get("has_state_graph")
             else "explore/show_rollout_steps"
-    raise click.ClickException(f"no task or rollout with id {subject_id!r}; "
-                               "`seekgraph browse --list` prints the ids")
+        )
+    raise click.ClickException(
+        f"no task or rollout with id {subject_id!r}; `seekgraph browse --list` prints the ids"
+    )
+
+
+def _http_url(app: AppContext) -> str:
+    """The managed server's HTTP address; for an external one, its host on Neo4j's port 7474."""
+    if app.settings.connection.managed:
+        return app.settings.server.http_url
+    host = urllib.parse.urlparse(app.settings.connection.uri).hostname or "localhost"
+    return f"http://{host}:7474"
 
 
 @click.command()
 @click.argument("subject_id", required=False)
 @click.option("--query", "query_name", help="Exploration query to open (see --list).")
 @click.option("--list", "list_only", is_flag=True, help="List the queries and some task ids.")
-@click.option("--guide", is_flag=True,
-              help="Serve the queries as a Browser guide on localhost until Ctrl-C.")
+@click.option(
+    "--guide", is_flag=True, help="Serve the queries as a Browser guide on localhost until Ctrl-C."
+)
 @click.option("--port", default=0, show_default=True, help="Port of the guide server (0: any).")
 @click.option("--http-url", help="Neo4j's HTTP address (default: the managed server's).")
 @pass_app
-def browse(app: AppContext, subject_id: str | None, query_name: str | None, list_only: bool,
-           guide: bool, port: int, http_url: str | None) -> None:
+def browse(
+    app: AppContext,
+    subject_id: str | None,
+    query_name: str | None,
+    list_only: bool,
+    guide: bool,
+    port: int,
+    http_url: str | None,
+) -> None:
     """Print a Neo4j Browser link that opens with the right query for a task or rollout id."""
     from viz.browser_guide import (
         browser_url,
@@ -107,8 +154,9 @@ def browse(app: AppContext, subject_id: str | None, query_name: str | None, list
         serve_guide,
     )
 
-    http = http_url or app.settings.server.http_url
+    http = http_url or _http_url(app)
     bolt = app.settings.connection.uri
+    user = app.settings.connection.username
     if list_only:
         click.echo("queries (cypher/explore/):")
         for q in explore_queries():
@@ -124,7 +172,7 @@ def browse(app: AppContext, subject_id: str | None, query_name: str | None, list
         examples = {"task": rows[0]["task_id"]} if rows else {}
         httpd, url = serve_guide(render_guide(examples), port)
         click.echo(f"guide served at {url}; in Browser run  :play {url}")
-        click.echo(f"or open {guide_play_url(http, bolt, url)}")
+        click.echo(f"or open {guide_play_url(http, bolt, url, user)}")
         click.echo("Ctrl-C stops the guide server.")
         try:
             while True:
@@ -136,12 +184,13 @@ def browse(app: AppContext, subject_id: str | None, query_name: str | None, list
         try:
             query = query_for(query_name)
         except KeyError as e:
-            raise click.UsageError(f"unknown query {query_name!r}; see `seekgraph browse --list`") \
-                from e
+            raise click.UsageError(
+                f"unknown query {query_name!r}; see `seekgraph browse --list`"
+            ) from e
     elif subject_id:
         query = query_for(_pick_query(app, subject_id))
     else:
         query = query_for("explore/count_stage_results")
     if query.param and not subject_id:
         raise click.UsageError(f"query {query.name} needs a {query.kind} id")
-    click.echo(browser_url(http, bolt, query, subject_id))
+    click.echo(browser_url(http, bolt, query, subject_id, user))

@@ -20,7 +20,11 @@ from viz.graphs import VizGraph, to_json
 from viz.style import PIVOT_COLOR, TARGET_COLOR
 
 VIS_VERSION = "vis-9.1.2"
+FORCE_LAYOUT_ABOVE = 30  # nodes
 RING = {"target": TARGET_COLOR, "pivot": PIVOT_COLOR, "clue": "#F28E2B", "necessary": "#D62728"}
+# Edges that mark a node rather than place it: ranks follow the tree, not these shortcuts.
+NON_STRUCTURAL = {"HAS_NODE", "PIVOT", "CLUE", "TARGET"}
+KP_SKIP = {"HAS_VARIABLE", "HAS_TRIPLE"}
 SHAPES = {"dot", "box", "diamond", "star", "triangle", "hexagon", "square", "ellipse"}
 
 
@@ -31,8 +35,10 @@ def _asset(name: str) -> str:
         path = resources.files("pyvis") / "lib" / VIS_VERSION / name
         return path.read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError) as e:
-        raise RenderError(f"vis-network ({VIS_VERSION}/{name}) not found in the pyvis package: "
-                          "install the `viz` extra (pip install 'seekgraph[viz]')") from e
+        raise RenderError(
+            f"vis-network ({VIS_VERSION}/{name}) not found in the pyvis package: "
+            "install the `viz` extra (pip install 'seekgraph[viz]')"
+        ) from e
 
 
 def levels(vg: VizGraph) -> dict[str, int]:
@@ -44,13 +50,17 @@ def levels(vg: VizGraph) -> dict[str, int]:
     if vg.nodes and all(n.layer is not None for n in vg.nodes):
         low = min(int(n.layer or 0) for n in vg.nodes)
         return {n.id: int(n.layer or 0) - low for n in vg.nodes}
-    adjacency: dict[str, list[str]] = {n.id: [] for n in vg.nodes}
+    adjacency: dict[str, list[str]]
+    skip = NON_STRUCTURAL | (KP_SKIP if vg.kind == "kp" else set())
+    adjacency = {n.id: [] for n in vg.nodes}
     for e in vg.edges:
-        if e.type == "HAS_NODE":
-            continue
-        adjacency[e.source].append(e.target)
-        adjacency[e.target].append(e.source)
+        if e.type not in skip:
+            adjacency[e.source].append(e.target)
+            adjacency[e.target].append(e.source)
     roots = [n.id for n in vg.nodes if n.role == "root"] or [vg.nodes[0].id]
+    if vg.kind == "kp":
+        # A KP question reads from its target variable outwards; the task sits above it.
+        roots = [n.id for n in vg.nodes if n.role == "target"] or roots
     depth = {r: 0 for r in roots}
     queue = deque(roots)
     while queue:
@@ -60,7 +70,12 @@ def levels(vg: VizGraph) -> dict[str, int]:
                 depth[nxt] = depth[cur] + 1
                 queue.append(nxt)
     fallback = max(depth.values(), default=0) + 1
-    return {n.id: depth.get(n.id, fallback) for n in vg.nodes}
+    rank = {n.id: depth.get(n.id, fallback) for n in vg.nodes}
+    for n in vg.nodes:
+        if n.role == "root" and n.id not in depth:
+            rank[n.id] = -1
+    low = min(rank.values(), default=0)
+    return {k: v - low for k, v in rank.items()}
 
 
 def vis_data(vg: VizGraph) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
@@ -69,21 +84,39 @@ def vis_data(vg: VizGraph) -> tuple[list[dict[str, object]], list[dict[str, obje
     nodes: list[dict[str, object]] = []
     for n in vg.nodes:
         ring = RING.get(n.role)
-        nodes.append({
-            "id": n.id, "label": n.caption, "title": n.tooltip, "level": rank[n.id],
-            "shape": n.shape if n.shape in SHAPES else "dot",
-            "color": {"background": n.color, "border": ring or "#555555",
-                      "highlight": {"background": n.color, "border": "#000000"}},
-            "borderWidth": 5 if ring else 1,
-            "shapeProperties": {"borderDashes": [4, 4] if n.role == "pruned" else False},
-            "font": {"color": "#9A9A9A" if n.role == "pruned" else "#222222", "size": 13},
-            "group": n.label, "role": n.role,
-        })
-    edges = [{
-        "from": e.source, "to": e.target, "label": e.caption, "arrows": "to",
-        "color": {"color": e.color}, "width": e.width, "dashes": e.dashed,
-        "font": {"size": 10, "color": "#555555", "strokeWidth": 3}, "type": e.type,
-    } for e in vg.edges]
+        nodes.append(
+            {
+                "id": n.id,
+                "label": n.caption,
+                "title": n.tooltip,
+                "level": rank[n.id],
+                "shape": n.shape if n.shape in SHAPES else "dot",
+                "color": {
+                    "background": n.color,
+                    "border": ring or "#555555",
+                    "highlight": {"background": n.color, "border": "#000000"},
+                },
+                "borderWidth": 5 if ring else 1,
+                "shapeProperties": {"borderDashes": [4, 4] if n.role == "pruned" else False},
+                "font": {"color": "#9A9A9A" if n.role == "pruned" else "#222222", "size": 13},
+                "group": n.label,
+                "role": n.role,
+            }
+        )
+    edges = [
+        {
+            "from": e.source,
+            "to": e.target,
+            "label": e.caption,
+            "arrows": "to",
+            "color": {"color": e.color},
+            "width": e.width,
+            "dashes": e.dashed,
+            "font": {"size": 10, "color": "#555555", "strokeWidth": 3},
+            "type": e.type,
+        }
+        for e in vg.edges
+    ]
     return nodes, edges
 
 
@@ -116,13 +149,19 @@ header p {{ margin: 2px 0; font-size: 13px; color: #444; }}
   var nodes = new vis.DataSet({nodes});
   var edges = new vis.DataSet({edges});
   var network = new vis.Network(document.getElementById("graph"), {{nodes: nodes, edges: edges}}, {{
-    layout: {{hierarchical: {{enabled: true, direction: "{direction}", sortMethod: "directed",
-             levelSeparation: 120, nodeSpacing: 140, shakeTowards: "roots"}}}},
-    physics: false,
+    layout: {{hierarchical: {{enabled: {hierarchical}, direction: "{direction}",
+             sortMethod: "directed", levelSeparation: 130, nodeSpacing: 170,
+             shakeTowards: "roots"}}, randomSeed: 7}},
+    physics: {{enabled: {physics}, solver: "forceAtlas2Based",
+              forceAtlas2Based: {{gravitationalConstant: -60, springLength: 90}},
+              stabilization: {{enabled: true, iterations: 400, fit: true}}}},
     interaction: {{hover: true, tooltipDelay: 120}},
-    edges: {{smooth: {{type: "cubicBezier", forceDirection: "{force}", roundness: 0.4}}}}
+    edges: {{smooth: {{type: "cubicBezier", forceDirection: "{force_direction}", roundness: 0.4}}}}
   }});
   window.seekgraph = {{data: data, network: network, drawn: false}};
+  network.once("stabilizationIterationsDone", function () {{
+    network.setOptions({{physics: false}});  // a still picture once the layout has settled
+  }});
   network.once("afterDrawing", function () {{
     network.fit();
     window.seekgraph.drawn = true;
@@ -140,14 +179,19 @@ def _legend_html(vg: VizGraph) -> str:
         ring = name in RING
         style = f"border-color:{color}" if ring else f"background:{color}"
         cls = "sw ring" if ring else "sw"
-        rows.append(f'<div><span class="{cls}" style="{style}"></span>'
-                    f"<b>{html.escape(name)}</b> {html.escape(text)}</div>")
+        rows.append(
+            f'<div><span class="{cls}" style="{style}"></span>'
+            f"<b>{html.escape(name)}</b> {html.escape(text)}</div>"
+        )
     return "\n".join(rows)
 
 
 def render_html(vg: VizGraph) -> str:
     """The whole page as a string (vis-network JS and CSS inlined)."""
     nodes, edges = vis_data(vg)
+    # A wide tree (many anchors or attributes) reads better as a force layout than as a
+    # hierarchy dozens of nodes wide; trajectories keep their left-to-right order.
+    force = len(vg.nodes) > FORCE_LAYOUT_ABOVE and vg.kind not in {"trajectory", "steps"}
     notes = "".join(f"<p>{html.escape(note)}</p>" for note in vg.notes)
 
     def js_json(value: object) -> str:
@@ -155,11 +199,18 @@ def render_html(vg: VizGraph) -> str:
         return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
 
     return PAGE.format(
-        title=html.escape(vg.title or f"{vg.kind} {vg.subject_id}"), notes=notes,
-        legend=_legend_html(vg), css=_asset("vis-network.css"), js=_asset("vis-network.min.js"),
-        data=to_json(vg).replace("</", "<\\/"), nodes=js_json(nodes), edges=js_json(edges),
+        title=html.escape(vg.title or f"{vg.kind} {vg.subject_id}"),
+        notes=notes,
+        legend=_legend_html(vg),
+        css=_asset("vis-network.css"),
+        js=_asset("vis-network.min.js"),
+        data=to_json(vg).replace("</", "<\\/"),
+        nodes=js_json(nodes),
+        edges=js_json(edges),
+        hierarchical="false" if force else "true",
+        physics="true" if force else "false",
         direction="LR" if vg.kind in {"trajectory", "steps"} else "UD",
-        force="horizontal" if vg.kind in {"trajectory", "steps"} else "vertical",
+        force_direction="horizontal" if vg.kind in {"trajectory", "steps"} else "vertical",
     )
 
 

@@ -29,8 +29,13 @@ if TYPE_CHECKING:
 
     from seekgraph.pipeline import PipelineContext
 
-PUBLISHED_KP = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "webshaper" \
+PUBLISHED_KP = (
+    Path(__file__).resolve().parent.parent.parent
+    / "shared"
+    / "data"
+    / "webshaper"
     / "webshaper.500.jsonl"
+)
 DEFAULT_ALPHA, DEFAULT_BETA = 0.3, 0.1  # WebLeaper's ISR/ISE thresholds (agent/filtering.py)
 KEPT, REJECTED = "#009E73", "#D55E00"
 
@@ -97,13 +102,31 @@ def thresholds(config: dict[str, Any] | None = None) -> tuple[float, float]:
     return float(section.get("alpha", alpha)), float(section.get("beta", beta))
 
 
+def _read(
+    driver: neo4j.Driver, name: str, database: str | None, **params: Any
+) -> list[dict[str, Any]]:
+    """`cypher.read` without server notifications (labels of later stages may not exist yet)."""
+    text = cypher.query(name)
+
+    def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
+        return [record.data() for record in tx.run(text, params)]
+
+    with driver.session(
+        database=database, notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF
+    ) as s:
+        return s.execute_read(work)
+
+
 # --- sections -------------------------------------------------------------------------------
 
 
 def stages_section(driver: neo4j.Driver, database: str | None) -> Section:
-    runs = cypher.read(driver, "explore/count_stage_results", database=database)
-    rejections = cypher.read(driver, "stages/count_rejections_by_reason", database=database,
-                             stage=None)
+    runs = _read(driver, "explore/count_stage_results", database)
+    from seekgraph.pipeline import STAGES
+
+    order = {s.name: i for i, s in enumerate(STAGES)}
+    runs.sort(key=lambda r: (order.get(str(r["stage"]).split("_")[0], len(order)), r["stage"]))
+    rejections = _read(driver, "stages/count_rejections_by_reason", database, stage=None)
     title = "Records kept and rejected per stage"
     if not runs and not rejections:
         return Section(title, "No stage has run yet (no StageRun nodes).")
@@ -126,13 +149,15 @@ def stages_section(driver: neo4j.Driver, database: str | None) -> Section:
     if not labels:
         ax2.text(0.5, 0.5, "no rejections", ha="center", transform=ax2.transAxes)
     fig.tight_layout()
-    text = (f"{len(runs)} stages ran; {sum(kept)} records kept and {sum(rejected)} rejected in "
-            "their latest runs. Right: every rejection reason (from the Rejection nodes).")
+    text = (
+        f"{len(runs)} stages ran; {sum(kept)} records kept and {sum(rejected)} rejected in "
+        "their latest runs. Right: every rejection reason (from the Rejection nodes)."
+    )
     return Section(title, text, _png(fig))
 
 
 def tasks_section(driver: neo4j.Driver, database: str | None) -> Section:
-    rows = cypher.read(driver, "report/count_tasks", database=database)
+    rows = _read(driver, "report/count_tasks", database)
     title = "Tasks per kind and variant"
     if not rows:
         return Section(title, "No tasks yet (the WebLeaper/WebShaper stages have not run).")
@@ -154,7 +179,7 @@ def tasks_section(driver: neo4j.Driver, database: str | None) -> Section:
 
 
 def targets_section(driver: neo4j.Driver, database: str | None) -> Section:
-    rows = cypher.read(driver, "report/find_target_counts", database=database)
+    rows = _read(driver, "report/find_target_counts", database)
     title = "|R| (targets per task) by WebLeaper variant"
     if not rows:
         return Section(title, "No kept WebLeaper tasks yet.")
@@ -164,19 +189,18 @@ def targets_section(driver: neo4j.Driver, database: str | None) -> Section:
     variants = sorted(by)
     fig, ax = _figure(8, 3.5)
     ax.boxplot([by[v] for v in variants], showmeans=True)
-    ax.set_xticks(range(1, len(variants) + 1),
-                  [f"{v}\n(n={len(by[v])})" for v in variants])
+    ax.set_xticks(range(1, len(variants) + 1), [f"{v}\n(n={len(by[v])})" for v in variants])
     for i, v in enumerate(variants, start=1):
         ax.scatter([i] * len(by[v]), by[v], s=10, alpha=0.5, color="#333333")
     ax.set_ylabel("|R|")
-    stats = "; ".join(f"{v}: mean {sum(by[v]) / len(by[v]):.1f}, max {max(by[v])}"
-                      for v in variants)
+    stats = "; ".join(
+        f"{v}: mean {sum(by[v]) / len(by[v]):.1f}, max {max(by[v])}" for v in variants
+    )
     return Section(title, f"Size of the target set R of each kept task. {stats}.", _png(fig))
 
 
-def kp_section(driver: neo4j.Driver, database: str | None,
-               published: list[int] | None) -> Section:
-    rows = cypher.read(driver, "report/find_kp_triple_counts", database=database)
+def kp_section(driver: neo4j.Driver, database: str | None, published: list[int] | None) -> Section:
+    rows = _read(driver, "report/find_kp_triple_counts", database)
     ours = [int(r["n_triples"]) for r in rows]
     title = "Triples per KP task, ours beside the published WebShaper 500"
     if not ours and not published:
@@ -185,11 +209,23 @@ def kp_section(driver: neo4j.Driver, database: str | None,
     top = max(ours + (published or []) + [1])
     bins = [b - 0.5 for b in range(0, top + 2)]
     if published:
-        ax.hist(published, bins=bins, density=True, alpha=0.55, color="#7F7F7F",
-                label=f"published 500 (n={len(published)})")
+        ax.hist(
+            published,
+            bins=bins,
+            density=True,
+            alpha=0.55,
+            color="#7F7F7F",
+            label=f"published 500 (n={len(published)})",
+        )
     if ours:
-        ax.hist(ours, bins=bins, density=True, alpha=0.65, color="#E69F00",
-                label=f"ours (n={len(ours)})")
+        ax.hist(
+            ours,
+            bins=bins,
+            density=True,
+            alpha=0.65,
+            color="#E69F00",
+            label=f"ours (n={len(ours)})",
+        )
     ax.set_xlabel("triples per task")
     ax.set_ylabel("share of tasks")
     ax.legend()
@@ -205,10 +241,12 @@ def kp_section(driver: neo4j.Driver, database: str | None,
     return Section(title, "; ".join(parts) + ".", _png(fig))
 
 
-def isr_section(driver: neo4j.Driver, database: str | None,
-                limits: tuple[float, float]) -> Section:
-    rows = [r for r in cypher.read(driver, "report/find_rollout_metrics", database=database)
-            if r["isr"] is not None and not r["pruned"]]
+def isr_section(driver: neo4j.Driver, database: str | None, limits: tuple[float, float]) -> Section:
+    rows = [
+        r
+        for r in _read(driver, "report/find_rollout_metrics", database)
+        if r["isr"] is not None and not r["pruned"]
+    ]
     title = "ISR vs ISE per trajectory, with the filter's thresholds"
     alpha, beta = limits
     if not rows:
@@ -218,25 +256,45 @@ def isr_section(driver: neo4j.Driver, database: str | None,
         pts = [r for r in rows if r["kept"] is verdict]
         if pts:
             name = {True: "kept", False: "rejected", None: "not filtered"}[verdict]
-            ax.scatter([float(r["isr"]) for r in pts], [float(r["ise"] or 0.0) for r in pts],
-                       color=color, alpha=0.7, s=22, label=f"{name} ({len(pts)})")
+            ax.scatter(
+                [float(r["isr"]) for r in pts],
+                [float(r["ise"] or 0.0) for r in pts],
+                color=color,
+                alpha=0.7,
+                s=22,
+                label=f"{name} ({len(pts)})",
+            )
     ax.axvline(alpha, color="#444444", linestyle="--")
     ax.axhline(beta, color="#444444", linestyle=":")
     ax.text(alpha, 1.02, f" ISR > α = {alpha}", transform=ax.get_xaxis_transform(), fontsize=9)
-    ax.text(1.0, beta, f" ISE > β = {beta}", transform=ax.get_yaxis_transform(), fontsize=9,
-            va="bottom", ha="right")
+    ax.text(
+        1.0,
+        beta,
+        f" ISE > β = {beta}",
+        transform=ax.get_yaxis_transform(),
+        fontsize=9,
+        va="bottom",
+        ha="right",
+    )
     ax.set_xlabel("ISR (share of targets revealed)")
     ax.set_ylabel("ISE (targets revealed per action)")
     ax.set_xlim(-0.02, 1.05)
     ax.legend(loc="upper left", fontsize=8)
     above = sum(1 for r in rows if float(r["isr"]) > alpha and float(r["ise"] or 0) > beta)
-    return Section(title, f"{len(rows)} scored trajectories; {above} pass both thresholds "
-                   f"(ISR > {alpha}, ISE > {beta}); upper-right region is kept.", _png(fig))
+    return Section(
+        title,
+        f"{len(rows)} scored trajectories; {above} pass both thresholds "
+        f"(ISR > {alpha}, ISE > {beta}); upper-right region is kept.",
+        _png(fig),
+    )
 
 
 def pruning_section(driver: neo4j.Driver, database: str | None) -> Section:
-    rows = [r for r in cypher.read(driver, "report/find_rollout_metrics", database=database)
-            if r["pruned"] and r["original_id"] is not None]
+    rows = [
+        r
+        for r in _read(driver, "report/find_rollout_metrics", database)
+        if r["pruned"] and r["original_id"] is not None
+    ]
     title = "Rounds and tokens before and after pruning"
     if not rows:
         return Section(title, "No pruned trajectories yet (the prune stage has not run).")
@@ -247,13 +305,21 @@ def pruning_section(driver: neo4j.Driver, database: str | None) -> Section:
         for b, a in zip(before, after, strict=True):
             ax.plot([0, 1], [b, a], color="#BBBBBB", linewidth=0.8)
         ax.boxplot([before, after], positions=[0, 1], widths=0.35)
-        ax.set_xticks([0, 1], [f"before\nmean {sum(before) / len(before):.1f}",
-                               f"after pruning\nmean {sum(after) / len(after):.1f}"])
+        ax.set_xticks(
+            [0, 1],
+            [
+                f"before\nmean {sum(before) / len(before):.1f}",
+                f"after pruning\nmean {sum(after) / len(after):.1f}",
+            ],
+        )
         ax.set_ylabel(name)
         ax.set_title(f"{name} per trajectory")
     fig.tight_layout()
-    saved = [1 - float(r["tokens"] or 0) / float(r["original_tokens"]) for r in rows
-             if r["original_tokens"]]
+    saved = [
+        1 - float(r["tokens"] or 0) / float(r["original_tokens"])
+        for r in rows
+        if r["original_tokens"]
+    ]
     text = f"{len(rows)} pruned trajectories, each line joins a trajectory to its pruned copy"
     if saved:
         text += f"; tokens saved: mean {100 * sum(saved) / len(saved):.0f}%"
@@ -279,7 +345,7 @@ def _curve(metrics: Any) -> list[tuple[float, float]]:
 
 
 def training_section(driver: neo4j.Driver, database: str | None) -> Section:
-    rows = cypher.read(driver, "report/find_training_runs", database=database)
+    rows = _read(driver, "report/find_training_runs", database)
     title = "Training curves"
     curves = []
     for r in rows:
@@ -290,8 +356,10 @@ def training_section(driver: neo4j.Driver, database: str | None) -> Section:
         if points:
             curves.append((f"{r['kind']} {r['run_id']}", points))
     if not curves:
-        return Section(title, "No training runs with logged losses yet "
-                       "(run `seekgraph pipeline --with-training`).")
+        return Section(
+            title,
+            "No training runs with logged losses yet (run `seekgraph pipeline --with-training`).",
+        )
     fig, ax = _figure(8, 3.8)
     for name, points in curves:
         ax.plot([p[0] for p in points], [p[1] for p in points], marker=".", label=name)
@@ -301,9 +369,12 @@ def training_section(driver: neo4j.Driver, database: str | None) -> Section:
     return Section(title, f"{len(curves)} training run(s).", _png(fig))
 
 
-def build_report(driver: neo4j.Driver, database: str | None = None,
-                 config: dict[str, Any] | None = None,
-                 published_path: Path | None = None) -> Report:
+def build_report(
+    driver: neo4j.Driver,
+    database: str | None = None,
+    config: dict[str, Any] | None = None,
+    published_path: Path | None = None,
+) -> Report:
     """Every section of the report, in reading order."""
     report = Report()
     report.sections = [
@@ -322,11 +393,16 @@ def render(report: Report) -> str:
     """The report as one HTML page (images inline)."""
     parts = []
     for s in report.sections:
-        img = (f'<img class="plot" alt="{html.escape(s.title)}" '
-               f'src="data:image/png;base64,{s.image}">' if s.image else "")
+        img = (
+            f'<img class="plot" alt="{html.escape(s.title)}" src="data:image/png;base64,{s.image}">'
+            if s.image
+            else ""
+        )
         cls = "section" if s.image else "section empty"
-        parts.append(f'<section class="{cls}"><h2>{html.escape(s.title)}</h2>'
-                     f"<p>{html.escape(s.text)}</p>{img}</section>")
+        parts.append(
+            f'<section class="{cls}"><h2>{html.escape(s.title)}</h2>'
+            f"<p>{html.escape(s.text)}</p>{img}</section>"
+        )
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -337,13 +413,18 @@ def render(report: Report) -> str:
         "img.plot{max-width:100%}</style></head><body>"
         f"<h1>seekgraph report</h1><p>Generated {stamp}; {report.n_plots} plots. Every number "
         "comes from the graph (StageRun, Rejection, Task, Rollout and TrainingRun nodes).</p>"
-        + "".join(parts) + "</body></html>\n"
+        + "".join(parts)
+        + "</body></html>\n"
     )
 
 
-def write_report(driver: neo4j.Driver, path: Path, database: str | None = None,
-                 config: dict[str, Any] | None = None,
-                 published_path: Path | None = None) -> Report:
+def write_report(
+    driver: neo4j.Driver,
+    path: Path,
+    database: str | None = None,
+    config: dict[str, Any] | None = None,
+    published_path: Path | None = None,
+) -> Report:
     report = build_report(driver, database, config, published_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render(report), encoding="utf-8")

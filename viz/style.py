@@ -44,7 +44,7 @@ LABELS: dict[str, LabelStyle] = {
     "Rollout": LabelStyle("#8E6BBF", "policy", "rollout", "star"),
     "Step": LabelStyle("#BCBD22", "tool", "step"),
     "StateGraph": LabelStyle("#6A3D9A", "extractor", "state graph", "hexagon"),
-    "Action": LabelStyle("#1F77B4", "tool", "action (tool call)", "box"),
+    "Action": LabelStyle("#6BAED6", "tool", "action (tool call)", "box"),
     "Information": LabelStyle("#2CA02C", "text", "information (fact)"),
     # Training and bookkeeping
     "Dataset": LabelStyle("#17BECF", "name", "dataset", "box"),
@@ -90,22 +90,38 @@ def _rgb(color: str) -> str:
 def grass() -> dict[str, dict[str, str]]:
     """Neo4j Browser's graph style (grass) as the JSON object its `:style` command accepts."""
     style: dict[str, dict[str, str]] = {
-        "node": {"diameter": "50px", "color": _rgb("#A5ABB6"), "border-color": _rgb("#9AA1AC"),
-                 "border-width": "2px", "text-color-internal": _rgb("#FFFFFF"),
-                 "font-size": "10px"},
-        "relationship": {"color": _rgb("#A5ABB6"), "shaft-width": "1px", "font-size": "8px",
-                         "padding": "3px", "text-color-external": _rgb("#000000"),
-                         "text-color-internal": _rgb("#FFFFFF"), "caption": "<type>"},
+        "node": {
+            "diameter": "50px",
+            "color": _rgb("#A5ABB6"),
+            "border-color": _rgb("#9AA1AC"),
+            "border-width": "2px",
+            "text-color-internal": _rgb("#FFFFFF"),
+            "font-size": "10px",
+        },
+        "relationship": {
+            "color": _rgb("#A5ABB6"),
+            "shaft-width": "1px",
+            "font-size": "8px",
+            "padding": "3px",
+            "text-color-external": _rgb("#000000"),
+            "text-color-internal": _rgb("#FFFFFF"),
+            "caption": "<type>",
+        },
     }
     for label, spec in LABELS.items():
         style[f"node.{label}"] = {
-            "color": _rgb(spec.color), "border-color": _rgb(spec.color),
-            "text-color-internal": _rgb("#000000"), "caption": "{" + spec.caption + "}",
+            "color": _rgb(spec.color),
+            "border-color": _rgb(spec.color),
+            "text-color-internal": _rgb("#000000"),
+            "caption": "{" + spec.caption + "}",
             "diameter": "65px" if label in {"Task", "Tree", "Rollout", "StateGraph"} else "50px",
         }
     for rel, color in RELATIONSHIPS.items():
-        style[f"relationship.{rel}"] = {"color": _rgb(color), "shaft-width": "3px",
-                                        "caption": "<type>"}
+        style[f"relationship.{rel}"] = {
+            "color": _rgb(color),
+            "shaft-width": "3px",
+            "caption": "<type>",
+        }
     return style
 
 

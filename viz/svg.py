@@ -16,8 +16,14 @@ from viz.errors import RenderError
 from viz.graphs import VizGraph
 from viz.style import PIVOT_COLOR, TARGET_COLOR
 
-SHAPES = {"dot": "ellipse", "box": "box", "diamond": "diamond", "star": "doubleoctagon",
-          "triangle": "invtriangle", "hexagon": "hexagon"}
+SHAPES = {
+    "dot": "ellipse",
+    "box": "box",
+    "diamond": "diamond",
+    "star": "doubleoctagon",
+    "triangle": "invtriangle",
+    "hexagon": "hexagon",
+}
 RING = {"target": TARGET_COLOR, "pivot": PIVOT_COLOR, "clue": "#F28E2B", "necessary": "#D62728"}
 
 
@@ -31,40 +37,67 @@ def _legend_label(vg: VizGraph) -> str:
             swatch = f'<TD WIDTH="16" BGCOLOR="white" COLOR="{color}" BORDER="3"> </TD>'
         else:
             swatch = f'<TD WIDTH="16" BGCOLOR="{color}"> </TD>'
-        rows.append(f'<TR>{swatch}<TD ALIGN="LEFT">{html.escape(name)}: '
-                    f"{html.escape(text)}</TD></TR>")
+        rows.append(
+            f'<TR>{swatch}<TD ALIGN="LEFT">{html.escape(name)}: {html.escape(text)}</TD></TR>'
+        )
     body = "".join(rows)
     return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2">{body}</TABLE>>'
 
 
 def to_dot(vg: VizGraph) -> graphviz.Digraph:
     """The Graphviz graph: nodes coloured by label, rings for roles, legend as the graph label."""
-    rankdir = "LR" if vg.kind in {"trajectory", "steps"} else "TB"
-    dot = graphviz.Digraph(name="seekgraph", graph_attr={
-        "rankdir": rankdir, "labelloc": "t", "labeljust": "l", "fontname": "DejaVu Sans",
-        "fontsize": "11", "label": _legend_label(vg), "nodesep": "0.25", "ranksep": "0.6",
-    }, node_attr={"fontname": "DejaVu Sans", "fontsize": "10", "style": "filled"},
-        edge_attr={"fontname": "DejaVu Sans", "fontsize": "8", "arrowsize": "0.6"})
+    # Wide trees grow to the right so their leaves stack instead of spreading over a page.
+    rankdir = "LR" if vg.kind in {"trajectory", "steps"} or len(vg.nodes) > 30 else "TB"
+    dot = graphviz.Digraph(
+        name="seekgraph",
+        graph_attr={
+            "rankdir": rankdir,
+            "labelloc": "t",
+            "labeljust": "l",
+            "fontname": "DejaVu Sans",
+            "fontsize": "11",
+            "label": _legend_label(vg),
+            "nodesep": "0.25",
+            "ranksep": "0.6",
+        },
+        node_attr={"fontname": "DejaVu Sans", "fontsize": "10", "style": "filled"},
+        edge_attr={"fontname": "DejaVu Sans", "fontsize": "8", "arrowsize": "0.6"},
+    )
     for i, n in enumerate(vg.nodes):
         ring = RING.get(n.role)
         style = "filled,dashed" if n.role == "pruned" else "filled"
-        dot.node(f"n{i}", label=n.caption, fillcolor=n.color, shape=SHAPES.get(n.shape, "ellipse"),
-                 color=ring or "#555555", penwidth="4" if ring else "1", style=style,
-                 fontcolor="#8A8A8A" if n.role == "pruned" else "#111111",
-                 tooltip=n.tooltip[:500])
+        dot.node(
+            f"n{i}",
+            label=n.caption,
+            fillcolor=n.color,
+            shape=SHAPES.get(n.shape, "ellipse"),
+            color=ring or "#555555",
+            penwidth="4" if ring else "1",
+            style=style,
+            fontcolor="#8A8A8A" if n.role == "pruned" else "#111111",
+            tooltip=n.tooltip[:500],
+        )
     index = {n.id: f"n{i}" for i, n in enumerate(vg.nodes)}
     for e in vg.edges:
-        dot.edge(index[e.source], index[e.target], label=e.caption, color=e.color,
-                 penwidth=str(e.width), style="dashed" if e.dashed else "solid",
-                 fontcolor="#555555")
+        dot.edge(
+            index[e.source],
+            index[e.target],
+            label=e.caption,
+            color=e.color,
+            penwidth=str(e.width),
+            style="dashed" if e.dashed else "solid",
+            fontcolor="#555555",
+        )
     return dot
 
 
 def render_svg(vg: VizGraph) -> str:
     """SVG text (runs `dot`)."""
     if shutil.which("dot") is None:
-        raise RenderError("Graphviz `dot` was not found on PATH: install it "
-                          "(Debian/Ubuntu: `apt-get install graphviz`)")
+        raise RenderError(
+            "Graphviz `dot` was not found on PATH: install it "
+            "(Debian/Ubuntu: `apt-get install graphviz`)"
+        )
     try:
         return to_dot(vg).pipe(format="svg", encoding="utf-8")
     except graphviz.ExecutableNotFound as e:

@@ -88,7 +88,9 @@ class OpenAIBackend:
         except requests.RequestException as e:
             raise BackendError(f"{url}: request failed: {e}") from e
         if response.status_code in TRANSIENT_STATUS:
-            raise TransientBackendError(f"{url}: HTTP {response.status_code}: {response.text[:300]}")
+            raise TransientBackendError(
+                f"{url}: HTTP {response.status_code}: {response.text[:300]}"
+            )
         if response.status_code >= 400:
             raise BackendError(f"{url}: HTTP {response.status_code}: {response.text[:500]}")
         try:
@@ -154,8 +156,12 @@ class OpenAIBackend:
         usage = data.get("usage") or {}
         prompt_tokens = int(usage.get("prompt_tokens") or self.count_tokens(messages))
         completion_tokens = int(usage.get("completion_tokens") or 0)
-        return Generation(text=text, prompt_tokens=prompt_tokens,
-                          completion_tokens=completion_tokens, finish_reason=finish)
+        return Generation(
+            text=text,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            finish_reason=finish,
+        )
 
     def count_tokens(self, messages: list[Message]) -> int:
         """An estimate (≈4 characters per token plus 4 per message): the server's tokenizer is

@@ -37,8 +37,11 @@ def load_backend(spec: str) -> LLMBackend:
             raise BackendConfigError(
                 f"bad openai spec {spec!r}: expected openai:URL[,URL...]#MODEL"
             )
-        return OpenAIBackend([u for u in urls.split(",") if u.strip()], model,
-                             api_key=os.environ.get("OPENAI_API_KEY"))
+        return OpenAIBackend(
+            [u for u in urls.split(",") if u.strip()],
+            model,
+            api_key=os.environ.get("OPENAI_API_KEY"),
+        )
     if kind == "vllm":
         from agent.llm.vllm_backend import VLLMBackend
 

@@ -18,8 +18,9 @@ from agent.llm.transformers_backend import TransformersBackend
 Scored = str | tuple[str, str]
 
 
-def perplexity(backend: TransformersBackend, items: Sequence[Scored], *,
-               batch_size: int = 8) -> list[float]:
+def perplexity(
+    backend: TransformersBackend, items: Sequence[Scored], *, batch_size: int = 8
+) -> list[float]:
     """Perplexity of each text (all tokens but the first) or of each pair's continuation."""
     import torch
 
@@ -37,7 +38,7 @@ def perplexity(backend: TransformersBackend, items: Sequence[Scored], *,
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
     result: list[float] = []
     for start in range(0, len(encoded), batch_size):
-        batch = encoded[start:start + batch_size]
+        batch = encoded[start : start + batch_size]
         width = max(len(ids) for ids, _ in batch)
         input_ids = torch.full((len(batch), width), pad, dtype=torch.long)
         attention = torch.zeros((len(batch), width), dtype=torch.long)
@@ -45,8 +46,13 @@ def perplexity(backend: TransformersBackend, items: Sequence[Scored], *,
             input_ids[row, : len(ids)] = torch.tensor(ids, dtype=torch.long)
             attention[row, : len(ids)] = 1
         with torch.no_grad():
-            logits = model(input_ids=input_ids.to(model.device),
-                           attention_mask=attention.to(model.device)).logits.float().cpu()
+            logits = (
+                model(
+                    input_ids=input_ids.to(model.device), attention_mask=attention.to(model.device)
+                )
+                .logits.float()
+                .cpu()
+            )
         logprobs = torch.log_softmax(logits[:, :-1], dim=-1)
         targets = input_ids[:, 1:]
         token_lp = logprobs.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
@@ -59,8 +65,7 @@ def perplexity(backend: TransformersBackend, items: Sequence[Scored], *,
     return result
 
 
-def lowest_perplexity(backend: TransformersBackend, context: str,
-                      candidates: Sequence[str]) -> int:
+def lowest_perplexity(backend: TransformersBackend, context: str, candidates: Sequence[str]) -> int:
     """Index of the candidate continuation of `context` with the lowest perplexity."""
     if not candidates:
         raise ValueError("no candidates to choose from")

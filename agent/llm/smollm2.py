@@ -89,7 +89,9 @@ def _convert(gguf: Path, out: Path) -> None:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
     except ImportError as e:
-        raise BackendConfigError("converting SmolLM2 needs the `ml` extra (torch, transformers, gguf)") from e
+        raise BackendConfigError(
+            "converting SmolLM2 needs the `ml` extra (torch, transformers, gguf)"
+        ) from e
     try:
         tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
         model = AutoModelForCausalLM.from_pretrained(
@@ -103,6 +105,6 @@ def _convert(gguf: Path, out: Path) -> None:
         if hasattr(model.config, attr):
             delattr(model.config, attr)
     if hasattr(model, "hf_quantizer"):
-        model.hf_quantizer = None
+        model.hf_quantizer = None  # type: ignore[assignment]
     model.save_pretrained(str(out), safe_serialization=True)
     tokenizer.save_pretrained(str(out))

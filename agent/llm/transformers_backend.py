@@ -29,8 +29,14 @@ def cut_at_stop(text: str, stop: list[str] | None) -> tuple[str, bool]:
 class TransformersBackend:
     """A transformers causal LM; `path=None` means the packaged SmolLM2 (converted once)."""
 
-    def __init__(self, path: str | Path | None = None, *, device: str = "cpu",
-                 dtype: str = "float32", max_context: int | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        device: str = "cpu",
+        dtype: str = "float32",
+        max_context: int | None = None,
+    ) -> None:
         self.path = Path(path) if path is not None else None
         self.device = device
         self.dtype = dtype
@@ -67,7 +73,7 @@ class TransformersBackend:
                 )
             except (OSError, ValueError) as e:
                 raise BackendConfigError(f"cannot load a causal LM from {path}: {e}") from e
-            model.to(self.device)
+            model = model.to(self.device)  # type: ignore[arg-type]
             model.eval()
             if self.max_context is None:
                 self.max_context = int(getattr(model.config, "max_position_embeddings", 2048))
@@ -139,11 +145,15 @@ class TransformersBackend:
                     )
             except (RuntimeError, ValueError) as e:  # OOM, bad generation arguments
                 raise BackendError(f"{self.name} generation failed: {e}") from e
-        new_ids = out[0, len(prompt):].tolist()
+        new_ids = out[0, len(prompt) :].tolist()
         eos = self._tokenizer.eos_token_id
         hit_eos = bool(new_ids) and new_ids[-1] == eos
         text = self._tokenizer.decode(new_ids, skip_special_tokens=True)
         text, hit_stop = cut_at_stop(text, stop)
         finish = "stop" if (hit_eos or hit_stop or len(new_ids) < max_new) else "length"
-        return Generation(text=text, prompt_tokens=len(prompt), completion_tokens=len(new_ids),
-                          finish_reason=finish)
+        return Generation(
+            text=text,
+            prompt_tokens=len(prompt),
+            completion_tokens=len(new_ids),
+            finish_reason=finish,
+        )

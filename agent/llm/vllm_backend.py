@@ -12,9 +12,15 @@ from agent.llm.base import Generation, Message
 class VLLMBackend:
     """`vllm.LLM(model).chat(...)` behind `LLMBackend.generate`."""
 
-    def __init__(self, model: str, *, max_model_len: int | None = None,
-                 gpu_memory_utilization: float = 0.85, dtype: str = "auto",
-                 engine_kwargs: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        max_model_len: int | None = None,
+        gpu_memory_utilization: float = 0.85,
+        dtype: str = "auto",
+        engine_kwargs: dict[str, Any] | None = None,
+    ) -> None:
         if not model:
             raise BackendConfigError("vllm backend needs a model (spec `vllm:MODEL_OR_PATH`)")
         self.model = model
@@ -63,19 +69,27 @@ class VLLMBackend:
         engine = self._engine()  # raises BackendConfigError when vLLM is missing
         from vllm import SamplingParams
 
-        params = SamplingParams(max_tokens=max_tokens, temperature=temperature, seed=seed,
-                                stop=list(stop) if stop else None)
+        params = SamplingParams(
+            max_tokens=max_tokens,
+            temperature=temperature,
+            seed=seed,
+            stop=list(stop) if stop else None,
+        )
         try:
             outputs = engine.chat([messages], params, use_tqdm=False)
         except (RuntimeError, ValueError) as e:
             raise BackendError(f"{self.name} generation failed: {e}") from e
         out = outputs[0]
         completion = out.outputs[0]
-        return Generation(text=completion.text, prompt_tokens=len(out.prompt_token_ids or []),
-                          completion_tokens=len(completion.token_ids),
-                          finish_reason=str(completion.finish_reason or "stop"))
+        return Generation(
+            text=completion.text,
+            prompt_tokens=len(out.prompt_token_ids or []),
+            completion_tokens=len(completion.token_ids),
+            finish_reason=str(completion.finish_reason or "stop"),
+        )
 
     def count_tokens(self, messages: list[Message]) -> int:
         tokenizer = self._engine().get_tokenizer()
-        return len(tokenizer.apply_chat_template(messages, add_generation_prompt=True,
-                                                 tokenize=True))
+        return len(
+            tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
+        )

@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+from urllib.parse import unquote
 
 import neo4j
 
@@ -34,7 +35,8 @@ RRF_K = 60
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_WORDS = re.compile(r"\b(AND|OR|NOT|TO)\b")
 _WORD = re.compile(r"\w+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+# a sentence ends at . ! ? before a capital, but not after an initial ("J. M. Coetzee")
+_SENTENCE = re.compile(r"(?<![A-Z]\.)(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _STOPWORD_TEXT = (
     "a an the of in on at to for from by with and or is are was were be been which who whom "
     "what when where how that this these those it its as his her their all any find list give "
@@ -129,7 +131,9 @@ def segments(text: str) -> list[str]:
     out: list[str] = []
     for line in text.splitlines():
         line = line.strip()
-        if line:
+        if line and " | " in line:  # a table row is one unit
+            out.append(line)
+        elif line:
             out.extend(s.strip() for s in _SENTENCE.split(line) if s.strip())
     return out
 
@@ -155,6 +159,15 @@ def extract_evidence(text: str, goal: str, budget: int) -> tuple[list[str], str]
         used += len(segs[i]) + 1
     top = segs[scored[0]] if segs else ""
     return [segs[i] for i in sorted(chosen)], top
+
+
+def page_key(url: str) -> str:
+    """A visit URL → the page key: `https://en.wikipedia.org/wiki/X` and `/wiki/X` are one page."""
+    url = unquote(url.strip())
+    for prefix in ("https://en.wikipedia.org", "http://en.wikipedia.org", "en.wikipedia.org"):
+        if url.startswith(prefix + "/wiki/"):
+            return url[len(prefix) :].split("#")[0].replace(" ", "_")
+    return url
 
 
 def _as_list(value: Any) -> list[str] | None:
@@ -310,7 +323,7 @@ class WebTools:
         seen: list[str] = []
         for url in urls:
             rows = cypher.read(
-                self.driver, "agent/get_page", database=self.database, url=url.strip()
+                self.driver, "agent/get_page", database=self.database, url=page_key(url)
             )
             if not rows:
                 parts.append(
@@ -334,7 +347,8 @@ class WebTools:
         )
 
     def _read_page(self, page: dict[str, Any], goal: str) -> tuple[str, str]:
-        content = f"{page['title']}\n{page['text']}"
+        text = page["text"]
+        content = text if text.startswith(page["title"]) else f"{page['title']}\n{text}"
         chosen, top = extract_evidence(content, goal, self.evidence_chars)
         if self.summary_backend is None:
             return "\n".join(chosen), top

@@ -1,3 +1,3 @@
 UNWIND $entity_ids AS entity_id
 MATCH (p:Page)-[:ABOUT]->(:Entity {entity_id: entity_id})
-RETURN entity_id, coalesce(p.url, p.page_id) AS url
+RETURN entity_id, p.page_id AS url

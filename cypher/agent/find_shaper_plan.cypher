@@ -4,5 +4,5 @@ OPTIONAL MATCH (c)-[:DENOTES]->(x)
 OPTIONAL MATCH (page:Page)-[:ABOUT]->(x)
 RETURN tr.triple_id AS triple_id, tr.relation AS relation, coalesce(tr.layer, 0) AS layer,
        coalesce(tr.index, 0) AS idx, c.text AS constant,
-       coalesce(page.url, page.page_id) AS constant_url
+       page.page_id AS constant_url
 ORDER BY layer DESC, idx

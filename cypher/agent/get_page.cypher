@@ -1,8 +1,8 @@
-CALL {
+CALL () {
   MATCH (p:Page {page_id: $url}) RETURN p
   UNION
   MATCH (p:Page {url: $url}) RETURN p
 }
-RETURN p.page_id AS page_id, coalesce(p.url, p.page_id) AS url,
+RETURN p.page_id AS page_id, p.page_id AS url,
        coalesce(p.title, p.page_id) AS title, coalesce(p.text, '') AS text
 LIMIT 1

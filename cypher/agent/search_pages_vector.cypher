@@ -1,7 +1,7 @@
 CALL db.index.vector.queryNodes('page_embedding', $fetch, $vector)
 YIELD node, score
 WHERE $year IS NULL OR node.year = $year
-RETURN node.page_id AS page_id, coalesce(node.url, node.page_id) AS url,
+RETURN node.page_id AS page_id, node.page_id AS url,
        coalesce(node.title, node.page_id) AS title, coalesce(node.text, '') AS text, score
 ORDER BY score DESC
 LIMIT $k

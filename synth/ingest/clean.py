@@ -44,12 +44,16 @@ def check_table(table: RawTable, config: IngestConfig) -> Verdict:
     for r, row in enumerate(table.rows):
         for c, cell in enumerate(row):
             if len(cell.text) > config.max_cell_chars:
-                return Verdict("cell_too_large", f"row {r} column {c}: {len(cell.text):,} "
-                               f"characters > {config.max_cell_chars:,}")
+                return Verdict(
+                    "cell_too_large",
+                    f"row {r} column {c}: {len(cell.text):,} "
+                    f"characters > {config.max_cell_chars:,}",
+                )
     ragged = sum(1 for row in table.rows if len(row) != table.n_cols)
     if ragged / table.n_rows > config.max_ragged_share:
-        return Verdict("ragged", f"{ragged} of {table.n_rows} rows do not have "
-                       f"{table.n_cols} cells")
+        return Verdict(
+            "ragged", f"{ragged} of {table.n_rows} rows do not have {table.n_cols} cells"
+        )
     names = [_norm_header(h) for h in table.header if h.strip()]
     if not config.allow_duplicate_headers and len(set(names)) < len(names):
         dupes = sorted({h for h in names if names.count(h) > 1})
@@ -64,11 +68,16 @@ def check_table(table: RawTable, config: IngestConfig) -> Verdict:
     cells = table.n_rows * table.n_cols
     empty = sum(1 for row in table.rows for c in row if not c.text and not c.links)
     if empty / cells > config.max_empty_share:
-        return Verdict("too_many_empty", f"{empty} of {cells} cells empty "
-                       f"(> {config.max_empty_share:.0%})")
-    key = choose_key_column(table.header, table.rows, min_score=config.min_key_score,
-                            min_link_ratio=config.min_key_link_ratio,
-                            min_uniqueness=config.min_key_uniqueness)
+        return Verdict(
+            "too_many_empty", f"{empty} of {cells} cells empty (> {config.max_empty_share:.0%})"
+        )
+    key = choose_key_column(
+        table.header,
+        table.rows,
+        min_score=config.min_key_score,
+        min_link_ratio=config.min_key_link_ratio,
+        min_uniqueness=config.min_key_uniqueness,
+    )
     if key is None:
         return Verdict("no_key_column", "no column is linked, distinct and entity-like enough")
     return Verdict(None, key=key)

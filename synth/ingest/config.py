@@ -25,13 +25,14 @@ class IngestConfig:
     min_cols: int = _opt(2, "Reject tables with fewer columns (a key and one attribute).")
     max_empty_share: float = _opt(0.5, "Reject tables where a larger share of cells is empty.")
     max_ragged_share: float = _opt(
-        0.0, "Reject tables where a larger share of rows has a different length than the header.")
-    allow_duplicate_headers: bool = _opt(
-        False, "Keep tables whose header repeats a column name.")
+        0.0, "Reject tables where a larger share of rows has a different length than the header."
+    )
+    allow_duplicate_headers: bool = _opt(False, "Keep tables whose header repeats a column name.")
     max_cell_chars: int = _opt(20_000, "Reject tables with a cell longer than this (characters).")
     min_key_score: float = _opt(0.45, "Reject tables whose best key column scores lower.")
     min_key_link_ratio: float = _opt(
-        0.5, "A key column needs this share of linked cells, unless the table has no links.")
+        0.5, "A key column needs this share of linked cells, unless the table has no links."
+    )
     min_key_uniqueness: float = _opt(0.6, "A key column needs this share of distinct values.")
     table_batch: int = _opt(50, "Tables written per round of transactions.")
     cell_batch: int = _opt(2000, "Cells, rows or facts per write transaction.")

@@ -20,7 +20,9 @@ from synth.ingest.records import PageRecord, Unreadable, title_from_id
 STAGE = "ingest"
 
 
-def _chunks(items: Iterable[PageRecord | Unreadable], size: int) -> Iterator[list[PageRecord | Unreadable]]:
+def _chunks(
+    items: Iterable[PageRecord | Unreadable], size: int
+) -> Iterator[list[PageRecord | Unreadable]]:
     chunk: list[PageRecord | Unreadable] = []
     for item in items:
         chunk.append(item)
@@ -52,8 +54,9 @@ def ingest_pages(
                 report.reject(bad.record_id, bad.reason, bad.detail)
         done = {
             row["page_id"]: row["content_hash"]
-            for row in cypher.read(driver, "ingest/find_pages", database=database,
-                                   ids=[p.page_id for p in pages])
+            for row in cypher.read(
+                driver, "ingest/find_pages", database=database, ids=[p.page_id for p in pages]
+            )
         }
         rows = []
         for page in pages:
@@ -61,17 +64,36 @@ def ingest_pages(
             if done.get(page.page_id) == digest:
                 report.skip()
                 continue
-            rows.append({"page_id": page.page_id, "title": page.title, "text": page.text,
-                         "source": page.source, "url": page.url, "year": page.year})
-            pending.append({"page_id": page.page_id, "content_hash": digest, "links": [
-                {"id": link, "name": title_from_id(link)} for link in page.out_links]})
+            rows.append(
+                {
+                    "page_id": page.page_id,
+                    "title": page.title,
+                    "text": page.text,
+                    "source": page.source,
+                    "url": page.url,
+                    "year": page.year,
+                }
+            )
+            pending.append(
+                {
+                    "page_id": page.page_id,
+                    "content_hash": digest,
+                    "links": [{"id": link, "name": title_from_id(link)} for link in page.out_links],
+                }
+            )
             n_links += len(page.out_links)
             report.keep()
-        cypher.run_batches(driver, "ingest/merge_pages", rows, database=database,
-                           batch_size=config.page_batch)
+        cypher.run_batches(
+            driver, "ingest/merge_pages", rows, database=database, batch_size=config.page_batch
+        )
         if on_record is not None:
             on_record(len(chunk))
-    cypher.run_batches(driver, "ingest/merge_page_links", pending, database=database,
-                       batch_size=max(1, config.page_batch // 2))
+    cypher.run_batches(
+        driver,
+        "ingest/merge_page_links",
+        pending,
+        database=database,
+        batch_size=max(1, config.page_batch // 2),
+    )
     report.notes["links"] = int(str(report.notes.get("links", 0))) + n_links
     return report

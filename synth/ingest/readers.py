@@ -27,7 +27,7 @@ PageItem = PageRecord | Unreadable
 
 def _open_lines(path: Path) -> IO[bytes]:
     if path.suffix == ".gz":
-        return gzip.open(path, "rb")
+        return gzip.open(path, "rb")  # type: ignore[return-value]
     return open(path, "rb")
 
 
@@ -46,7 +46,10 @@ def _json_lines(path: Path) -> Iterator[tuple[str, dict[str, Any] | Unreadable]]
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as e:
-                yield record_id, Unreadable(record_id, "broken_json", f"{e.msg} at column {e.colno}")
+                yield (
+                    record_id,
+                    Unreadable(record_id, "broken_json", f"{e.msg} at column {e.colno}"),
+                )
                 continue
             if not isinstance(obj, dict):
                 yield record_id, Unreadable(record_id, "broken_json", "line is not a JSON object")
@@ -78,9 +81,14 @@ def read_ottqa(path: Path, source: str = "ottqa") -> Iterator[TableItem]:
             yield Unreadable(table_id, "bad_shape", f"{type(e).__name__}: {e}")
             continue
         yield RawTable(
-            table_id=table_id, source=source, title=str(obj.get("title") or ""),
-            section_title=str(obj.get("section_title") or ""), url=str(obj.get("url") or ""),
-            header=header, rows=rows, intro=str(obj.get("intro") or ""),
+            table_id=table_id,
+            source=source,
+            title=str(obj.get("title") or ""),
+            section_title=str(obj.get("section_title") or ""),
+            url=str(obj.get("url") or ""),
+            header=header,
+            rows=rows,
+            intro=str(obj.get("intro") or ""),
         )
 
 
@@ -90,7 +98,9 @@ def read_csv(path: Path) -> Iterator[TableItem]:
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        yield Unreadable(table_id, "encoding", f"{path.name} is not UTF-8 ({e.reason} at byte {e.start})")
+        yield Unreadable(
+            table_id, "encoding", f"{path.name} is not UTF-8 ({e.reason} at byte {e.start})"
+        )
         return
     try:
         records = list(csv.reader(io.StringIO(text)))
@@ -103,7 +113,11 @@ def read_csv(path: Path) -> Iterator[TableItem]:
         return
     title = path.stem.replace("_", " ")
     yield RawTable(
-        table_id=table_id, source="csv", title=title, section_title="", url="",
+        table_id=table_id,
+        source="csv",
+        title=title,
+        section_title="",
+        url="",
         header=[h.strip() for h in records[0]],
         rows=[[Cell(c.strip()) for c in r] for r in records[1:]],
     )
@@ -190,8 +204,15 @@ def read_html(path: Path) -> Iterator[TableItem]:
         cells = {id(c): _html_cell(c) for row in grid for c in row}
         header = [cells[id(c)].text for c in grid[header_rows - 1]]
         rows = [[cells[id(c)] for c in row] for row in grid[header_rows:]]
-        yield RawTable(table_id=table_id, source="html", title=title, section_title=section,
-                       url=url, header=header, rows=rows)
+        yield RawTable(
+            table_id=table_id,
+            source="html",
+            title=title,
+            section_title=section,
+            url=url,
+            header=header,
+            rows=rows,
+        )
 
 
 def read_tables(path: Path) -> Iterator[TableItem]:
@@ -241,8 +262,13 @@ def read_pages(path: Path, source: str | None = None) -> Iterator[PageItem]:
         out = list(dict.fromkeys(wiki_id(x) for x in links if isinstance(x, str) and x.strip()))
         kind = default_source or ("article" if "out_links" in obj else "passage")
         yield PageRecord(
-            page_id=page_id, title=str(obj.get("title") or raw_id).replace("_", " ")
-            if not obj.get("title") else str(obj["title"]),
-            text=str(obj.get("text") or ""), source=kind, url=str(obj.get("url") or ""),
-            out_links=[x for x in out if x != page_id], year=_year(obj.get("year")),
+            page_id=page_id,
+            title=str(obj.get("title") or raw_id).replace("_", " ")
+            if not obj.get("title")
+            else str(obj["title"]),
+            text=str(obj.get("text") or ""),
+            source=kind,
+            url=str(obj.get("url") or ""),
+            out_links=[x for x in out if x != page_id],
+            year=_year(obj.get("year")),
         )

@@ -44,9 +44,16 @@ class RawTable:
     def content_hash(self) -> str:
         """Hash of everything that ends up in the graph, so a re-run can skip unchanged tables."""
         blob = json.dumps(
-            [self.title, self.section_title, self.url, self.source, self.header,
-             [[[c.text, list(c.links)] for c in row] for row in self.rows]],
-            ensure_ascii=False, separators=(",", ":"),
+            [
+                self.title,
+                self.section_title,
+                self.url,
+                self.source,
+                self.header,
+                [[[c.text, list(c.links)] for c in row] for row in self.rows],
+            ],
+            ensure_ascii=False,
+            separators=(",", ":"),
         )
         return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
 
@@ -64,8 +71,11 @@ class PageRecord:
     year: int | None = None
 
     def content_hash(self) -> str:
-        blob = json.dumps([self.title, self.text, self.source, self.url, self.out_links,
-                           self.year], ensure_ascii=False, separators=(",", ":"))
+        blob = json.dumps(
+            [self.title, self.text, self.source, self.url, self.out_links, self.year],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
         return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
 
 

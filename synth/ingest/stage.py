@@ -10,7 +10,7 @@ from synth.ingest.config import IngestConfig
 from synth.ingest.pages import ingest_pages
 from synth.ingest.readers import read_pages, read_tables
 from synth.ingest.tables import ingest_tables
-from synth.relations import normalise_relations
+from synth.relations import RELATION_THRESHOLD, normalise_relations
 
 TABLE_FILES = ("tables.jsonl", "extra/prizes.csv", "extra/article.html")
 PAGE_FILES = ("pages.jsonl",)
@@ -24,15 +24,15 @@ def run_ingest(ctx: PipelineContext) -> list[StageReport]:
     for name in TABLE_FILES:
         path = Path(ctx.data_dir) / name
         if path.is_file():
-            ingest_tables(ctx.driver, read_tables(path), config, database=ctx.database,
-                          report=tables)
+            ingest_tables(
+                ctx.driver, read_tables(path), config, database=ctx.database, report=tables
+            )
         else:
             tables.notes[f"missing {name}"] = "not found"
     for name in PAGE_FILES:
         path = Path(ctx.data_dir) / name
         if path.is_file():
-            ingest_pages(ctx.driver, read_pages(path), config, database=ctx.database,
-                         report=pages)
+            ingest_pages(ctx.driver, read_pages(path), config, database=ctx.database, report=pages)
         else:
             pages.notes[f"missing {name}"] = "not found"
     return [tables.finish(), pages.finish()]
@@ -42,7 +42,8 @@ def run_relations(ctx: PipelineContext) -> StageReport:
     """Normalise header → relation mappings (rules + MiniLM) and rename FACT edges."""
     section = ctx.section("synth")
     return normalise_relations(
-        ctx.driver, ctx.database,
-        threshold=float(section.get("relation_threshold", 0.8)),
+        ctx.driver,
+        ctx.database,
+        threshold=float(section.get("relation_threshold", RELATION_THRESHOLD)),
         use_embeddings=bool(section.get("relation_embeddings", True)),
     )

@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import neo4j
 
@@ -23,7 +23,10 @@ from synth.ingest.clean import Verdict, check_table
 from synth.ingest.config import IngestConfig
 from synth.ingest.records import RawTable, Unreadable, title_from_id, wiki_id
 from synth.ingest.values import clean_text, typed_value, value_id
-from synth.keycolumn import column_stats
+from synth.keycolumn import ColumnStats, column_stats, llm_key_column
+
+if TYPE_CHECKING:
+    from agent.llm.base import LLMBackend
 from synth.relations import Mapping, current_mappings, header_key, relation_for
 
 STAGE = "ingest"
@@ -46,13 +49,47 @@ def render_table(table: RawTable) -> str:
 
 def _table_node(table: RawTable, verdict: Verdict, content_hash: str) -> dict[str, Any]:
     return {
-        "table_id": table.table_id, "title": table.title, "section_title": table.section_title,
-        "url": table.url, "source": table.source, "n_rows": table.n_rows, "n_cols": table.n_cols,
-        "status": "rejected" if verdict.reason else "kept", "reason": verdict.reason,
+        "table_id": table.table_id,
+        "title": table.title,
+        "section_title": table.section_title,
+        "url": table.url,
+        "source": table.source,
+        "n_rows": table.n_rows,
+        "n_cols": table.n_cols,
+        "status": "rejected" if verdict.reason else "kept",
+        "reason": verdict.reason,
         "detail": verdict.detail or None,
         "key_column": verdict.key.index if verdict.key else None,
-        "key_score": verdict.key.score if verdict.key else None, "content_hash": content_hash,
+        "key_score": verdict.key.score if verdict.key else None,
+        "content_hash": content_hash,
     }
+
+
+def _ask_llm(
+    llm: LLMBackend, table: RawTable, key: ColumnStats, report: StageReport
+) -> ColumnStats:
+    """On a close call (another usable column within 0.15 of the best score) let the LLM pick."""
+    from agent.errors import BackendError
+
+    close = [
+        s
+        for s in column_stats(table.header, table.rows)
+        if s.score >= key.score - 0.15 and s.literal_share < 0.5
+    ]
+    if len(close) < 2:
+        return key
+    try:
+        choice = llm_key_column(llm, table.title, table.header, table.rows, close)
+    except BackendError as e:
+        report.notes["key: llm errors"] = int(str(report.notes.get("key: llm errors", 0))) + 1
+        report.notes["key: last llm error"] = str(e)[:200]
+        return key
+    picked = next((s for s in close if s.index == choice), key)
+    if picked.index != key.index:
+        report.notes["key: changed by llm"] = (
+            int(str(report.notes.get("key: changed by llm", 0))) + 1
+        )
+    return picked
 
 
 class _Rows:
@@ -76,12 +113,20 @@ class _Rows:
             role = "key" if stats.index == key else "attribute"
             relation = relation_for(hkey, mappings) if role == "attribute" and hkey else None
             relations[stats.index] = relation
-            self.columns.append({
-                "table_id": tid, "column_id": f"{tid}#{stats.index}", "index": stats.index,
-                "header": stats.header, "header_key": hkey, "role": role,
-                "link_ratio": stats.link_ratio, "uniqueness": stats.uniqueness,
-                "key_score": stats.score, "relation": relation,
-            })
+            self.columns.append(
+                {
+                    "table_id": tid,
+                    "column_id": f"{tid}#{stats.index}",
+                    "index": stats.index,
+                    "header": stats.header,
+                    "header_key": hkey,
+                    "role": role,
+                    "link_ratio": stats.link_ratio,
+                    "uniqueness": stats.uniqueness,
+                    "key_score": stats.score,
+                    "relation": relation,
+                }
+            )
         mentions: set[str] = set()
         for r, row in enumerate(table.rows):
             row_id = f"{tid}#r{r}"
@@ -92,8 +137,15 @@ class _Rows:
             elif key_cell.text:
                 anchor = wiki_id(clean_text(key_cell.text))  # unlinked key: its likely page
             anchor_name = clean_text(key_cell.text) or (title_from_id(anchor) if anchor else "")
-            self.rows.append({"table_id": tid, "row_id": row_id, "index": r,
-                              "anchor_id": anchor, "anchor_name": anchor_name})
+            self.rows.append(
+                {
+                    "table_id": tid,
+                    "row_id": row_id,
+                    "index": r,
+                    "anchor_id": anchor,
+                    "anchor_name": anchor_name,
+                }
+            )
             self.n_rows += 1
             for c, cell in enumerate(row):
                 text = clean_text(cell.text)
@@ -104,19 +156,40 @@ class _Rows:
                     single = len(cell.links) == 1
                     for link in cell.links:
                         name = text if single and text else title_from_id(link)
-                        self.entity_cells.append({"row_id": row_id, "column": c, "text": text,
-                                                  "entity_id": link, "name": name})
+                        self.entity_cells.append(
+                            {
+                                "row_id": row_id,
+                                "column": c,
+                                "text": text,
+                                "entity_id": link,
+                                "name": name,
+                            }
+                        )
                         targets.append((link, True))
                         mentions.add(link)
                 elif c == key and anchor:
-                    self.entity_cells.append({"row_id": row_id, "column": c, "text": text,
-                                              "entity_id": anchor, "name": anchor_name})
+                    self.entity_cells.append(
+                        {
+                            "row_id": row_id,
+                            "column": c,
+                            "text": text,
+                            "entity_id": anchor,
+                            "name": anchor_name,
+                        }
+                    )
                 else:
                     kind, normalized = typed_value(text)
                     vid = value_id(kind, normalized)
-                    self.value_cells.append({"row_id": row_id, "column": c, "text": text,
-                                             "value_id": vid, "kind": kind,
-                                             "normalized": normalized})
+                    self.value_cells.append(
+                        {
+                            "row_id": row_id,
+                            "column": c,
+                            "text": text,
+                            "value_id": vid,
+                            "kind": kind,
+                            "normalized": normalized,
+                        }
+                    )
                     targets.append((vid, False))
                 relation = relations.get(c)
                 if c == key or anchor is None or relation is None:
@@ -124,12 +197,25 @@ class _Rows:
                 for target, is_entity in targets:
                     if target == anchor:
                         continue
-                    fact = {"anchor_id": anchor, "target_id": target, "relation": relation,
-                            "table_id": tid, "row": r, "column": c}
+                    fact = {
+                        "anchor_id": anchor,
+                        "target_id": target,
+                        "relation": relation,
+                        "table_id": tid,
+                        "row": r,
+                        "column": c,
+                    }
                     (self.entity_facts if is_entity else self.value_facts).append(fact)
-        self.pages.append({"table_id": tid, "page_id": f"table:{tid}", "title": table.title,
-                           "url": table.url, "text": render_table(table),
-                           "mentions": sorted(mentions)})
+        self.pages.append(
+            {
+                "table_id": tid,
+                "page_id": f"table:{tid}",
+                "title": table.title,
+                "url": table.url,
+                "text": render_table(table),
+                "mentions": sorted(mentions),
+            }
+        )
 
     def write(self, driver: neo4j.Driver, database: str | None, batch: int) -> None:
         for name, rows in (
@@ -146,7 +232,9 @@ class _Rows:
                 cypher.run_batches(driver, name, rows, database=database, batch_size=size)
 
 
-def _chunks(items: Iterable[RawTable | Unreadable], size: int) -> Iterator[list[RawTable | Unreadable]]:
+def _chunks(
+    items: Iterable[RawTable | Unreadable], size: int
+) -> Iterator[list[RawTable | Unreadable]]:
     chunk: list[RawTable | Unreadable] = []
     for item in items:
         chunk.append(item)
@@ -165,8 +253,11 @@ def ingest_tables(
     database: str | None = None,
     report: StageReport | None = None,
     on_record: Callable[[int], None] | None = None,
+    llm: LLMBackend | None = None,
 ) -> StageReport:
     """Clean and write `items` (from the readers); returns the stage report.
+
+    With `llm`, close calls between key columns are decided by the model (see `_ask_llm`).
 
     Kept: tables written as `status: kept`; rejected: tables written as `status: rejected`
     with their reason, and unreadable records, each also a `Rejection` (via the report).
@@ -184,8 +275,9 @@ def ingest_tables(
                 report.reject(bad.record_id, bad.reason, bad.detail)
         existing = {
             row["table_id"]: row["content_hash"]
-            for row in cypher.read(driver, "ingest/find_tables", database=database,
-                                   ids=[t.table_id for t in tables])
+            for row in cypher.read(
+                driver, "ingest/find_tables", database=database, ids=[t.table_id for t in tables]
+            )
         }
         batch = _Rows()
         redo: list[dict[str, str]] = []
@@ -208,15 +300,28 @@ def ingest_tables(
                 report.reject(table.table_id, verdict.reason, verdict.detail)
                 continue
             assert verdict.key is not None
-            batch.add(table, verdict.key.index, mappings)
+            key = _ask_llm(llm, table, verdict.key, report) if llm else verdict.key
+            if key is not verdict.key:
+                nodes[-1].update(key_column=key.index, key_score=key.score)
+            batch.add(table, key.index, mappings)
             report.keep()
         if redo:
-            cypher.run_batches(driver, "ingest/delete_table_parts", redo, database=database,
-                               batch_size=10)
+            cypher.run_batches(
+                driver, "ingest/delete_table_parts", redo, database=database, batch_size=10
+            )
         batch.write(driver, database, config.cell_batch)
-        cypher.run_batches(driver, "ingest/merge_tables", nodes, database=database,
-                           batch_size=config.cell_batch)
+        cypher.run_batches(
+            driver, "ingest/merge_tables", nodes, database=database, batch_size=config.cell_batch
+        )
         counts["rows written"] = int(str(counts.get("rows written", 0))) + batch.n_rows
         if on_record is not None:
             on_record(len(chunk))
     return report
+
+
+def graph_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str, int]:
+    """``{"node:Label": n, "rel:TYPE": n}`` for the whole graph."""
+    return {
+        row["kind"]: int(row["n"])
+        for row in cypher.read(driver, "ingest/count_graph", database=database)
+    }

@@ -152,8 +152,13 @@ def maximal_bicliques_cypher(
             if limit is not None and len(out) > limit:
                 raise BicliqueError(f"more than {limit} maximal bicliques")
         children = cypher.read(
-            driver, "leaper/expand_biclique_candidates", database=database,
-            extent=ext, intent=itt, after=after, min_trees=min_trees,
+            driver,
+            "leaper/expand_biclique_candidates",
+            database=database,
+            extent=ext,
+            intent=itt,
+            after=after,
+            min_trees=min_trees,
         )
         for child in reversed(children):
             stack.append((child["extent"], child["intent"], child["relation"]))

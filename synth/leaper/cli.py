@@ -31,8 +31,9 @@ def _load_backend(spec: str | None) -> LLMBackend | None:
     return backend
 
 
-def _run(app: AppContext, label: str, total: int,
-         fn: Callable[[Callable[[int], None]], StageReport]) -> StageReport:
+def _run(
+    app: AppContext, label: str, total: int, fn: Callable[[Callable[[int], None]], StageReport]
+) -> StageReport:
     with click.progressbar(length=max(total, 1), label=label, file=sys.stderr) as bar:
         report = fn(bar.update)
     save_report(app.driver(), report, app.database)
@@ -42,20 +43,37 @@ def _run(app: AppContext, label: str, total: int,
 
 
 @click.command()
-@click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
-              help="Variants to build (repeatable; default: all three, in order).")
-@click.option("--similarity", type=click.Choice(["embedding", "tokens"]),
-              help="How roots are judged related: all-MiniLM-L6-v2 embeddings (default) or, "
-                   "explicitly, token overlap.")
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    type=click.Choice(VARIANTS),
+    help="Variants to build (repeatable; default: all three, in order).",
+)
+@click.option(
+    "--similarity",
+    type=click.Choice(["embedding", "tokens"]),
+    help="How roots are judged related: all-MiniLM-L6-v2 embeddings (default) or, "
+    "explicitly, token overlap.",
+)
 @click.option("--threshold", type=float, help="Root similarity needed to merge trees.")
 @click.option("--min-relations", type=int, help="k: relations a biclique's trees must share.")
 @click.option("--max-targets", type=int, help="Reject tasks with a larger target set R.")
-@click.option("--paraphrase-with", "llm_spec",
-              help="LLM backend spec to paraphrase questions (default: templates only).")
+@click.option(
+    "--paraphrase-with",
+    "llm_spec",
+    help="LLM backend spec to paraphrase questions (default: templates only).",
+)
 @pass_app
-def leaper(app: AppContext, variants: tuple[str, ...], similarity: str | None,
-           threshold: float | None, min_relations: int | None, max_targets: int | None,
-           llm_spec: str | None) -> None:
+def leaper(
+    app: AppContext,
+    variants: tuple[str, ...],
+    similarity: str | None,
+    threshold: float | None,
+    min_relations: int | None,
+    max_targets: int | None,
+    llm_spec: str | None,
+) -> None:
     """Build WebLeaper trees, then Basic / Union / Reverse-Union tasks proven by the graph."""
     from graphdb import cypher
     from synth.leaper.common import LeaperConfig
@@ -66,8 +84,12 @@ def leaper(app: AppContext, variants: tuple[str, ...], similarity: str | None,
 
     try:
         config = LeaperConfig.from_section(
-            app.section("leaper"), similarity=similarity, threshold=threshold,
-            min_relations=min_relations, max_targets=max_targets)
+            app.section("leaper"),
+            similarity=similarity,
+            threshold=threshold,
+            min_relations=min_relations,
+            max_targets=max_targets,
+        )
         backend = _load_backend(llm_spec)
         driver, db = app.driver(), app.database
         chosen = [v for v in VARIANTS if v in variants] if variants else list(VARIANTS)
@@ -75,16 +97,19 @@ def leaper(app: AppContext, variants: tuple[str, ...], similarity: str | None,
         _run(app, "trees", n_tables, lambda p: build_trees(driver, db, config, p))
         n_trees = len(cypher.read(driver, "leaper/find_trees", database=db))
         if "basic" in chosen:
-            _run(app, "basic", n_trees,
-                 lambda p: build_basic_tasks(driver, db, config, backend, p))
+            _run(app, "basic", n_trees, lambda p: build_basic_tasks(driver, db, config, backend, p))
         if "union" in chosen:
-            _run(app, "union", n_trees,
-                 lambda p: build_union_tasks(driver, db, config, backend, p))
+            _run(app, "union", n_trees, lambda p: build_union_tasks(driver, db, config, backend, p))
         if "reverse-union" in chosen:
-            n_unions = len(cypher.read(driver, "leaper/find_leaper_tasks", database=db,
-                                       variants=["union"]))
-            _run(app, "reverse-union", n_unions,
-                 lambda p: build_reverse_tasks(driver, db, config, backend, p))
+            n_unions = len(
+                cypher.read(driver, "leaper/find_leaper_tasks", database=db, variants=["union"])
+            )
+            _run(
+                app,
+                "reverse-union",
+                n_unions,
+                lambda p: build_reverse_tasks(driver, db, config, backend, p),
+            )
     except SynthError as e:
         raise click.ClickException(str(e)) from e
 
@@ -95,20 +120,34 @@ def export() -> None:
 
 
 @export.command("tasks")
-@click.option("--kind", type=click.Choice(["leaper"]), default="leaper", show_default=True,
-              help="Which tasks (WebShaper tasks: `seekgraph synth shaper export`).")
-@click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
-              help="Only these variants (repeatable).")
+@click.option(
+    "--kind",
+    type=click.Choice(["leaper"]),
+    default="leaper",
+    show_default=True,
+    help="Which tasks (WebShaper tasks: `seekgraph synth shaper export`).",
+)
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    type=click.Choice(VARIANTS),
+    help="Only these variants (repeatable).",
+)
 @click.option("--split", type=click.Choice(["train", "heldout"]), help="Only this split.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("out/leaper_tasks.jsonl"), show_default=True)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("out/leaper_tasks.jsonl"),
+    show_default=True,
+)
 @pass_app
-def export_tasks_command(app: AppContext, kind: str, variants: tuple[str, ...],
-                         split: str | None, out_path: Path) -> None:
+def export_tasks_command(
+    app: AppContext, kind: str, variants: tuple[str, ...], split: str | None, out_path: Path
+) -> None:
     """Write kept tasks as JSONL: {id, variant, question, answers, targets, tree, provenance}."""
     from synth.leaper.export import export_tasks
 
     n = export_tasks(app.driver(), app.database, out_path, list(variants) or None, split)
     click.echo(f"wrote {n} {kind} tasks to {out_path}")
-
-

@@ -42,7 +42,9 @@ class LeaperConfig:
         values = {**section, **{k: v for k, v in overrides.items() if v is not None}}
         config = cls(**values)
         if config.similarity not in ("embedding", "tokens"):
-            raise LeaperError(f"similarity must be 'embedding' or 'tokens', not {config.similarity!r}")
+            raise LeaperError(
+                f"similarity must be 'embedding' or 'tokens', not {config.similarity!r}"
+            )
         if config.min_relations < 1 or config.min_trees < 2:
             raise LeaperError("min_relations must be >= 1 and min_trees >= 2")
         return config
@@ -90,18 +92,25 @@ class TaskRecord:
         kept = self.status == "kept"
         unique_targets = sorted({(t.role, t.kind, t.id) for t in self.targets})
         return {
-            "task_id": self.task_id, "variant": self.variant, "question": self.question,
+            "task_id": self.task_id,
+            "variant": self.variant,
+            "question": self.question,
             "answer_json": json.dumps(self.answers, ensure_ascii=False),
-            "status": self.status, "reason": self.reason or None,
+            "status": self.status,
+            "reason": self.reason or None,
             "n_targets": len({t.id for t in self.targets}),
             "split": split_of(self.task_id, heldout_percent),
             "tree_json": json.dumps(self.tree, ensure_ascii=False),
             "spec_json": json.dumps(self.spec, ensure_ascii=False),
-            "trees": self.trees, "bicliques": self.bicliques, "tasks": self.tasks,
+            "trees": self.trees,
+            "bicliques": self.bicliques,
+            "tasks": self.tasks,
             # a rejected task keeps its provenance and reason, not a target set
-            "targets": [{"role": r, "kind": k, "id": i} for r, k, i in unique_targets] if kept
+            "targets": [{"role": r, "kind": k, "id": i} for r, k, i in unique_targets]
+            if kept
             else [],
-            "clues": self.clues if kept else [], "pivots": self.pivots if kept else [],
+            "clues": self.clues if kept else [],
+            "pivots": self.pivots if kept else [],
         }
 
 
@@ -114,12 +123,14 @@ def existing_task_ids(driver: neo4j.Driver, database: str | None, task_ids: list
     return found
 
 
-def write_tasks(driver: neo4j.Driver, database: str | None, tasks: list[TaskRecord],
-                config: LeaperConfig) -> int:
+def write_tasks(
+    driver: neo4j.Driver, database: str | None, tasks: list[TaskRecord], config: LeaperConfig
+) -> int:
     """MERGE tasks with provenance and targets; idempotent."""
     rows = [t.row(config.heldout_percent) for t in tasks]
-    return cypher.run_batches(driver, "leaper/merge_tasks", rows, database=database,
-                              batch_size=config.batch_size)
+    return cypher.run_batches(
+        driver, "leaper/merge_tasks", rows, database=database, batch_size=config.batch_size
+    )
 
 
 def target_of(role: str, fact: dict[str, Any]) -> Target:

@@ -17,26 +17,40 @@ import neo4j
 from graphdb import cypher
 
 
-def iter_tasks(driver: neo4j.Driver, database: str | None,
-               variants: list[str] | None = None, split: str | None = None,
-               batch_size: int = 500) -> Iterator[dict[str, Any]]:
+def iter_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    variants: list[str] | None = None,
+    split: str | None = None,
+    batch_size: int = 500,
+) -> Iterator[dict[str, Any]]:
     """Kept leaper tasks as export records, ordered by id."""
     tasks = cypher.read(driver, "leaper/find_leaper_tasks", database=database, variants=variants)
     if split is not None:
         tasks = [t for t in tasks if t["split"] == split]
     for batch in cypher.batched(tasks, batch_size):
-        extra = {r["task_id"]: r for r in cypher.read(
-            driver, "leaper/find_task_targets", database=database,
-            task_ids=[t["task_id"] for t in batch])}
+        extra = {
+            r["task_id"]: r
+            for r in cypher.read(
+                driver,
+                "leaper/find_task_targets",
+                database=database,
+                task_ids=[t["task_id"] for t in batch],
+            )
+        }
         for t in batch:
             more = extra.get(t["task_id"], {})
             yield {
-                "id": t["task_id"], "variant": t["variant"], "question": t["question"],
+                "id": t["task_id"],
+                "variant": t["variant"],
+                "question": t["question"],
                 "answers": json.loads(t["answer_json"] or "[]"),
                 "targets": more.get("targets", []),
                 "tree": json.loads(t["tree_json"] or "{}"),
-                "provenance": {"built_from": sorted(more.get("built_from", [])),
-                               "tables": sorted(more.get("tables", []))},
+                "provenance": {
+                    "built_from": sorted(more.get("built_from", [])),
+                    "tables": sorted(more.get("tables", [])),
+                },
                 "split": t["split"],
             }
 
@@ -49,8 +63,13 @@ def write_jsonl(records: Iterator[dict[str, Any]], out: TextIO) -> int:
     return n
 
 
-def export_tasks(driver: neo4j.Driver, database: str | None, path: Path,
-                 variants: list[str] | None = None, split: str | None = None) -> int:
+def export_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    path: Path,
+    variants: list[str] | None = None,
+    split: str | None = None,
+) -> int:
     """Write the JSONL file at `path`; returns the number of tasks written."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as out:

@@ -27,15 +27,22 @@ def prove_basic(driver: neo4j.Driver, database: str | None, tasks: list[TaskReco
     """Anchors = the table's row anchors; attributes = their facts for the task's relations."""
     if not tasks:
         return 0
-    rows = cypher.read(driver, "leaper/prove_basic_targets", database=database,
-                       tasks=[{"task_id": t.task_id, **t.spec} for t in tasks])
+    rows = cypher.read(
+        driver,
+        "leaper/prove_basic_targets",
+        database=database,
+        tasks=[{"task_id": t.task_id, **t.spec} for t in tasks],
+    )
     proven = {r["task_id"]: r for r in rows}
     rejected = 0
     for task in tasks:
         got = proven.get(task.task_id)
-        if (got is None or set(got["answers"]) != _answer_ids(task)
-                or set(got["answers"]) != _ids(task, "anchor")
-                or set(got["attributes"]) != _ids(task, "attribute")):
+        if (
+            got is None
+            or set(got["answers"]) != _answer_ids(task)
+            or set(got["answers"]) != _ids(task, "anchor")
+            or set(got["attributes"]) != _ids(task, "attribute")
+        ):
             task.reject("answer_mismatch")
             rejected += 1
     return rejected
@@ -45,16 +52,30 @@ def prove_union(driver: neo4j.Driver, database: str | None, tasks: list[TaskReco
     """Answers = entities anchoring a row in every table; every table states every relation."""
     if not tasks:
         return 0
-    rows = cypher.read(driver, "leaper/prove_union_answers", database=database,
-                       tasks=[{"task_id": t.task_id, "table_ids": t.spec["table_ids"],
-                               "relations": t.spec["relations"]} for t in tasks])
+    rows = cypher.read(
+        driver,
+        "leaper/prove_union_answers",
+        database=database,
+        tasks=[
+            {
+                "task_id": t.task_id,
+                "table_ids": t.spec["table_ids"],
+                "relations": t.spec["relations"],
+            }
+            for t in tasks
+        ],
+    )
     proven = {r["task_id"]: r for r in rows}
     rejected = 0
     for task in tasks:
         got = proven.get(task.task_id)
-        if (got is None or not got["shares"] or set(got["answers"]) != _answer_ids(task)
-                or set(got["answers"]) != _ids(task, "answer")
-                or set(got["attributes"]) != _ids(task, "attribute")):
+        if (
+            got is None
+            or not got["shares"]
+            or set(got["answers"]) != _answer_ids(task)
+            or set(got["answers"]) != _ids(task, "answer")
+            or set(got["attributes"]) != _ids(task, "attribute")
+        ):
             task.reject("answer_mismatch")
             rejected += 1
     return rejected
@@ -64,10 +85,21 @@ def prove_reverse(driver: neo4j.Driver, database: str | None, tasks: list[TaskRe
     """Clues -> one bridge anchor -> its pivot -> the union's other anchors sharing the pivot."""
     if not tasks:
         return 0
-    rows = cypher.read(driver, "leaper/prove_reverse_answers", database=database,
-                       tasks=[{"task_id": t.task_id, "table_ids": t.spec["table_ids"],
-                               "clues": t.spec["clues"], "pivot_relation": t.spec["pivot_relation"],
-                               "pivot_id": t.spec["pivot_id"]} for t in tasks])
+    rows = cypher.read(
+        driver,
+        "leaper/prove_reverse_answers",
+        database=database,
+        tasks=[
+            {
+                "task_id": t.task_id,
+                "table_ids": t.spec["table_ids"],
+                "clues": t.spec["clues"],
+                "pivot_relation": t.spec["pivot_relation"],
+                "pivot_id": t.spec["pivot_id"],
+            }
+            for t in tasks
+        ],
+    )
     proven = {r["task_id"]: r for r in rows}
     rejected = 0
     for task in tasks:

@@ -31,23 +31,30 @@ def basic_question(root: str, key_header: str | None, relations: Sequence[str]) 
     'Consider Booker Prize: Winners. List every author it includes and, for each, give their year and nationality.'
     """
     subject = (key_header or "entry").lower()
-    return (f"Consider {root}. List every {subject} it includes and, for each, give their "
-            f"{_join([_rel(r) for r in relations])}.")
+    return (
+        f"Consider {root}. List every {subject} it includes and, for each, give their "
+        f"{_join([_rel(r) for r in relations])}."
+    )
 
 
 def union_question(roots: Sequence[str], relations: Sequence[str]) -> str:
     listed = "; ".join(roots)
-    return (f"Which entities appear in every one of these lists: {listed}? First find the "
-            f"members of each list, then give, for every entity in all of them, their "
-            f"{_join([_rel(r) for r in relations])}.")
+    return (
+        f"Which entities appear in every one of these lists: {listed}? First find the "
+        f"members of each list, then give, for every entity in all of them, their "
+        f"{_join([_rel(r) for r in relations])}."
+    )
 
 
-def reverse_question(clues: Sequence[tuple[str, str]], pivot_relation: str,
-                     roots: Sequence[str]) -> str:
+def reverse_question(
+    clues: Sequence[tuple[str, str]], pivot_relation: str, roots: Sequence[str]
+) -> str:
     described = _join([f"whose {_rel(rel)} is {text}" for rel, text in clues])
-    return (f"There is exactly one entity {described}. Identify it, find its "
-            f"{_rel(pivot_relation)}, and list every other entity that appears in all of these "
-            f"lists — {'; '.join(roots)} — with that same {_rel(pivot_relation)} there.")
+    return (
+        f"There is exactly one entity {described}. Identify it, find its "
+        f"{_rel(pivot_relation)}, and list every other entity that appears in all of these "
+        f"lists — {'; '.join(roots)} — with that same {_rel(pivot_relation)} there."
+    )
 
 
 def paraphrase(question: str, backend: LLMBackend | None) -> str:
@@ -55,9 +62,16 @@ def paraphrase(question: str, backend: LLMBackend | None) -> str:
     if backend is None:
         return question
     generation = backend.generate(
-        [{"role": "system", "content": "Rewrite the question fluently. Keep every name, number "
-          "and condition. Reply with the question only."},
-         {"role": "user", "content": question}],
-        max_tokens=200, temperature=0.0)
+        [
+            {
+                "role": "system",
+                "content": "Rewrite the question fluently. Keep every name, number "
+                "and condition. Reply with the question only.",
+            },
+            {"role": "user", "content": question},
+        ],
+        max_tokens=200,
+        temperature=0.0,
+    )
     text = generation.text.strip()
     return text if text else question

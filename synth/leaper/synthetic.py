@@ -44,36 +44,63 @@ def _rows(table: SourceTable) -> list[dict[str, Any]]:
         facts = []
         for rel, kind, text in row.facts:
             is_entity = kind == "entity"
-            facts.append({"relation": rel, "column": column[rel], "kind": kind,
-                          "id": text if is_entity else value_id(kind, text),
-                          "text": text.removeprefix("/wiki/").replace("_", " ") if is_entity
-                          else text, "normalized": text.strip().lower()})
-        out.append({"table_id": table.table_id, "title": table.title,
-                    "section_title": table.section_title, "key_header": table.key_header,
-                    "index": index, "anchor_id": row.anchor_id, "anchor_name": row.anchor_name,
-                    "facts": facts})
+            facts.append(
+                {
+                    "relation": rel,
+                    "column": column[rel],
+                    "kind": kind,
+                    "id": text if is_entity else value_id(kind, text),
+                    "text": text.removeprefix("/wiki/").replace("_", " ") if is_entity else text,
+                    "normalized": text.strip().lower(),
+                }
+            )
+        out.append(
+            {
+                "table_id": table.table_id,
+                "title": table.title,
+                "section_title": table.section_title,
+                "key_header": table.key_header,
+                "index": index,
+                "anchor_id": row.anchor_id,
+                "anchor_name": row.anchor_name,
+                "facts": facts,
+            }
+        )
     return out
 
 
-def write_source_tables(driver: neo4j.Driver, tables: list[SourceTable],
-                        database: str | None = None, batch_size: int = 500) -> int:
+def write_source_tables(
+    driver: neo4j.Driver,
+    tables: list[SourceTable],
+    database: str | None = None,
+    batch_size: int = 500,
+) -> int:
     """MERGE the tables, rows, anchors and facts; returns the number of rows written."""
     rows = [r for t in tables for r in _rows(t)]
-    return cypher.run_batches(driver, "leaper/merge_source_rows", rows, database=database,
-                              batch_size=batch_size)
+    return cypher.run_batches(
+        driver, "leaper/merge_source_rows", rows, database=database, batch_size=batch_size
+    )
 
 
-def write_tree_relations(driver: neo4j.Driver, adjacency: dict[str, set[str]],
-                         database: str | None = None, batch_size: int = 1000) -> int:
+def write_tree_relations(
+    driver: neo4j.Driver,
+    adjacency: dict[str, set[str]],
+    database: str | None = None,
+    batch_size: int = 1000,
+) -> int:
     """Bare trees and their relations (the bipartite graph alone), e.g. random test graphs."""
-    rows = [{"tree_id": t, "root": t, "relations": sorted(rels)}
-            for t, rels in sorted(adjacency.items())]
-    return cypher.run_batches(driver, "leaper/merge_tree_relations", rows, database=database,
-                              batch_size=batch_size)
+    rows = [
+        {"tree_id": t, "root": t, "relations": sorted(rels)}
+        for t, rels in sorted(adjacency.items())
+    ]
+    return cypher.run_batches(
+        driver, "leaper/merge_tree_relations", rows, database=database, batch_size=batch_size
+    )
 
 
-def random_adjacency(n_trees: int, n_relations: int, mean_degree: float,
-                     seed: int = 0) -> dict[str, set[str]]:
+def random_adjacency(
+    n_trees: int, n_relations: int, mean_degree: float, seed: int = 0
+) -> dict[str, set[str]]:
     """A tree × relation graph with skewed relation popularity (like real headers: few common
     relations such as `year`, many rare ones)."""
     rng = random.Random(seed)

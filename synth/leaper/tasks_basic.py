@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 STAGE = "leaper-basic"
 
 
-def basic_task(tree: dict[str, Any], facts: list[dict[str, Any]],
-               backend: LLMBackend | None = None) -> TaskRecord:
+def basic_task(
+    tree: dict[str, Any], facts: list[dict[str, Any]], backend: LLMBackend | None = None
+) -> TaskRecord:
     """The Basic task of one tree (`tree` from leaper/find_tree_anchors, its anchors' facts)."""
     anchors = [a for a in tree["anchors"] if a["id"]]
     relations = sorted({f["relation"] for f in facts})
@@ -42,20 +43,29 @@ def basic_task(tree: dict[str, Any], facts: list[dict[str, Any]],
     targets += [target_of("attribute", f) for f in facts]
     task_id = stable_id("leaper-basic", tree["tree_id"])
     return TaskRecord(
-        task_id=task_id, variant="basic",
+        task_id=task_id,
+        variant="basic",
         question=paraphrase(basic_question(tree["root"], tree["key_header"], relations), backend),
         answers=[{"name": a["name"], "entity_id": a["id"]} for a in anchors],
         targets=targets,
-        tree={"root": tree["root"], "table_id": tree["table_id"], "relations": relations,
-              "anchors": [a["id"] for a in anchors]},
+        tree={
+            "root": tree["root"],
+            "table_id": tree["table_id"],
+            "relations": relations,
+            "anchors": [a["id"] for a in anchors],
+        },
         spec={"table_id": tree["table_id"], "relations": relations},
         trees=[tree["tree_id"]],
     )
 
 
-def build_basic_tasks(driver: neo4j.Driver, database: str | None, config: LeaperConfig,
-                      backend: LLMBackend | None = None,
-                      progress: Callable[[int], None] | None = None) -> StageReport:
+def build_basic_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: LeaperConfig,
+    backend: LLMBackend | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> StageReport:
     """One Basic task per tree; tasks already in the graph are skipped (resumable)."""
     report = StageReport(STAGE)
     trees = cypher.read(driver, "leaper/find_trees", database=database)
@@ -64,14 +74,17 @@ def build_basic_tasks(driver: neo4j.Driver, database: str | None, config: Leaper
     todo = [t["tree_id"] for t in trees if ids[t["tree_id"]] not in done]
     report.skip(len(trees) - len(todo))
     for batch in cypher.batched(todo, config.batch_size):
-        layers = cypher.read(driver, "leaper/find_tree_anchors", database=database,
-                             tree_ids=batch)
+        layers = cypher.read(driver, "leaper/find_tree_anchors", database=database, tree_ids=batch)
         tasks = []
         for tree in layers:
             facts = cypher.read(
-                driver, "leaper/find_entity_facts", database=database,
+                driver,
+                "leaper/find_entity_facts",
+                database=database,
                 entity_ids=[a["id"] for a in tree["anchors"] if a["id"]],
-                table_ids=[tree["table_id"]], relations=None)
+                table_ids=[tree["table_id"]],
+                relations=None,
+            )
             task = basic_task(tree, facts, backend)
             if len({t.id for t in task.targets}) > config.max_targets:
                 task.reject("too_large")

@@ -44,24 +44,36 @@ if TYPE_CHECKING:
 STAGE = "leaper-reverse"
 
 
-def choose_clues(driver: neo4j.Driver, database: str | None, bridge: str,
-                 candidates: list[dict[str, Any]], max_clues: int) -> list[dict[str, Any]] | None:
+def choose_clues(
+    driver: neo4j.Driver,
+    database: str | None,
+    bridge: str,
+    candidates: list[dict[str, Any]],
+    max_clues: int,
+) -> list[dict[str, Any]] | None:
     """The shortest prefix (by selectivity) of `candidates` that only `bridge` holds, or None."""
     if not candidates:
         return None
     keyed = [{"relation": c["relation"], "kind": c["kind"], "id": c["id"]} for c in candidates]
-    counts = {(r["relation"], r["id"]): r["holders"] for r in cypher.read(
-        driver, "leaper/count_fact_holders", database=database, clues=keyed)}
-    ranked = sorted(candidates, key=lambda c: (counts.get((c["relation"], c["id"]), 0),
-                                               c["relation"], c["id"]))
+    counts = {
+        (r["relation"], r["id"]): r["holders"]
+        for r in cypher.read(driver, "leaper/count_fact_holders", database=database, clues=keyed)
+    }
+    ranked = sorted(
+        candidates, key=lambda c: (counts.get((c["relation"], c["id"]), 0), c["relation"], c["id"])
+    )
     chosen: list[dict[str, Any]] = []
     for cand in ranked:
         if any(c["relation"] == cand["relation"] for c in chosen):
             continue
         chosen.append(cand)
-        holders = cypher.read(driver, "leaper/find_clue_holders", database=database, limit=2,
-                              clues=[{"relation": c["relation"], "kind": c["kind"], "id": c["id"]}
-                                     for c in chosen])
+        holders = cypher.read(
+            driver,
+            "leaper/find_clue_holders",
+            database=database,
+            limit=2,
+            clues=[{"relation": c["relation"], "kind": c["kind"], "id": c["id"]} for c in chosen],
+        )
         if holders and holders[0]["holders"] == [bridge]:
             return chosen
         if len(chosen) >= max_clues:
@@ -69,8 +81,13 @@ def choose_clues(driver: neo4j.Driver, database: str | None, bridge: str,
     return None
 
 
-def reverse_tasks_for(driver: neo4j.Driver, database: str | None, union: dict[str, Any],
-                      config: LeaperConfig, backend: LLMBackend | None = None) -> list[TaskRecord]:
+def reverse_tasks_for(
+    driver: neo4j.Driver,
+    database: str | None,
+    union: dict[str, Any],
+    config: LeaperConfig,
+    backend: LLMBackend | None = None,
+) -> list[TaskRecord]:
     """Up to `bridges_per_union` Reverse-Union candidates from one kept Union task."""
     tree = json.loads(union["tree_json"])
     spec = json.loads(union["spec_json"])
@@ -78,51 +95,98 @@ def reverse_tasks_for(driver: neo4j.Driver, database: str | None, union: dict[st
     table_ids, relations = spec["table_ids"], spec["relations"]
     names = {a["entity_id"]: a["name"] for a in answers}
     common = sorted(names)
-    facts = cypher.read(driver, "leaper/find_entity_facts", database=database,
-                        entity_ids=common, table_ids=table_ids, relations=relations)
+    facts = cypher.read(
+        driver,
+        "leaper/find_entity_facts",
+        database=database,
+        entity_ids=common,
+        table_ids=table_ids,
+        relations=relations,
+    )
     holders: dict[tuple[str, str], set[str]] = {}
     for f in facts:
         holders.setdefault((f["relation"], f["id"]), set()).add(f["entity_id"])
     out: list[TaskRecord] = []
     for bridge in common[: config.bridges_per_union]:
-        pivots = sorted({(f["relation"], f["kind"], f["id"], f["name"]) for f in facts
-                         if f["entity_id"] == bridge},
-                        key=lambda p: (-len(holders[(p[0], p[2])]), p[0], p[2]))
+        pivots = sorted(
+            {
+                (f["relation"], f["kind"], f["id"], f["name"])
+                for f in facts
+                if f["entity_id"] == bridge
+            },
+            key=lambda p: (-len(holders[(p[0], p[2])]), p[0], p[2]),
+        )
         task_id = stable_id("leaper-reverse", union["task_id"], bridge)
-        base = TaskRecord(task_id=task_id, variant="reverse-union", question="", answers=[],
-                          targets=[], tree={}, spec={"bridge": bridge},
-                          trees=tree["trees"], tasks=[union["task_id"]])
+        base = TaskRecord(
+            task_id=task_id,
+            variant="reverse-union",
+            question="",
+            answers=[],
+            targets=[],
+            tree={},
+            spec={"bridge": bridge},
+            trees=tree["trees"],
+            tasks=[union["task_id"]],
+        )
         if not pivots:
             base.reject("no_pivot")
             out.append(base)
             continue
         relation, kind, pivot_id, pivot_name = pivots[0]
         matched = sorted(holders[(relation, pivot_id)] - {bridge})
-        own = cypher.read(driver, "leaper/find_entity_facts", database=database,
-                          entity_ids=[bridge], table_ids=None, relations=None)
+        own = cypher.read(
+            driver,
+            "leaper/find_entity_facts",
+            database=database,
+            entity_ids=[bridge],
+            table_ids=None,
+            relations=None,
+        )
         candidates = [f for f in own if f["relation"] != relation]
         clues = choose_clues(driver, database, bridge, candidates, config.max_clues)
-        anchors_with_pivot = sorted({e for ids in tree["anchors"].values() for e in ids}
-                                    & (holders[(relation, pivot_id)] | {bridge}))
-        spec_full = {"bridge": bridge, "table_ids": table_ids, "pivot_relation": relation,
-                     "pivot_id": pivot_id,
-                     "clues": [{"relation": c["relation"], "kind": c["kind"], "id": c["id"]}
-                               for c in clues or []]}
+        anchors_with_pivot = sorted(
+            {e for ids in tree["anchors"].values() for e in ids}
+            & (holders[(relation, pivot_id)] | {bridge})
+        )
+        spec_full = {
+            "bridge": bridge,
+            "table_ids": table_ids,
+            "pivot_relation": relation,
+            "pivot_id": pivot_id,
+            "clues": [
+                {"relation": c["relation"], "kind": c["kind"], "id": c["id"]} for c in clues or []
+            ],
+        }
         task = TaskRecord(
-            task_id=task_id, variant="reverse-union",
-            question=paraphrase(reverse_question([(c["relation"], c["name"]) for c in clues or []],
-                                                 relation, tree["roots"]), backend)
-            if clues else "",
+            task_id=task_id,
+            variant="reverse-union",
+            question=paraphrase(
+                reverse_question(
+                    [(c["relation"], c["name"]) for c in clues or []], relation, tree["roots"]
+                ),
+                backend,
+            )
+            if clues
+            else "",
             answers=[{"name": names[e], "entity_id": e} for e in matched],
             targets=[Target("answer", "entity", e, names[e]) for e in matched]
             + [Target("anchor", "entity", e, names.get(e, e)) for e in anchors_with_pivot]
             + [Target("attribute", kind, pivot_id, pivot_name)],
-            tree={"roots": tree["roots"], "trees": tree["trees"], "bridge": bridge,
-                  "pivot": {"relation": relation, "id": pivot_id, "name": pivot_name},
-                  "clues": [{"relation": c["relation"], "id": c["id"], "name": c["name"]}
-                            for c in clues or []]},
-            spec=spec_full, trees=tree["trees"], tasks=[union["task_id"]],
-            clues=[{"id": c["id"]} for c in clues or []], pivots=[{"id": pivot_id}],
+            tree={
+                "roots": tree["roots"],
+                "trees": tree["trees"],
+                "bridge": bridge,
+                "pivot": {"relation": relation, "id": pivot_id, "name": pivot_name},
+                "clues": [
+                    {"relation": c["relation"], "id": c["id"], "name": c["name"]}
+                    for c in clues or []
+                ],
+            },
+            spec=spec_full,
+            trees=tree["trees"],
+            tasks=[union["task_id"]],
+            clues=[{"id": c["id"]} for c in clues or []],
+            pivots=[{"id": pivot_id}],
         )
         if clues is None:
             task.reject("clues_not_unique")
@@ -134,25 +198,33 @@ def reverse_tasks_for(driver: neo4j.Driver, database: str | None, union: dict[st
     return out
 
 
-def build_reverse_tasks(driver: neo4j.Driver, database: str | None, config: LeaperConfig,
-                        backend: LLMBackend | None = None,
-                        progress: Callable[[int], None] | None = None) -> StageReport:
+def build_reverse_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: LeaperConfig,
+    backend: LLMBackend | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> StageReport:
     """Reverse-Union candidates from every kept Union task; existing tasks are skipped."""
     report = StageReport(STAGE)
-    unions = cypher.read(driver, "leaper/find_leaper_tasks", database=database,
-                         variants=["union"])
+    unions = cypher.read(driver, "leaper/find_leaper_tasks", database=database, variants=["union"])
     for batch in cypher.batched(unions, config.batch_size):
-        candidates = {stable_id("leaper-reverse", u["task_id"], a["entity_id"]): u
-                      for u in batch for a in json.loads(u["answer_json"])[
-                          : config.bridges_per_union]}
+        candidates = {
+            stable_id("leaper-reverse", u["task_id"], a["entity_id"]): u
+            for u in batch
+            for a in json.loads(u["answer_json"])[: config.bridges_per_union]
+        }
         done = existing_task_ids(driver, database, list(candidates))
         report.skip(len(done))
         tasks: list[TaskRecord] = []
         for union in batch:
             if all(tid in done for tid, u in candidates.items() if u is union):
                 continue
-            tasks += [t for t in reverse_tasks_for(driver, database, union, config, backend)
-                      if t.task_id not in done]
+            tasks += [
+                t
+                for t in reverse_tasks_for(driver, database, union, config, backend)
+                if t.task_id not in done
+            ]
         prove_reverse(driver, database, [t for t in tasks if t.status == "kept"])
         write_tasks(driver, database, tasks, config)
         for task in tasks:

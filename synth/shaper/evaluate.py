@@ -4,7 +4,8 @@ The graph is a `KGraph`: FACT triples ``(subject_ref, relation, object_ref)`` an
 between the entities the pages are about. A triple ``[X, r, S]`` denotes the pair set
 ``{(x, s) | x r s}`` filtered to ``s ∈ S`` when ``S`` is a set of constants; the task's answer is
 the set of values of ``?`` over all variable assignments satisfying every triple (a nested-loop
-join, exponential in the number of variables in the worst case; tasks are small).
+join over per-relation adjacency sets, exponential in the number of variables in the worst
+case; tasks are small).
 
 >>> g = KGraph(facts={("a", "born_in", "x"), ("b", "born_in", "y")})
 >>> evaluate(KPTask("t", (Triple(Var("?"), "born_in", (Const("x", "x", "Entity"),)),)), g)
@@ -54,30 +55,40 @@ def evaluate(task: KPTask, graph: KGraph) -> set[str]:
     task.check()
     bindings: list[dict[Var, str]] = [{}]
     for triple in _join_order(task.triples):
-        pairs = graph.pairs(triple.relation)
+        forward: dict[str, set[str]] = {}
+        backward: dict[str, set[str]] = {}
+        for x, s in graph.pairs(triple.relation):
+            forward.setdefault(x, set()).add(s)
+            backward.setdefault(s, set()).add(x)
         consts = {_allowed(o) for o in triple.objects if isinstance(o, Const)}
         obj_var = triple.objects[0] if isinstance(triple.objects[0], Var) else None
         subj = triple.subject
         subj_const = _allowed(subj) if isinstance(subj, Const) else None
         extended: list[dict[Var, str]] = []
         for b in bindings:
-            for x, s in pairs:
-                if subj_const is not None and x != subj_const:
-                    continue
-                if isinstance(subj, Var) and subj in b and b[subj] != x:
-                    continue
-                if obj_var is None and s not in consts:
-                    continue
-                if obj_var is not None and obj_var in b and b[obj_var] != s:
-                    continue
-                nb = dict(b)
-                if isinstance(subj, Var):
-                    nb[subj] = x
-                if obj_var is not None:
-                    if obj_var in nb and nb[obj_var] != s:
-                        continue  # [X, r, X] needs x == s
-                    nb[obj_var] = s
-                extended.append(nb)
+            xs: set[str] | None = None  # None: any subject
+            if subj_const is not None:
+                xs = {subj_const}
+            elif isinstance(subj, Var) and subj in b:
+                xs = {b[subj]}
+            if obj_var is None:
+                allowed_s: set[str] | None = {s for s in consts if s is not None}
+            else:
+                allowed_s = {b[obj_var]} if obj_var in b else None
+            if xs is None and allowed_s is not None:
+                xs = {x for s in allowed_s for x in backward.get(s, ())}
+            for x in sorted(xs) if xs is not None else sorted(forward):
+                for s in forward.get(x, ()):
+                    if allowed_s is not None and s not in allowed_s:
+                        continue
+                    nb = dict(b)
+                    if isinstance(subj, Var):
+                        nb[subj] = x
+                    if obj_var is not None:
+                        if obj_var in nb and nb[obj_var] != s:
+                            continue  # [X, r, X] needs x == s
+                        nb[obj_var] = s
+                    extended.append(nb)
         bindings = _dedupe(extended)
         if not bindings:
             return set()
@@ -97,8 +108,12 @@ def _join_order(triples: tuple[Triple, ...]) -> list[Triple]:
     ordered: list[Triple] = []
     bound: set[Var] = set()
     while rest:
-        rest.sort(key=lambda t: (not any(isinstance(o, Const) for o in t.terms()),
-                                 not (t.variables() & bound)))
+        rest.sort(
+            key=lambda t: (
+                not any(isinstance(o, Const) for o in t.terms()),
+                not (t.variables() & bound),
+            )
+        )
         nxt = rest.pop(0)
         ordered.append(nxt)
         bound |= nxt.variables()

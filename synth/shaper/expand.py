@@ -19,11 +19,10 @@ import click
 import neo4j
 
 from graphdb import cypher
-from graphdb.ids import stable_id
 from graphdb.stages import StageReport
 from synth.shaper.kp import TARGET, Const, KPTask, Triple, Var
 from synth.shaper.ops import GraphOps
-from synth.shaper.seeds import SeedRejected, _Null, const_for, finish_task, finished_records
+from synth.shaper.seeds import SeedRejected, bar_file, const_for, finish_task, finished_records
 from synth.shaper.store import load_tasks, save_tasks
 from synth.shaper.validate import validate_expansion
 
@@ -60,20 +59,29 @@ def next_variable(task: KPTask) -> Var:
     raise SeedRejected("too_many_variables")
 
 
-def expansion_candidates(ops: GraphOps, task: KPTask, leaf: Const, triple_index: int,
-                         rng: random.Random, config: ExpandConfig) -> list[KPTask]:
+def expansion_candidates(
+    ops: GraphOps,
+    task: KPTask,
+    leaf: Const,
+    triple_index: int,
+    rng: random.Random,
+    config: ExpandConfig,
+) -> list[KPTask]:
     """Candidate tasks replacing `leaf` in triple `triple_index` by a new, defined variable."""
     assert leaf.ref is not None
     answer = set(task.answer_refs)
     taken = {c.ref for c in task.constants()}
-    pool = [n for n in ops.neighbours(leaf.ref)
-            if n.ref not in answer and n.ref not in taken and n.ref != leaf.ref]
+    pool = [
+        n
+        for n in ops.neighbours(leaf.ref)
+        if n.ref not in answer and n.ref not in taken and n.ref != leaf.ref
+    ]
     rng.shuffle(pool)
     new_var = next_variable(task)
     layer = task.layer + 1
     used = {c.text: c.ref or "" for c in task.constants()}
     out = []
-    for first in pool[:config.candidate_tries]:
+    for first in pool[: config.candidate_tries]:
         local = dict(used)
         defs = [Triple(new_var, first.relation, (const_for(first, local),), layer)]
         current = ops.answer_of(KPTask("def", (replace(defs[0], subject=Var(TARGET)),)))
@@ -83,28 +91,42 @@ def expansion_candidates(ops: GraphOps, task: KPTask, leaf: Const, triple_index:
             if more is first:
                 continue
             trial = [*defs, Triple(new_var, more.relation, (const_for(more, dict(local)),), layer)]
-            narrowed = ops.answer_of(KPTask("def", tuple(replace(t, subject=Var(TARGET))
-                                                         for t in trial)))
+            narrowed = ops.answer_of(
+                KPTask("def", tuple(replace(t, subject=Var(TARGET)) for t in trial))
+            )
             if leaf.ref in narrowed and len(narrowed) < len(current):
                 const_for(more, local)
                 defs, current = trial, narrowed
         old = task.triples[triple_index]
         replaced = replace(old, objects=(new_var,))
-        triples = (*task.triples[:triple_index], replaced, *task.triples[triple_index + 1:], *defs)
-        out.append(KPTask("pending", triples, source="expanded", layer=layer,
-                          parent_id=task.task_id, expanded=(new_var, leaf),
-                          origin=f"expand:{task.task_id}"))
+        triples = (*task.triples[:triple_index], replaced, *task.triples[triple_index + 1 :], *defs)
+        out.append(
+            KPTask(
+                "pending",
+                triples,
+                source="expanded",
+                layer=layer,
+                parent_id=task.task_id,
+                expanded=(new_var, leaf),
+                origin=f"expand:{task.task_id}",
+            )
+        )
     return out
 
 
-def expand_once(ops: GraphOps, task: KPTask, leaves: list[dict[str, object]],
-                rng: random.Random, config: ExpandConfig) -> tuple[KPTask | None, list[Attempt]]:
+def expand_once(
+    ops: GraphOps,
+    task: KPTask,
+    leaves: list[dict[str, object]],
+    rng: random.Random,
+    config: ExpandConfig,
+) -> tuple[KPTask | None, list[Attempt]]:
     """Try leaves and definitions until one candidate passes validation."""
     attempts: list[Attempt] = []
     order = list(leaves)
     rng.shuffle(order)
     old_answer = set(task.answer_refs)
-    for leaf_row in order[:config.leaf_tries]:
+    for leaf_row in order[: config.leaf_tries]:
         leaf = Const(str(leaf_row["text"]), str(leaf_row["ref"]), str(leaf_row["label"]))
         index = int(str(leaf_row["triple_index"]))
         candidates = expansion_candidates(ops, task, leaf, index, rng, config)
@@ -113,10 +135,16 @@ def expand_once(ops: GraphOps, task: KPTask, leaves: list[dict[str, object]],
         for cand in candidates:
             assert cand.expanded is not None
             new_var = cand.expanded[0]
-            new_consts = [c for t in cand.triples if new_var == t.subject for c in t.objects
-                          if isinstance(c, Const)]
-            failure = validate_expansion(old_answer, cand, new_var, new_consts, ops.answer_of,
-                                         ops.neighbour_refs)
+            new_consts = [
+                c
+                for t in cand.triples
+                if new_var == t.subject
+                for c in t.objects
+                if isinstance(c, Const)
+            ]
+            failure = validate_expansion(
+                old_answer, cand, new_var, new_consts, ops.answer_of, ops.neighbour_refs
+            )
             if failure is not None:
                 attempts.append(Attempt(None, failure.reason, failure.detail))
                 continue
@@ -130,8 +158,9 @@ def expand_once(ops: GraphOps, task: KPTask, leaves: list[dict[str, object]],
     return None, attempts
 
 
-def expand_tasks(driver: neo4j.Driver, database: str | None, config: ExpandConfig,
-                 *, progress: bool = False) -> StageReport:
+def expand_tasks(
+    driver: neo4j.Driver, database: str | None, config: ExpandConfig, *, progress: bool = False
+) -> StageReport:
     """Expand seeds layer by layer; each accepted child is stored with BUILT_FROM and EXPANDS."""
     report = StageReport(STAGE)
     ops = GraphOps(driver, database, neighbour_limit=config.neighbour_limit)
@@ -140,16 +169,21 @@ def expand_tasks(driver: neo4j.Driver, database: str | None, config: ExpandConfi
     accepted = 0
     reasons: dict[str, int] = {}
     for layer in range(config.layers):
-        parents = [t for t in load_tasks(driver, database, status="kept")
-                   if t.source in ("seed", "expanded") and t.layer == layer]
+        parents = [
+            t
+            for t in load_tasks(driver, database, status="kept")
+            if t.source in ("seed", "expanded") and t.layer == layer
+        ]
         todo = [t for t in parents if t.task_id not in done]
         report.skip(len(parents) - len(todo))
         children: list[KPTask] = []
-        with click.progressbar(todo, label=f"shaper expand layer {layer + 1}",
-                               file=None if progress else _Null()) as bar:
+        with click.progressbar(
+            todo, label=f"shaper expand layer {layer + 1}", file=bar_file(progress)
+        ) as bar:
             for parent in bar:
-                leaves = cypher.read(driver, "shaper/find_leaf_constants", database=database,
-                                     task_id=parent.task_id)
+                leaves = cypher.read(
+                    driver, "shaper/find_leaf_constants", database=database, task_id=parent.task_id
+                )
                 rng = random.Random(f"{config.seed}:{parent.task_id}")
                 child, attempts = expand_once(ops, parent, leaves, rng, config)
                 for k, a in enumerate(attempts):
@@ -158,14 +192,20 @@ def expand_tasks(driver: neo4j.Driver, database: str | None, config: ExpandConfi
                         reasons[a.reason] = reasons.get(a.reason, 0) + 1
                         report.reject(f"{parent.task_id}#{k}", a.reason, a.detail)
                 if child is None:
-                    report.reject(parent.task_id, "no_valid_expansion",
-                                  f"{len(attempts)} candidates failed")
+                    report.reject(
+                        parent.task_id, "no_valid_expansion", f"{len(attempts)} candidates failed"
+                    )
                     continue
                 accepted += 1
                 children.append(child)
                 report.keep()
         save_tasks(driver, children, database)
-    report.notes.update({"attempted": attempted, "accepted": accepted,
-                         "rejected_by_reason": dict(sorted(reasons.items())),
-                         "queries": ops.queries})
+    report.notes.update(
+        {
+            "attempted": attempted,
+            "accepted": accepted,
+            "rejected_by_reason": dict(sorted(reasons.items())),
+            "queries": ops.queries,
+        }
+    )
     return report.finish()

@@ -17,21 +17,38 @@ from graphdb import cypher
 from synth.shaper.evaluate import KGraph
 
 
-def merge_kgraph(driver: neo4j.Driver, graph: KGraph, database: str | None = None,
-                 *, source: str = "kgraph", table_id: str = "kgraph") -> None:
+def merge_kgraph(
+    driver: neo4j.Driver,
+    graph: KGraph,
+    database: str | None = None,
+    *,
+    source: str = "kgraph",
+    table_id: str = "kgraph",
+) -> None:
     """MERGE every node, FACT edge and page link of `graph` (idempotent)."""
     refs = set(graph.names) | {s for s, _, _ in graph.facts} | {o for _, _, o in graph.facts}
     refs |= {a for a, _ in graph.links} | {b for _, b in graph.links}
     linked = {a for a, _ in graph.links} | {b for _, b in graph.links}
-    rows = [{"ref": ref, "label": graph.label(ref), "name": graph.names.get(ref, ref),
-             "page": ref in linked, "source": source} for ref in sorted(refs)]
+    rows = [
+        {
+            "ref": ref,
+            "label": graph.label(ref),
+            "name": graph.names.get(ref, ref),
+            "page": ref in linked,
+            "source": source,
+        }
+        for ref in sorted(refs)
+    ]
     cypher.run_batches(driver, "shaper/merge_kgraph_nodes", rows, database=database)
-    facts = [{"subject": s, "relation": r, "object": o, "table_id": table_id}
-             for s, r, o in sorted(graph.facts)]
+    facts = [
+        {"subject": s, "relation": r, "object": o, "table_id": table_id}
+        for s, r, o in sorted(graph.facts)
+    ]
     cypher.run_batches(driver, "shaper/merge_kgraph_facts", facts, database=database)
     links = [{"source": a, "target": b} for a, b in sorted(graph.links)]
-    cypher.run_batches(driver, "shaper/merge_kgraph_links", links, database=database,
-                       batch_size=5000)
+    cypher.run_batches(
+        driver, "shaper/merge_kgraph_links", links, database=database, batch_size=5000
+    )
 
 
 def read_wikispeedia(folder: Path) -> KGraph:

@@ -99,8 +99,10 @@ def parse_relation(relation: str) -> RelationSpec:
     if relation == LINKED_FROM:
         return RelationSpec("link", LINKS_TO, True)
     if not _RELATION.match(relation):
-        raise ShaperError(f"relation {relation!r} is not executable: use a canonical "
-                          f"lower_snake name, ~name, {LINKS_TO} or {LINKED_FROM}")
+        raise ShaperError(
+            f"relation {relation!r} is not executable: use a canonical "
+            f"lower_snake name, ~name, {LINKS_TO} or {LINKED_FROM}"
+        )
     inverse = relation.startswith(INVERSE_PREFIX)
     return RelationSpec("fact", relation.removeprefix(INVERSE_PREFIX), inverse)
 
@@ -158,7 +160,7 @@ class KPTask:
 
     def without(self, index: int) -> KPTask:
         """The same task with triple `index` dropped (used by the redundancy check)."""
-        kept = self.triples[:index] + self.triples[index + 1:]
+        kept = self.triples[:index] + self.triples[index + 1 :]
         return replace(self, triples=kept)
 
     @property

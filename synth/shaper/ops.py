@@ -62,10 +62,16 @@ class GraphOps:
     def neighbours(self, ref: str) -> list[Neighbour]:
         if ref not in self._neighbours:
             self.queries += 1
-            rows = cypher.read(self.driver, "shaper/find_neighbours", database=self.database,
-                               ref=ref, limit=self.neighbour_limit)
-            self._neighbours[ref] = [Neighbour(r["relation"], r["ref"], r["label"], r["name"])
-                                     for r in rows]
+            rows = cypher.read(
+                self.driver,
+                "shaper/find_neighbours",
+                database=self.database,
+                ref=ref,
+                limit=self.neighbour_limit,
+            )
+            self._neighbours[ref] = [
+                Neighbour(r["relation"], r["ref"], r["label"], r["name"]) for r in rows
+            ]
         return self._neighbours[ref]
 
     def neighbour_refs(self, ref: str) -> list[str]:

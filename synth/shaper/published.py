@@ -87,8 +87,10 @@ def normalise_element(element: Any) -> tuple[list[list[str]], str]:
             if len(rels) == len(objs) and all(is_term(x.strip()) for x in objs):
                 pairs = zip(rels, objs, strict=True)
                 return [[s, a.strip(), b.strip()] for a, b in pairs], "split_compound"
-            raise ElementError("ambiguous_compound",
-                               f"compound relation and object do not pair up: {element!r}"[:300])
+            raise ElementError(
+                "ambiguous_compound",
+                f"compound relation and object do not pair up: {element!r}"[:300],
+            )
         if o and not is_term(o) and not _contains_term(o):
             return [[s, r, "C@" + o]], "bare_constant"
         return [items], ""
@@ -101,8 +103,10 @@ def normalise_element(element: Any) -> tuple[list[list[str]], str]:
                 return [[items[0], items[1], rest[0]], [items[0], items[1], rest[2]]], "split_and"
             if all(is_term(x) for x in rest):
                 return [[items[0], items[1], x] for x in rest], "split_objects"
-    raise ElementError("ambiguous_element",
-                       f"{len(items)}-item element with no unambiguous reading: {element!r}"[:300])
+    raise ElementError(
+        "ambiguous_element",
+        f"{len(items)}-item element with no unambiguous reading: {element!r}"[:300],
+    )
 
 
 def parse_row(row: Any) -> Parsed:
@@ -132,10 +136,15 @@ def parse_row(row: Any) -> Parsed:
         if code:
             parsed.normalised.append(code)
     answer = row["answer"]
-    task = KPTask(task_id=f"webshaper:{row_id}", triples=tuple(triples),
-                  question=str(row["question"]),
-                  answer=[str(a) for a in answer] if isinstance(answer, list) else [str(answer)],
-                  urls=[str(u) for u in row.get("urls") or []], source="published", origin=row_id)
+    task = KPTask(
+        task_id=f"webshaper:{row_id}",
+        triples=tuple(triples),
+        question=str(row["question"]),
+        answer=[str(a) for a in answer] if isinstance(answer, list) else [str(answer)],
+        urls=[str(u) for u in row.get("urls") or []],
+        source="published",
+        origin=row_id,
+    )
     try:
         task.check()
     except ShaperError as e:
@@ -162,9 +171,18 @@ def read_rows(path: Path) -> Iterator[Parsed]:
 def to_row(task: KPTask) -> dict[str, Any]:
     """The published form of a task (the `id` without our ``webshaper:`` prefix)."""
     formalization = [
-        [format_term(t.subject), t.relation, UNION_SEPARATOR.join(format_term(o) for o in t.objects)]
+        [
+            format_term(t.subject),
+            t.relation,
+            UNION_SEPARATOR.join(format_term(o) for o in t.objects),
+        ]
         for t in task.triples
     ]
     answer: Any = task.answer[0] if len(task.answer) == 1 else list(task.answer)
-    return {"id": task.task_id.removeprefix("webshaper:"), "question": task.question,
-            "answer": answer, "formalization": formalization, "urls": list(task.urls)}
+    return {
+        "id": task.task_id.removeprefix("webshaper:"),
+        "question": task.question,
+        "answer": answer,
+        "formalization": formalization,
+        "urls": list(task.urls),
+    }

@@ -56,7 +56,9 @@ def render(task: KPTask) -> str:
     return "Find every answer such that " + "; ".join(clauses) + "." + unknowns
 
 
-def check_question(question: str, constants: Iterable[Const], answer_names: Iterable[str]) -> str | None:
+def check_question(
+    question: str, constants: Iterable[Const], answer_names: Iterable[str]
+) -> str | None:
     """``None`` when valid, else a short reason: ``missing_constant`` or ``names_answer``."""
     lowered = question.lower()
     for c in constants:
@@ -68,13 +70,17 @@ def check_question(question: str, constants: Iterable[Const], answer_names: Iter
     return None
 
 
-def paraphrase(question: str, backend: LLMBackend, constants: Iterable[Const],
-               answer_names: Iterable[str]) -> str | None:
+def paraphrase(
+    question: str, backend: LLMBackend, constants: Iterable[Const], answer_names: Iterable[str]
+) -> str | None:
     """An LLM rewording of `question`, or None when it drops a constant or names the answer."""
     consts = list(constants)
     messages = [
-        {"role": "system", "content": "Rewrite the question as one fluent English question. "
-         "Keep every quoted name exactly. Do not answer it."},
+        {
+            "role": "system",
+            "content": "Rewrite the question as one fluent English question. "
+            "Keep every quoted name exactly. Do not answer it.",
+        },
         {"role": "user", "content": question},
     ]
     text = backend.generate(messages, max_tokens=256, temperature=0.0).text.strip()

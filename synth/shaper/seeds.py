@@ -13,8 +13,11 @@ run skips finished attempts and repeats the others identically.
 
 from __future__ import annotations
 
+import io
 import random
+import sys
 from dataclasses import dataclass
+from typing import TextIO
 
 import click
 import neo4j
@@ -55,8 +58,9 @@ def const_for(n: Neighbour, used: dict[str, str]) -> Const:
     return Const(text, n.ref, n.label)
 
 
-def make_seed(ops: GraphOps, start: str, rng: random.Random, config: SeedConfig,
-              origin: str) -> KPTask:
+def make_seed(
+    ops: GraphOps, start: str, rng: random.Random, config: SeedConfig, origin: str
+) -> KPTask:
     """One seed task answered by `start` (among at most `max_answers`); raises `SeedRejected`."""
     first = ops.neighbours(start)
     if not first:
@@ -68,8 +72,10 @@ def make_seed(ops: GraphOps, start: str, rng: random.Random, config: SeedConfig,
     target = Var(TARGET)
     if second:
         c = rng.choice(second)
-        triples = [Triple(target, r1, (Var("V@A"),)),
-                   Triple(Var("V@A"), c.relation, (const_for(c, used),))]
+        triples = [
+            Triple(target, r1, (Var("V@A"),)),
+            Triple(Var("V@A"), c.relation, (const_for(c, used),)),
+        ]
         used_refs = {a.ref, c.ref}
     else:
         triples = [Triple(target, r1, (const_for(a, used),))]
@@ -82,9 +88,12 @@ def make_seed(ops: GraphOps, start: str, rng: random.Random, config: SeedConfig,
     for n in pool:
         if len(answer) <= config.max_answers or added >= config.max_narrow:
             break
-        candidate = KPTask("pending", (*task.triples, Triple(target, n.relation,
-                                                            (const_for(n, dict(used)),))),
-                           source="seed", origin=origin)
+        candidate = KPTask(
+            "pending",
+            (*task.triples, Triple(target, n.relation, (const_for(n, dict(used)),))),
+            source="seed",
+            origin=origin,
+        )
         narrowed = ops.answer_of(candidate)
         if start in narrowed and len(narrowed) < len(answer):
             const_for(n, used)
@@ -113,20 +122,33 @@ def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
     task.question = question
     task.answer_refs = sorted(answer)
     task.answer = [names[r] for r in task.answer_refs]
-    task.urls = sorted({f"https://en.wikipedia.org{c.ref}" for c in constants
-                        if c.ref and c.ref.startswith("/wiki/")})
+    task.urls = sorted(
+        {
+            f"https://en.wikipedia.org{c.ref}"
+            for c in constants
+            if c.ref and c.ref.startswith("/wiki/")
+        }
+    )
     return task
 
 
-def finished_records(driver: neo4j.Driver, database: str | None, stage: str,
-                     prefix: str) -> set[str]:
-    rows = cypher.read(driver, "shaper/list_finished_records", database=database,
-                       stage=stage, prefix=prefix)
+def bar_file(progress: bool) -> TextIO:
+    """Where a progress bar draws: stderr for the CLI, nowhere inside the pipeline."""
+    return sys.stderr if progress else io.StringIO()
+
+
+def finished_records(
+    driver: neo4j.Driver, database: str | None, stage: str, prefix: str
+) -> set[str]:
+    rows = cypher.read(
+        driver, "shaper/list_finished_records", database=database, stage=stage, prefix=prefix
+    )
     return {r["record_id"] for r in rows}
 
 
-def make_seeds(driver: neo4j.Driver, database: str | None, config: SeedConfig,
-               *, progress: bool = False) -> StageReport:
+def make_seeds(
+    driver: neo4j.Driver, database: str | None, config: SeedConfig, *, progress: bool = False
+) -> StageReport:
     """Run `config.n_seeds` walk attempts; kept seeds are stored, rejects reported by reason."""
     report = StageReport(STAGE)
     ops = GraphOps(driver, database, neighbour_limit=config.neighbour_limit)
@@ -139,8 +161,9 @@ def make_seeds(driver: neo4j.Driver, database: str | None, config: SeedConfig,
     done = finished_records(driver, database, STAGE, prefix)
     seen: set[str] = set()
     kept: list[KPTask] = []
-    with click.progressbar(range(config.n_seeds), label="shaper seeds",
-                           file=None if progress else _Null()) as bar:
+    with click.progressbar(
+        range(config.n_seeds), label="shaper seeds", file=bar_file(progress)
+    ) as bar:
         for i in bar:
             origin = f"{prefix}{i}"
             if origin in done:
@@ -160,13 +183,3 @@ def make_seeds(driver: neo4j.Driver, database: str | None, config: SeedConfig,
     save_tasks(driver, kept, database)
     report.notes["queries"] = ops.queries
     return report.finish()
-
-
-class _Null:
-    """A sink for the progress bar when not attached to a terminal command."""
-
-    def write(self, _: str) -> int:
-        return 0
-
-    def flush(self) -> None:
-        return None

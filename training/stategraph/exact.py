@@ -28,18 +28,24 @@ from training.stategraph.model import StateGraph, is_valid
 def candidates(graph: StateGraph, required: Iterable[int] = ()) -> list[int]:
     """Actions other than query, answer and `required` that produce information used later."""
     fixed = {0, graph.answer, *required}
-    return [a for a in range(1, graph.answer) if a not in fixed
-            and any(graph.produces[a] & graph.enables[c] for c in range(a + 1, graph.n_actions))]
+    return [
+        a
+        for a in range(1, graph.answer)
+        if a not in fixed
+        and any(graph.produces[a] & graph.enables[c] for c in range(a + 1, graph.n_actions))
+    ]
 
 
-def exact_necessary_actions(graph: StateGraph, required: Iterable[int] = (),
-                            max_candidates: int = 18) -> frozenset[int]:
+def exact_necessary_actions(
+    graph: StateGraph, required: Iterable[int] = (), max_candidates: int = 18
+) -> frozenset[int]:
     """The minimum necessary set containing `required` (query and answer included)."""
     base = {0, graph.answer, *required}
     pool = candidates(graph, required)
     if len(pool) > max_candidates:
-        raise StateGraphError(f"{len(pool)} candidate actions exceed the exact solver's limit "
-                              f"of {max_candidates}")
+        raise StateGraphError(
+            f"{len(pool)} candidate actions exceed the exact solver's limit of {max_candidates}"
+        )
     for size in range(len(pool) + 1):
         for combo in combinations(pool, size):
             if is_valid(graph, base | set(combo)):

@@ -28,10 +28,14 @@ from training.stategraph.wire import Trajectory
 _LIST = re.compile(r"\[.*?\]", re.S)
 _SPACE = re.compile(r"\s+")
 
-FACTS_SYSTEM = ("You extract atomic facts from text returned by a web tool. Reply with a JSON list "
-                "of at most {k} short facts (strings), nothing else.")
-USES_SYSTEM = ("You decide which known facts an agent's step relies on. Reply with a JSON list of "
-               "fact numbers, nothing else (an empty list if none).")
+FACTS_SYSTEM = (
+    "You extract atomic facts from text returned by a web tool. Reply with a JSON list "
+    "of at most {k} short facts (strings), nothing else."
+)
+USES_SYSTEM = (
+    "You decide which known facts an agent's step relies on. Reply with a JSON list of "
+    "fact numbers, nothing else (an empty list if none)."
+)
 
 
 def parse_json_list(text: str) -> list[Any] | None:
@@ -65,14 +69,19 @@ class LLMExtractor:
     uses_tokens: int = 32
 
     def _ask(self, messages: list[Message], run: int, max_tokens: int) -> str:
-        generation = self.backend.generate(messages, max_tokens=max_tokens,
-                                           temperature=0.0 if run == 0 else self.temperature,
-                                           seed=run)
+        generation = self.backend.generate(
+            messages,
+            max_tokens=max_tokens,
+            temperature=0.0 if run == 0 else self.temperature,
+            seed=run,
+        )
         return generation.text
 
     def facts(self, text: str, run: int) -> list[str] | None:
-        messages = [{"role": "system", "content": FACTS_SYSTEM.format(k=self.max_facts)},
-                    {"role": "user", "content": text[: self.source_chars]}]
+        messages = [
+            {"role": "system", "content": FACTS_SYSTEM.format(k=self.max_facts)},
+            {"role": "user", "content": text[: self.source_chars]},
+        ]
         parsed = parse_json_list(self._ask(messages, run, self.facts_tokens))
         if parsed is None:
             return None
@@ -80,8 +89,10 @@ class LLMExtractor:
 
     def uses(self, action: str, known: list[str], run: int) -> list[int] | None:
         numbered = "\n".join(f"{i + 1}. {f}" for i, f in enumerate(known))
-        messages = [{"role": "system", "content": USES_SYSTEM},
-                    {"role": "user", "content": f"Known facts:\n{numbered}\n\nStep:\n{action}"}]
+        messages = [
+            {"role": "system", "content": USES_SYSTEM},
+            {"role": "user", "content": f"Known facts:\n{numbered}\n\nStep:\n{action}"},
+        ]
         parsed = parse_json_list(self._ask(messages, run, self.uses_tokens))
         if parsed is None:
             return None
@@ -98,9 +109,11 @@ class LLMExtractor:
         failures = calls = 0
         for a in range(n):
             if a:
-                window = known[-self.max_known:]
+                window = known[-self.max_known :]
                 calls += 1
-                picked = self.uses(actions[a], [info_text[k] for k in window], run) if window else []
+                picked = (
+                    self.uses(actions[a], [info_text[k] for k in window], run) if window else []
+                )
                 if picked is None:
                     failures += 1
                 else:
@@ -118,11 +131,20 @@ class LLMExtractor:
                 if key not in info_text:
                     info_text[key] = fact[:500]
                     known.append(key)
-        return StateGraph(produces=produces, enables=enables, info_text=info_text,
-                          info_kind={k: "sentence" for k in info_text}, extractor="llm", run=run,
-                          granularity="llm-facts",
-                          notes={"calls": calls, "parse_failures": failures,
-                                 "backend": getattr(self.backend, "name", "")})
+        return StateGraph(
+            produces=produces,
+            enables=enables,
+            info_text=info_text,
+            info_kind={k: "sentence" for k in info_text},
+            extractor="llm",
+            run=run,
+            granularity="llm-facts",
+            notes={
+                "calls": calls,
+                "parse_failures": failures,
+                "backend": getattr(self.backend, "name", ""),
+            },
+        )
 
     def extract(self, trajectory: Trajectory) -> list[StateGraph]:
         return [self.extract_run(trajectory, run) for run in range(self.runs)]

@@ -63,13 +63,16 @@ class Lexicon:
                         self._surface.setdefault(form.lower(), entry.key)
         # Surfaces starting with a word character need a word boundary before them; link
         # targets such as "/wiki/X" also match inside "https://en.wikipedia.org/wiki/X".
-        word = sorted((f for f in self._surface if f[0].isalnum() or f[0] == "_"),
-                      key=len, reverse=True)
+        word = sorted(
+            (f for f in self._surface if f[0].isalnum() or f[0] == "_"), key=len, reverse=True
+        )
         word_set = set(word)
         other = sorted((f for f in self._surface if f not in word_set), key=len, reverse=True)
-        self._patterns = [re.compile(prefix + "(" + "|".join(map(re.escape, forms)) + r")(?!\w)",
-                                     re.I) for prefix, forms in ((r"(?<!\w)", word), ("", other))
-                          if forms]
+        self._patterns = [
+            re.compile(prefix + "(" + "|".join(map(re.escape, forms)) + r")(?!\w)", re.I)
+            for prefix, forms in ((r"(?<!\w)", word), ("", other))
+            if forms
+        ]
 
     def mentions(self, text: str) -> set[str]:
         """Keys of the entities and values `text` mentions (numbers and years always count)."""
@@ -93,7 +96,7 @@ def _forms(name: str) -> set[str]:
     """A name, its link-target spelling (``/wiki/A_B`` → ``A B``) and the plain path."""
     forms = {name.strip()}
     if name.startswith("/wiki/"):
-        title = name[len("/wiki/"):]
+        title = name[len("/wiki/") :]
         forms |= {title.replace("_", " "), title}
     return {f for f in forms if f}
 
@@ -111,9 +114,28 @@ def _units(text: str, granularity: str) -> list[str]:
     return [u.strip() for u in splitter.split(text) if u and u.strip()]
 
 
-def extract_rule_graph(trajectory: Trajectory, lexicon: Lexicon, granularity: str = "entity",
-                       *, run: int = 0) -> StateGraph:
-    """Build the state graph of `trajectory` at one granularity (see the module docstring)."""
+def _pairs(keys: set[str], cap: int) -> set[str]:
+    """Relation facts: pairs of mentions that co-occur in one unit (none past `cap` mentions)."""
+    if len(keys) < 2 or len(keys) > cap:
+        return set()
+    ordered = sorted(keys)
+    return {f"pair:{a}|{b}" for i, a in enumerate(ordered) for b in ordered[i + 1 :]}
+
+
+def extract_rule_graph(
+    trajectory: Trajectory,
+    lexicon: Lexicon,
+    granularity: str = "entity",
+    *,
+    run: int = 0,
+    pair_cap: int = 12,
+) -> StateGraph:
+    """Build the state graph of `trajectory` at one granularity (see the module docstring).
+
+    Besides single mentions, two mentions that co-occur in one sentence form a relation fact
+    (``pair:A|B``): an answer naming "Kazuo Ishiguro" and "Nagasaki" relies on the sentence
+    that connects them, not only on where each name first appeared.
+    """
     if granularity not in GRANULARITIES:
         raise ValueError(f"unknown granularity {granularity!r}; use one of {GRANULARITIES}")
     sources = [trajectory.question] + [t.observation or "" for t in trajectory.turns]
@@ -123,42 +145,63 @@ def extract_rule_graph(trajectory: Trajectory, lexicon: Lexicon, granularity: st
     enables: list[set[str]] = [set() for _ in range(n)]
     info_text: dict[str, str] = {}
     info_kind: dict[str, str] = {}
-    first_unit: dict[str, str] = {}  # mention key -> earliest unit key containing it
+    first_unit: dict[str, str] = {}  # mention or pair key -> earliest unit key containing it
+    unit_kind = "sentence" if granularity == "entity" else granularity
     for a in range(n):
-        mentioned = lexicon.mentions(actions[a]) if a else set()
-        if granularity == "entity":
-            enables[a] = {k for k in mentioned if k in info_text}
-        else:
-            enables[a] = {first_unit[k] for k in mentioned if k in first_unit}
+        if a:
+            mentioned = lexicon.mentions(actions[a])
+            wanted = mentioned | _pairs(mentioned, cap=10_000)
+            if granularity == "entity":
+                enables[a] = {k for k in wanted if k in info_text}
+            else:
+                enables[a] = {first_unit[k] for k in wanted if k in first_unit}
         if a == n - 1:
-            break  # the answer's observation does not exist
-        if granularity == "entity":
-            for key in lexicon.mentions(sources[a]):
-                produces[a].add(key)
-                info_text.setdefault(key, lexicon.text_of(key))
-                info_kind.setdefault(key, lexicon.kind_of(key))
-            continue
-        for unit in _units(sources[a], granularity):
+            break  # the answer has no observation
+        for unit in _units(sources[a], unit_kind):
             keys = lexicon.mentions(unit)
             if not keys:
+                continue
+            facts = keys | _pairs(keys, pair_cap)
+            if granularity == "entity":
+                for key in facts:
+                    produces[a].add(key)
+                    if key not in info_text:
+                        info_text[key] = (
+                            lexicon.text_of(key)
+                            if not key.startswith("pair:")
+                            else " & ".join(lexicon.text_of(k) for k in key[5:].split("|"))
+                        )
+                        info_kind[key] = (
+                            "relation" if key.startswith("pair:") else lexicon.kind_of(key)
+                        )
                 continue
             ukey = _unit_key(granularity[0], unit)
             produces[a].add(ukey)
             info_text.setdefault(ukey, unit[:500])
             info_kind.setdefault(ukey, granularity)
-            for key in keys:
+            for key in facts:
                 first_unit.setdefault(key, ukey)
-    return StateGraph(produces=produces, enables=enables, info_text=info_text, info_kind=info_kind,
-                      extractor="rule", run=run, granularity=granularity)
+    return StateGraph(
+        produces=produces,
+        enables=enables,
+        info_text=info_text,
+        info_kind=info_kind,
+        extractor="rule",
+        run=run,
+        granularity=granularity,
+    )
 
 
-def extract_rule_graphs(trajectory: Trajectory, lexicon: Lexicon,
-                        granularities: Iterable[str] = GRANULARITIES) -> list[StateGraph]:
+def extract_rule_graphs(
+    trajectory: Trajectory, lexicon: Lexicon, granularities: Iterable[str] = GRANULARITIES
+) -> list[StateGraph]:
     """The three constructions of the vote: one graph per granularity, run = its position."""
     return [extract_rule_graph(trajectory, lexicon, g, run=r) for r, g in enumerate(granularities)]
 
 
-def first_introducers(trajectory: Trajectory, lexicon: Lexicon, keys: Iterable[str]) -> dict[str, int]:
+def first_introducers(
+    trajectory: Trajectory, lexicon: Lexicon, keys: Iterable[str]
+) -> dict[str, int]:
     """For each key, the first turn whose observation mentions it (0 = the question itself).
 
     These are the actions that *produced* an answer entity: pruning must never drop them.

@@ -66,8 +66,14 @@ def supports(graph: StateGraph) -> dict[int, frozenset[int]]:
         if a in settled:
             continue
         settled[a] = best[a]
-        touched = sorted({c for info in graph.produces[a] for c in consumers.get(info, [])
-                          if c > a and c not in settled})
+        touched = sorted(
+            {
+                c
+                for info in graph.produces[a]
+                for c in consumers.get(info, [])
+                if c > a and c not in settled
+            }
+        )
         for c in touched:
             candidate = _combine(graph, c, settled)
             if candidate is not None and len(candidate) < len(best.get(c, _FULL)):
@@ -79,7 +85,9 @@ def supports(graph: StateGraph) -> dict[int, frozenset[int]]:
 _FULL = frozenset(range(1 << 20))  # larger than any real support: "not reached yet"
 
 
-def _combine(graph: StateGraph, c: int, settled: dict[int, frozenset[int]]) -> frozenset[int] | None:
+def _combine(
+    graph: StateGraph, c: int, settled: dict[int, frozenset[int]]
+) -> frozenset[int] | None:
     """Support of action `c` from settled producers, or None while some input is unreachable."""
     current: set[int] = {0, c}
     for info in graph.enables[c]:
@@ -89,26 +97,42 @@ def _combine(graph: StateGraph, c: int, settled: dict[int, frozenset[int]]) -> f
     return frozenset(current)
 
 
-def _cover(graph: StateGraph, consumer: int, infos: set[str], settled: dict[int, frozenset[int]],
-           chosen: set[int], *, whole_support: bool) -> list[int]:
+def _cover(
+    graph: StateGraph,
+    consumer: int,
+    infos: set[str],
+    settled: dict[int, frozenset[int]],
+    chosen: set[int],
+    *,
+    whole_support: bool,
+) -> list[int]:
     """Greedy weighted set cover of `infos` by settled producers before `consumer`.
 
     A producer's price is the number of actions its support adds to `chosen`, divided by how
     many still-uncovered pieces it produces; the cheapest is taken until all are covered. Adds
     the producer (or, with `whole_support`, its whole support) to `chosen`; returns new picks.
     """
-    uncovered = {i for i in infos
-                 if not any(p in chosen for p in graph.producers(i, before=consumer))}
+    uncovered = {
+        i for i in infos if not any(p in chosen for p in graph.producers(i, before=consumer))
+    }
     picks: list[int] = []
     while uncovered:
-        options = {p for i in uncovered for p in graph.producers(i, before=consumer)
-                   if p in settled}
+        options = {
+            p for i in uncovered for p in graph.producers(i, before=consumer) if p in settled
+        }
         if not options:
             missing = sorted(uncovered)[0]
-            raise StateGraphError(f"action {consumer} relies on {missing!r}, which nothing before "
-                                  "it derivably produces")
-        pick = min(options, key=lambda p: (len(settled[p] - chosen) /
-                                           max(1, len(graph.produces[p] & uncovered)), p))
+            raise StateGraphError(
+                f"action {consumer} relies on {missing!r}, which nothing before "
+                "it derivably produces"
+            )
+        pick = min(
+            options,
+            key=lambda p: (
+                len(settled[p] - chosen) / max(1, len(graph.produces[p] & uncovered)),
+                p,
+            ),
+        )
         if whole_support:
             chosen |= settled[pick]
         else:
@@ -118,8 +142,9 @@ def _cover(graph: StateGraph, consumer: int, infos: set[str], settled: dict[int,
     return picks
 
 
-def closure(graph: StateGraph, settled: dict[int, frozenset[int]],
-            roots: Iterable[int]) -> set[int]:
+def closure(
+    graph: StateGraph, settled: dict[int, frozenset[int]], roots: Iterable[int]
+) -> set[int]:
     """Step 2: the backward closure of `roots` (one producer per needed piece of information)."""
     needed: set[int] = {0, *roots}
     pending = [-a for a in needed]

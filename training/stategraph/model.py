@@ -41,8 +41,10 @@ class StateGraph:
 
     def __post_init__(self) -> None:
         if len(self.produces) != len(self.enables) or len(self.produces) < 2:
-            raise StateGraphError("a state graph needs the query and at least an answer action, "
-                                  "with one produces/enables set per action")
+            raise StateGraphError(
+                "a state graph needs the query and at least an answer action, "
+                "with one produces/enables set per action"
+            )
 
     @property
     def n_actions(self) -> int:
@@ -90,7 +92,13 @@ def restrict(graph: StateGraph, allowed: Iterable[int]) -> StateGraph:
     """
     keep = set(allowed) | {0, graph.answer}
     produces = [set(p) if a in keep else set() for a, p in enumerate(graph.produces)]
-    return StateGraph(produces=produces, enables=[set(e) for e in graph.enables],
-                      info_text=graph.info_text, info_kind=graph.info_kind,
-                      extractor=graph.extractor, run=graph.run, granularity=graph.granularity,
-                      notes=dict(graph.notes))
+    return StateGraph(
+        produces=produces,
+        enables=[set(e) for e in graph.enables],
+        info_text=graph.info_text,
+        info_kind=graph.info_kind,
+        extractor=graph.extractor,
+        run=graph.run,
+        granularity=graph.granularity,
+        notes=dict(graph.notes),
+    )

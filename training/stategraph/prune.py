@@ -66,6 +66,7 @@ class PruneConfig:
     rollout_ids: tuple[str, ...] = ()
     limit: int | None = None
     exact_max_candidates: int = 14  # exact solver only on graphs this small (optimality gap)
+    redo: bool = False  # also redo rollouts that already have a prune_status (benchmarks)
 
     @classmethod
     def from_section(cls, section: dict[str, Any], **overrides: Any) -> PruneConfig:
@@ -151,29 +152,39 @@ def answer_entities(trajectory: Trajectory, lexicon: Lexicon) -> tuple[list[str]
     return sorted(firsts), {t for t in firsts.values() if t > 0}
 
 
-def _search(graph: StateGraph, required: set[int], max_exact: int
-            ) -> tuple[frozenset[int] | None, int | None, int | None]:
+def _search(
+    graph: StateGraph, required: set[int], max_exact: int
+) -> tuple[frozenset[int] | None, int | None, int | None]:
     try:
         found = necessary_actions(graph, required)
     except StateGraphError:
         return None, None, None
     exact_cost = None
     if len(exact_candidates(graph, required)) <= max_exact:
-        exact_cost = cost(graph, exact_necessary_actions(graph, required,
-                                                         max_candidates=max_exact))
+        exact_cost = cost(graph, exact_necessary_actions(graph, required, max_candidates=max_exact))
     return found, cost(graph, found), exact_cost
 
 
-def prune_rollouts(driver: neo4j.Driver, database: str | None, config: PruneConfig, *,
-                   extractor: Extractor | None = None, rewriter: Any = None,
-                   on_progress: Callable[[int], None] | None = None,
-                   on_start: Callable[[int], None] | None = None) -> PruneResult:
+def prune_rollouts(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: PruneConfig,
+    *,
+    extractor: Extractor | None = None,
+    rewriter: Any = None,
+    on_progress: Callable[[int], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
+) -> PruneResult:
     """Run the stage over the graph; see the module docstring. Returns report and outcomes."""
     report = StageReport("prune")
     extract = extractor or _default_extractor(config)
-    candidates = store.find_rollouts(driver, database, include_unfiltered=config.include_unfiltered,
-                                     rollout_ids=config.rollout_ids or None)
-    todo = [c["rollout_id"] for c in candidates if c["prune_status"] is None]
+    candidates = store.find_rollouts(
+        driver,
+        database,
+        include_unfiltered=config.include_unfiltered,
+        rollout_ids=config.rollout_ids or None,
+    )
+    todo = [c["rollout_id"] for c in candidates if config.redo or c["prune_status"] is None]
     report.skip(len(candidates) - len(todo))
     if config.limit is not None:
         todo = todo[: config.limit]
@@ -196,9 +207,11 @@ def prune_rollouts(driver: neo4j.Driver, database: str | None, config: PruneConf
         tb = sum(o.tokens_before for o in pruned)
         ta = sum(o.tokens_after for o in pruned)
         report.notes["tool rounds (pruned trajectories)"] = (
-            f"{rb} -> {ra} ({100 * (ra - rb) / max(rb, 1):+.1f}%)")
+            f"{rb} -> {ra} ({100 * (ra - rb) / max(rb, 1):+.1f}%)"
+        )
         report.notes["tokens (pruned trajectories)"] = (
-            f"{tb} -> {ta} ({100 * (ta - tb) / max(tb, 1):+.1f}%)")
+            f"{tb} -> {ta} ({100 * (ta - tb) / max(tb, 1):+.1f}%)"
+        )
         rewrites: dict[str, int] = {}
         for o in pruned:
             rewrites[o.rewrite_status] = rewrites.get(o.rewrite_status, 0) + 1
@@ -222,16 +235,25 @@ def _make_rewriter(config: PruneConfig) -> Any:
     from training.stategraph.rewrite import RewriteConfig, Rewriter, smollm2_scorer
 
     backend = load_backend(config.rewrite_backend)
-    scorer_model = backend if (isinstance(backend, TransformersBackend)
-                               and backend.path is None) else None
-    return Rewriter(backend, smollm2_scorer(scorer_model),
-                    RewriteConfig(n_candidates=config.n_candidates,
-                                  max_new_tokens=config.max_new_tokens))
+    scorer_model = (
+        backend if (isinstance(backend, TransformersBackend) and backend.path is None) else None
+    )
+    return Rewriter(
+        backend,
+        smollm2_scorer(scorer_model),
+        RewriteConfig(n_candidates=config.n_candidates, max_new_tokens=config.max_new_tokens),
+    )
 
 
-def _run_chunk(driver: neo4j.Driver, database: str | None, config: PruneConfig,
-               chunk: list[str], extract: Extractor, rewriter_box: list[Any],
-               result: PruneResult) -> None:
+def _run_chunk(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: PruneConfig,
+    chunk: list[str],
+    extract: Extractor,
+    rewriter_box: list[Any],
+    result: PruneResult,
+) -> None:
     started = time.perf_counter()
     report = result.report
     statuses: list[dict[str, Any]] = []
@@ -246,8 +268,13 @@ def _run_chunk(driver: neo4j.Driver, database: str | None, config: PruneConfig,
                 raise WireFormatError("the trajectory does not end in an answer")
         except WireFormatError as e:
             report.reject(record.rollout_id, "bad_format", str(e))
-            statuses.append({"rollout_id": record.rollout_id, "status": "unpruned",
-                             "detail": f"bad_format: {e}"})
+            statuses.append(
+                {
+                    "rollout_id": record.rollout_id,
+                    "status": "unpruned",
+                    "detail": f"bad_format: {e}",
+                }
+            )
             result.outcomes.append(PruneOutcome(record.rollout_id, "unpruned", "bad_format"))
             continue
         lexicon = Lexicon(record.lexicon)
@@ -264,8 +291,13 @@ def _run_chunk(driver: neo4j.Driver, database: str | None, config: PruneConfig,
     decided: list[tuple[_Prepared, PruneOutcome, frozenset[int] | None]] = []
     for p in prepared:
         sets: list[frozenset[int] | None] = []
-        outcome = PruneOutcome(p.record.rollout_id, "unpruned", "", n_turns=len(p.trajectory.turns),
-                               answer_keys=p.answer_keys)
+        outcome = PruneOutcome(
+            p.record.rollout_id,
+            "unpruned",
+            "",
+            n_turns=len(p.trajectory.turns),
+            answer_keys=p.answer_keys,
+        )
         kinds = detour_turns(p.record.detours)
         outcome.detours, outcome.detour_kinds = sorted(kinds), kinds
         for gid in p.graph_ids:
@@ -274,15 +306,26 @@ def _run_chunk(driver: neo4j.Driver, database: str | None, config: PruneConfig,
             sets.append(found)
             outcome.costs.append((search_cost, exact_cost))
             outcome.necessary_sets.append(sorted(found) if found is not None else None)
-            necessary_rows.append({"graph_id": gid, "necessary": sorted(found or []),
-                                   "cost": search_cost, "exact_cost": exact_cost})
+            necessary_rows.append(
+                {
+                    "graph_id": gid,
+                    "necessary": sorted(found or []),
+                    "cost": search_cost,
+                    "exact_cost": exact_cost,
+                }
+            )
         decision = vote(sets)
         decided.append((p, outcome, decision.accepted))
         if decision.accepted is None:
             outcome.reason = decision.reason
             report.reject(p.record.rollout_id, decision.reason, decision.detail)
-            statuses.append({"rollout_id": p.record.rollout_id, "status": "unpruned",
-                             "detail": f"{decision.reason}: {decision.detail}"})
+            statuses.append(
+                {
+                    "rollout_id": p.record.rollout_id,
+                    "status": "unpruned",
+                    "detail": f"{decision.reason}: {decision.detail}",
+                }
+            )
             continue
         p.graph_ids = [p.graph_ids[i] for i in decision.agreeing]
     store.write_necessary(driver, database, necessary_rows)
@@ -297,9 +340,16 @@ def _run_chunk(driver: neo4j.Driver, database: str | None, config: PruneConfig,
     result.seconds_graphs += time.perf_counter() - started
 
 
-def _finish(p: _Prepared, outcome: PruneOutcome, accepted: frozenset[int], config: PruneConfig,
-            rewriter_box: list[Any], result: PruneResult, statuses: list[dict[str, Any]],
-            pruned_rows: list[dict[str, Any]]) -> None:
+def _finish(
+    p: _Prepared,
+    outcome: PruneOutcome,
+    accepted: frozenset[int],
+    config: PruneConfig,
+    rewriter_box: list[Any],
+    result: PruneResult,
+    statuses: list[dict[str, Any]],
+    pruned_rows: list[dict[str, Any]],
+) -> None:
     """Build, check, rewrite and queue the pruned trajectory of an accepted vote."""
     report = result.report
     rid = p.record.rollout_id
@@ -315,14 +365,20 @@ def _finish(p: _Prepared, outcome: PruneOutcome, accepted: frozenset[int], confi
         report.keep()
         statuses.append({"rollout_id": rid, "status": "minimal", "detail": "every action needed"})
         return
-    kept_info = " ".join([original.question] + [t.observation or "" for t in original.turns
-                                                if t.index in accepted])
+    kept_info = " ".join(
+        [original.question] + [t.observation or "" for t in original.turns if t.index in accepted]
+    )
     missing = sorted(set(p.answer_keys) - p.lexicon.mentions(kept_info))
     if missing:  # cannot happen while first producers are required; checked, never assumed
         outcome.answer_kept, outcome.reason = False, "answer_entity_lost"
         report.reject(rid, "answer_entity_lost", f"missing {missing[:10]}")
-        statuses.append({"rollout_id": rid, "status": "unpruned",
-                         "detail": f"answer_entity_lost: {missing[:10]}"})
+        statuses.append(
+            {
+                "rollout_id": rid,
+                "status": "unpruned",
+                "detail": f"answer_entity_lost: {missing[:10]}",
+            }
+        )
         return
     started = time.perf_counter()
     pruned = original.keep(kept_turns)
@@ -333,8 +389,9 @@ def _finish(p: _Prepared, outcome: PruneOutcome, accepted: frozenset[int], confi
         pruned, records = rewriter_box[0].rewrite(original, kept_turns)
         failed = sum(1 for r in records if r.status != "rewritten")
         outcome.rewritten = len(records) - failed
-        outcome.rewrite_status = ("not_needed" if not records else
-                                  "rewritten" if not failed else "rewrite_failed")
+        outcome.rewrite_status = (
+            "not_needed" if not records else "rewritten" if not failed else "rewrite_failed"
+        )
     else:
         outcome.rewrite_status = "not_rewritten"
     result.seconds_rewrite += time.perf_counter() - started
@@ -350,21 +407,34 @@ def _finish(p: _Prepared, outcome: PruneOutcome, accepted: frozenset[int], confi
     outcome.tool_rounds_after = pruned.rounds
     outcome.tokens_after = trajectory_tokens(messages)
     report.keep()
-    pruned_rows.append({
-        "rollout_id": f"{rid}/pruned", "original_id": rid, "graph_ids": p.graph_ids,
-        "props": {
-            "messages_json": json.dumps(messages, ensure_ascii=False),
-            "rounds": len(pruned.turns), "rounds_before": len(original.turns),
-            "tool_rounds": pruned.rounds, "tool_rounds_before": original.rounds,
-            "tokens": outcome.tokens_after, "tokens_before": outcome.tokens_before,
-            "kept_steps": [t - 1 for t in kept_turns],
-            "removed_steps": [t - 1 for t in outcome.removed],
-            "rewrite_status": outcome.rewrite_status,
-            "rewrite_json": json.dumps([r.as_dict() for r in records], ensure_ascii=False),
-            "prune_extractor": config.extractor,
-        }})
-    statuses.append({"rollout_id": rid, "status": "pruned",
-                     "detail": f"removed steps {[t - 1 for t in outcome.removed]}"})
+    pruned_rows.append(
+        {
+            "rollout_id": f"{rid}/pruned",
+            "original_id": rid,
+            "graph_ids": p.graph_ids,
+            "props": {
+                "messages_json": json.dumps(messages, ensure_ascii=False),
+                "rounds": len(pruned.turns),
+                "rounds_before": len(original.turns),
+                "tool_rounds": pruned.rounds,
+                "tool_rounds_before": original.rounds,
+                "tokens": outcome.tokens_after,
+                "tokens_before": outcome.tokens_before,
+                "kept_steps": [t - 1 for t in kept_turns],
+                "removed_steps": [t - 1 for t in outcome.removed],
+                "rewrite_status": outcome.rewrite_status,
+                "rewrite_json": json.dumps([r.as_dict() for r in records], ensure_ascii=False),
+                "prune_extractor": config.extractor,
+            },
+        }
+    )
+    statuses.append(
+        {
+            "rollout_id": rid,
+            "status": "pruned",
+            "detail": f"removed steps {[t - 1 for t in outcome.removed]}",
+        }
+    )
 
 
 def run_stage(ctx: Any) -> StageReport:

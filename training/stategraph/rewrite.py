@@ -25,11 +25,13 @@ _TAGS = re.compile(r"</?(think|tool_call|tool_response|answer)>", re.I)
 _CUT = re.compile(r"<(tool_call|answer|tool_response)>", re.I)
 _SPACE = re.compile(r"\s+")
 
-SYSTEM = ("You edit one step of a web research agent's trajectory. Some earlier steps were removed "
-          "because the answer did not depend on them. Rewrite the agent's thought so that it reads "
-          "naturally without the removed steps: do not mention them or anything only they found; "
-          "keep the plan and the facts from the kept steps. Reply with the rewritten thought only, "
-          "in one to three sentences.")
+SYSTEM = (
+    "You edit one step of a web research agent's trajectory. Some earlier steps were removed "
+    "because the answer did not depend on them. Rewrite the agent's thought so that it reads "
+    "naturally without the removed steps: do not mention them or anything only they found; "
+    "keep the plan and the facts from the kept steps. Reply with the rewritten thought only, "
+    "in one to three sentences."
+)
 
 Scorer = Callable[[str, Sequence[str]], list[float]]  # (context, candidates) -> perplexities
 
@@ -53,9 +55,14 @@ class RewriteRecord:
     perplexities: list[float] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"turn": self.turn, "status": self.status, "original": self.original,
-                "chosen": self.chosen, "candidates": self.candidates,
-                "perplexities": [round(p, 3) for p in self.perplexities]}
+        return {
+            "turn": self.turn,
+            "status": self.status,
+            "original": self.original,
+            "chosen": self.chosen,
+            "candidates": self.candidates,
+            "perplexities": [round(p, 3) for p in self.perplexities],
+        }
 
 
 def turns_to_rewrite(original: Trajectory, kept: Sequence[int]) -> list[int]:
@@ -82,19 +89,25 @@ def _brief(turn: Turn, chars: int) -> str:
     if turn.is_answer:
         return f"step {turn.index}: thought: {turn.thought} | answer: {turn.answer}"
     obs = _SPACE.sub(" ", turn.observation or "")[:chars]
-    return (f"step {turn.index}: thought: {turn.thought} | {turn.tool} "
-            f"{turn.tool_call_text and turn.tool_call_text.strip()} | observation: {obs}")
+    return (
+        f"step {turn.index}: thought: {turn.thought} | {turn.tool} "
+        f"{turn.tool_call_text and turn.tool_call_text.strip()} | observation: {obs}"
+    )
 
 
-def prompt(original: Trajectory, removed: Sequence[int], turn: Turn,
-           config: RewriteConfig) -> list[Message]:
+def prompt(
+    original: Trajectory, removed: Sequence[int], turn: Turn, config: RewriteConfig
+) -> list[Message]:
     """The candidate prompt: question, full original context, removed steps, the thought."""
-    context = "\n".join(_brief(t, config.observation_chars) for t in original.turns
-                        if t.index < turn.index)[-config.context_chars:]
+    context = "\n".join(
+        _brief(t, config.observation_chars) for t in original.turns if t.index < turn.index
+    )[-config.context_chars :]
     removed_text = ", ".join(str(r) for r in removed) or "none"
-    user = (f"Question: {original.question}\n\nOriginal trajectory before step {turn.index}:\n"
-            f"{context}\n\nRemoved steps: {removed_text}\n\nThought of step {turn.index} to "
-            f"rewrite:\n{turn.thought}\n\nRewritten thought:")
+    user = (
+        f"Question: {original.question}\n\nOriginal trajectory before step {turn.index}:\n"
+        f"{context}\n\nRemoved steps: {removed_text}\n\nThought of step {turn.index} to "
+        f"rewrite:\n{turn.thought}\n\nRewritten thought:"
+    )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
@@ -132,8 +145,9 @@ class Rewriter:
     scorer: Scorer
     config: RewriteConfig = field(default_factory=RewriteConfig)
 
-    def rewrite(self, original: Trajectory, kept: Sequence[int]) -> tuple[Trajectory,
-                                                                         list[RewriteRecord]]:
+    def rewrite(
+        self, original: Trajectory, kept: Sequence[int]
+    ) -> tuple[Trajectory, list[RewriteRecord]]:
         """The pruned trajectory with rewritten thoughts, and one record per rewritten turn."""
         pruned = original.keep(kept)
         kept_set = {t.index for t in pruned.turns}
@@ -145,8 +159,12 @@ class Rewriter:
             candidates = []
             for k in range(self.config.n_candidates):
                 generation = self.backend.generate(
-                    messages, max_tokens=self.config.max_new_tokens,
-                    temperature=self.config.temperature, seed=k, stop=["</think>", "<tool_call>"])
+                    messages,
+                    max_tokens=self.config.max_new_tokens,
+                    temperature=self.config.temperature,
+                    seed=k,
+                    stop=["</think>", "<tool_call>"],
+                )
                 text = clean_candidate(generation.text)
                 if text and text not in candidates:
                     candidates.append(text)
@@ -154,11 +172,19 @@ class Rewriter:
                 records.append(RewriteRecord(index, turn.thought, turn.thought, "rewrite_failed"))
                 continue
             scores = self.scorer(chat_text(pruned, index), candidates)
-            best = min(range(len(candidates)),
-                       key=lambda i: (scores[i] != scores[i], scores[i]))  # NaN last
-            records.append(RewriteRecord(index, turn.thought, candidates[best], "rewritten",
-                                         candidates, list(scores)))
-            pruned = replace(pruned, turns=tuple(
-                replace(t, thought=candidates[best], raw=None) if t.index == index else t
-                for t in pruned.turns))
+            best = min(
+                range(len(candidates)), key=lambda i: (scores[i] != scores[i], scores[i])
+            )  # NaN last
+            records.append(
+                RewriteRecord(
+                    index, turn.thought, candidates[best], "rewritten", candidates, list(scores)
+                )
+            )
+            pruned = replace(
+                pruned,
+                turns=tuple(
+                    replace(t, thought=candidates[best], raw=None) if t.index == index else t
+                    for t in pruned.turns
+                ),
+            )
         return pruned, records

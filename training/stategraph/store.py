@@ -7,7 +7,7 @@ Every function takes the driver and database; queries live in `cypher/clipper/`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,12 +35,21 @@ def graph_id(rollout_id: str, extractor: str, run: int) -> str:
     return f"{rollout_id}/{extractor}/{run}"
 
 
-def find_rollouts(driver: neo4j.Driver, database: str | None, *, include_unfiltered: bool = False,
-                  rollout_ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def find_rollouts(
+    driver: neo4j.Driver,
+    database: str | None,
+    *,
+    include_unfiltered: bool = False,
+    rollout_ids: Sequence[str] | None = None,
+) -> list[dict[str, Any]]:
     """Candidates with their `prune_status` (None = not done yet)."""
-    return cypher.read(driver, "clipper/find_rollouts_to_prune", database=database,
-                       include_unfiltered=include_unfiltered,
-                       rollout_ids=list(rollout_ids) if rollout_ids else None)
+    return cypher.read(
+        driver,
+        "clipper/find_rollouts_to_prune",
+        database=database,
+        include_unfiltered=include_unfiltered,
+        rollout_ids=list(rollout_ids) if rollout_ids else None,
+    )
 
 
 def _entry(row: dict[str, Any]) -> LexEntry | None:
@@ -50,18 +59,21 @@ def _entry(row: dict[str, Any]) -> LexEntry | None:
     return LexEntry(key=str(row["key"]), names=names, kind=str(row.get("kind") or "entity"))
 
 
-def read_rollouts(driver: neo4j.Driver, database: str | None,
-                  rollout_ids: Sequence[str]) -> list[RolloutRecord]:
+def read_rollouts(
+    driver: neo4j.Driver, database: str | None, rollout_ids: Sequence[str]
+) -> list[RolloutRecord]:
     """Messages, detours, answer targets and mention lexicon of each rollout."""
     lexicons: dict[str, list[LexEntry]] = {}
-    for row in cypher.read(driver, "clipper/find_rollout_lexicon", database=database,
-                           rollout_ids=list(rollout_ids)):
+    for row in cypher.read(
+        driver, "clipper/find_rollout_lexicon", database=database, rollout_ids=list(rollout_ids)
+    ):
         entry = _entry(row)
         if entry is not None:
             lexicons.setdefault(row["rollout_id"], []).append(entry)
     records = []
-    for row in cypher.read(driver, "clipper/read_rollouts", database=database,
-                           rollout_ids=list(rollout_ids)):
+    for row in cypher.read(
+        driver, "clipper/read_rollouts", database=database, rollout_ids=list(rollout_ids)
+    ):
         messages: list[dict[str, Any]] | None = None
         error = ""
         try:
@@ -77,10 +89,16 @@ def read_rollouts(driver: neo4j.Driver, database: str | None,
         except json.JSONDecodeError:
             detours = []
         targets = [e for e in map(_entry, row.get("targets") or []) if e is not None]
-        records.append(RolloutRecord(
-            rollout_id=row["rollout_id"], messages=messages,
-            detours=detours if isinstance(detours, list) else [], targets=targets,
-            lexicon=lexicons.get(row["rollout_id"], []) + targets, messages_error=error))
+        records.append(
+            RolloutRecord(
+                rollout_id=row["rollout_id"],
+                messages=messages,
+                detours=detours if isinstance(detours, list) else [],
+                targets=targets,
+                lexicon=lexicons.get(row["rollout_id"], []) + targets,
+                messages_error=error,
+            )
+        )
     return records
 
 
@@ -98,55 +116,90 @@ class GraphRows:
         gid = graph_id(rollout_id, graph.extractor, graph.run)
         keys = sorted(graph.infos)
         info_ids = {k: f"{gid}/i{n}" for n, k in enumerate(keys)}
-        self.graphs.append({"graph_id": gid, "rollout_id": rollout_id,
-                            "extractor": graph.extractor, "run": graph.run,
-                            "granularity": graph.granularity, "n_actions": graph.n_actions,
-                            "n_infos": len(keys),
-                            "notes_json": json.dumps(graph.notes, sort_keys=True, default=str)})
+        self.graphs.append(
+            {
+                "graph_id": gid,
+                "rollout_id": rollout_id,
+                "extractor": graph.extractor,
+                "run": graph.run,
+                "granularity": graph.granularity,
+                "n_actions": graph.n_actions,
+                "n_infos": len(keys),
+                "notes_json": json.dumps(graph.notes, sort_keys=True, default=str),
+            }
+        )
         for a in range(graph.n_actions):
             turn = trajectory.turns[a - 1] if a else None
-            self.actions.append({
-                "graph_id": gid, "action_id": f"{gid}/a{a}", "index": a,
-                "thought": turn.thought if turn else trajectory.question,
-                "tool": turn.tool if turn else None,
-                "arguments_json": (json.dumps(turn.arguments, ensure_ascii=False)
-                                   if turn and turn.arguments is not None else None),
-                "is_query": a == 0, "is_answer": a == graph.answer})
-            self.produces += [{"action_id": f"{gid}/a{a}", "info_id": info_ids[k]}
-                              for k in sorted(graph.produces[a])]
-            self.enables += [{"action_id": f"{gid}/a{a}", "info_id": info_ids[k]}
-                             for k in sorted(graph.enables[a])]
-        self.infos += [{"graph_id": gid, "info_id": info_ids[k], "key": k,
-                        "text": graph.info_text.get(k, k),
-                        "kind": graph.info_kind.get(k, "entity")} for k in keys]
+            self.actions.append(
+                {
+                    "graph_id": gid,
+                    "action_id": f"{gid}/a{a}",
+                    "index": a,
+                    "thought": turn.thought if turn else trajectory.question,
+                    "tool": turn.tool if turn else None,
+                    "arguments_json": (
+                        json.dumps(turn.arguments, ensure_ascii=False)
+                        if turn and turn.arguments is not None
+                        else None
+                    ),
+                    "is_query": a == 0,
+                    "is_answer": a == graph.answer,
+                }
+            )
+            self.produces += [
+                {"action_id": f"{gid}/a{a}", "info_id": info_ids[k]}
+                for k in sorted(graph.produces[a])
+            ]
+            self.enables += [
+                {"action_id": f"{gid}/a{a}", "info_id": info_ids[k]}
+                for k in sorted(graph.enables[a])
+            ]
+        self.infos += [
+            {
+                "graph_id": gid,
+                "info_id": info_ids[k],
+                "key": k,
+                "text": graph.info_text.get(k, k),
+                "kind": graph.info_kind.get(k, "entity"),
+            }
+            for k in keys
+        ]
         return gid
 
 
 def write_graphs(driver: neo4j.Driver, database: str | None, rows: GraphRows) -> None:
     """Write the batched graphs (graph, nodes, then edges)."""
-    for name, batch in (("clipper/merge_state_graphs", rows.graphs),
-                        ("clipper/merge_actions", rows.actions),
-                        ("clipper/merge_informations", rows.infos),
-                        ("clipper/merge_produces", rows.produces),
-                        ("clipper/merge_enables", rows.enables)):
+    for name, batch in (
+        ("clipper/merge_state_graphs", rows.graphs),
+        ("clipper/merge_actions", rows.actions),
+        ("clipper/merge_informations", rows.infos),
+        ("clipper/merge_produces", rows.produces),
+        ("clipper/merge_enables", rows.enables),
+    ):
         cypher.run_batches(driver, name, batch, database=database, batch_size=2000)
 
 
-def find_ancestors(driver: neo4j.Driver, database: str | None,
-                   roots: dict[str, Iterable[int]]) -> dict[str, set[int]]:
+def find_ancestors(
+    driver: neo4j.Driver, database: str | None, roots: Mapping[str, Iterable[int]]
+) -> dict[str, set[int]]:
     """Per graph: the actions that reach the answer or a root along PRODUCES/ENABLES."""
     rows = [{"graph_id": gid, "roots": sorted(r)} for gid, r in roots.items()]
-    return {row["graph_id"]: set(row["ancestors"])
-            for row in cypher.read(driver, "clipper/find_answer_ancestors", database=database,
-                                   rows=rows)}
+    return {
+        row["graph_id"]: set(row["ancestors"])
+        for row in cypher.read(
+            driver, "clipper/find_answer_ancestors", database=database, rows=rows
+        )
+    }
 
 
-def read_graphs(driver: neo4j.Driver, database: str | None,
-                graph_ids: Sequence[str]) -> dict[str, StateGraph]:
+def read_graphs(
+    driver: neo4j.Driver, database: str | None, graph_ids: Sequence[str]
+) -> dict[str, StateGraph]:
     """The stored graphs as plain `StateGraph`s (info keys as stored)."""
     out: dict[str, StateGraph] = {}
-    for row in cypher.read(driver, "clipper/read_state_graphs", database=database,
-                           graph_ids=list(graph_ids)):
+    for row in cypher.read(
+        driver, "clipper/read_state_graphs", database=database, graph_ids=list(graph_ids)
+    ):
         n = int(row["n_actions"])
         produces: list[set[str]] = [set() for _ in range(n)]
         enables: list[set[str]] = [set() for _ in range(n)]
@@ -154,22 +207,26 @@ def read_graphs(driver: neo4j.Driver, database: str | None,
             produces[int(index)].add(key)
         for index, key in row["enables"]:
             enables[int(index)].add(key)
-        out[row["graph_id"]] = StateGraph(produces=produces, enables=enables,
-                                          extractor=row["extractor"], run=int(row["run"]),
-                                          granularity=row["granularity"] or "")
+        out[row["graph_id"]] = StateGraph(
+            produces=produces,
+            enables=enables,
+            extractor=row["extractor"],
+            run=int(row["run"]),
+            granularity=row["granularity"] or "",
+        )
     return out
 
 
-def write_necessary(driver: neo4j.Driver, database: str | None,
-                    rows: list[dict[str, Any]]) -> None:
+def write_necessary(driver: neo4j.Driver, database: str | None, rows: list[dict[str, Any]]) -> None:
     """Rows ``{graph_id, necessary, cost, exact_cost}``."""
     cypher.run_batches(driver, "clipper/set_necessary_actions", rows, database=database)
 
 
 def write_pruned(driver: neo4j.Driver, database: str | None, rows: list[dict[str, Any]]) -> None:
     """Rows ``{rollout_id, original_id, props, graph_ids}``."""
-    cypher.run_batches(driver, "clipper/merge_pruned_rollouts", rows, database=database,
-                       batch_size=200)
+    cypher.run_batches(
+        driver, "clipper/merge_pruned_rollouts", rows, database=database, batch_size=200
+    )
 
 
 def write_status(driver: neo4j.Driver, database: str | None, rows: list[dict[str, Any]]) -> None:

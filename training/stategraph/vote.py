@@ -29,8 +29,9 @@ class VoteOutcome:
 def vote(sets: Sequence[frozenset[int] | None], quorum: int = 2) -> VoteOutcome:
     """Majority over the constructions' necessary sets (None marks a failed construction)."""
     counts = Counter(s for s in sets if s is not None)
-    shown = "; ".join(f"run {i}: {sorted(s) if s is not None else 'failed'}"
-                      for i, s in enumerate(sets))
+    shown = "; ".join(
+        f"run {i}: {sorted(s) if s is not None else 'failed'}" for i, s in enumerate(sets)
+    )
     if not counts:
         return VoteOutcome(None, (), "extraction_failed", shown)
     best, n = max(counts.items(), key=lambda kv: (kv[1], -len(kv[0]), sorted(kv[0])))

@@ -113,8 +113,14 @@ def parse_assistant(content: str, index: int, *, final: bool) -> Turn:
     arguments = call.get("arguments")
     if not isinstance(arguments, dict):
         raise _fail(where, "tool call arguments must be a JSON object")
-    return Turn(index=index, thought=thought, tool=str(call["name"]), arguments=arguments,
-                tool_call_text=raw, raw=content)
+    return Turn(
+        index=index,
+        thought=thought,
+        tool=str(call["name"]),
+        arguments=arguments,
+        tool_call_text=raw,
+        raw=content,
+    )
 
 
 def parse_messages(messages: Sequence[dict[str, Any]]) -> Trajectory:
@@ -140,11 +146,15 @@ def parse_messages(messages: Sequence[dict[str, Any]]) -> Trajectory:
             match = _RESPONSE.match(str(reply.get("content", "")))
             if reply.get("role") != "user" or match is None:
                 raise _fail(f"message {k + 3}", "expected a user <tool_response>…</tool_response>")
-            turn = replace(turn, observation=match.group(1).strip(),
-                           response_raw=str(reply["content"]))
+            turn = replace(
+                turn, observation=match.group(1).strip(), response_raw=str(reply["content"])
+            )
         turns.append(turn)
-    return Trajectory(system=str(messages[0].get("content", "")),
-                      question=str(messages[1].get("content", "")), turns=tuple(turns))
+    return Trajectory(
+        system=str(messages[0].get("content", "")),
+        question=str(messages[1].get("content", "")),
+        turns=tuple(turns),
+    )
 
 
 def render_turn(turn: Turn) -> list[dict[str, str]]:
@@ -159,15 +169,20 @@ def render_turn(turn: Turn) -> list[dict[str, str]]:
     content = turn.raw or f"<think>{turn.thought}</think>\n<tool_call>{call}</tool_call>"
     return [
         {"role": "assistant", "content": content},
-        {"role": "user", "content": turn.response_raw
-         or f"<tool_response>\n{turn.observation or ''}\n</tool_response>"},
+        {
+            "role": "user",
+            "content": turn.response_raw
+            or f"<tool_response>\n{turn.observation or ''}\n</tool_response>",
+        },
     ]
 
 
 def render_messages(trajectory: Trajectory) -> list[dict[str, str]]:
     """The message list of a trajectory, in the wire format `parse_messages` reads."""
-    messages = [{"role": "system", "content": trajectory.system},
-                {"role": "user", "content": trajectory.question}]
+    messages = [
+        {"role": "system", "content": trajectory.system},
+        {"role": "user", "content": trajectory.question},
+    ]
     for turn in trajectory.turns:
         messages.extend(render_turn(turn))
     return messages

@@ -1,0 +1,178 @@
+"""Maximal-biclique enumeration: Cypher-driven vs the pure-Python reference vs networkx.
+
+Graphs: the real tree × relation graph of a server (``(:Tree)-[:HAS_RELATION]->(:Relation)``,
+e.g. after the leaper stages on OTT-QA), a generated one with skewed relation popularity (like
+table headers), and a generated one 10x larger. The reference is the pure-Python Close-by-One;
+networkx runs maximal-clique search on the standard reduction (both sides made cliques), only up
+to ``NX_MAX_TREES`` trees because the reduction holds a clique of all trees. Needs a Neo4j for the
+real graph and the Cypher case: ``--uri``/``--password`` or ``NEO4J_URI``/``NEO4J_PASSWORD``
+(generated graphs are written there as ``bench:*`` Tree/Relation nodes and removed afterwards).
+On a large real graph ``--limit N`` stops each enumeration after N bicliques; the table then
+compares rates (bicliques/s) on the same prefix of the search.
+
+    NEO4J_URI=bolt://127.0.0.1:17791 NEO4J_PASSWORD=... .venv/bin/python -m bench.bench_bicliques
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import neo4j
+
+from bench.common import Measurement, measure, table, write_markdown
+from graphdb import cypher
+from synth.leaper.bicliques import (
+    Biclique,
+    BicliqueError,
+    maximal_bicliques,
+    maximal_bicliques_cypher,
+    maximal_bicliques_networkx,
+)
+from synth.leaper.synthetic import random_adjacency, write_tree_relations
+
+SIZES = [("generated 200 trees", 200, 60), ("generated 2000 trees (10x)", 2000, 600)]
+NX_MAX_TREES = 500  # the reduction has a clique of all trees: 2000 did not end in 300 s
+REFERENCE = "pure-Python CbO (reference)"
+
+
+def _counted(run: Callable[[], list[Biclique]], limit: int | None) -> int:
+    """Bicliques found; with a limit, the enumeration stops (raises) after limit + 1 of them."""
+    try:
+        return len(run())
+    except BicliqueError:
+        assert limit is not None
+        return limit + 1
+
+
+def _real_adjacency(driver: neo4j.Driver, database: str | None) -> dict[str, set[str]]:
+    rows = cypher.read(driver, "leaper/find_tree_relations", database=database)
+    return {
+        r["tree_id"]: set(r["relations"])
+        for r in rows
+        if r["relations"] and not r["tree_id"].startswith("bench:")
+    }
+
+
+def _case(
+    label: str,
+    adj: dict[str, set[str]],
+    driver: neo4j.Driver | None,
+    database: str | None,
+    limit: int | None,
+) -> list[str]:
+    """Time the three implementations on one graph; assert equal results when complete."""
+    n_rel = len({r for rels in adj.values() for r in rels})
+    edges = sum(len(r) for r in adj.values())
+    complete = True
+    try:
+        ref: list[Biclique] | None = maximal_bicliques(
+            adj, min_trees=2, min_relations=2, limit=limit
+        )
+    except BicliqueError:
+        ref, complete = None, False
+    rows: list[Measurement] = [
+        measure(
+            REFERENCE,
+            lambda: _counted(
+                lambda: maximal_bicliques(adj, min_trees=2, min_relations=2, limit=limit), limit
+            ),
+            repeat=1 if len(adj) > NX_MAX_TREES else 3,
+        )
+    ]
+    if len(adj) <= NX_MAX_TREES:
+        nx_result = maximal_bicliques_networkx(adj, min_trees=2, min_relations=2)
+        if ref is not None:
+            assert nx_result == ref
+        rows.append(
+            measure(
+                "networkx find_cliques on reduction",
+                lambda: len(maximal_bicliques_networkx(adj, min_trees=2, min_relations=2)),
+                repeat=1,
+            )
+        )
+    if driver is not None:
+        ids = sorted(adj)
+
+        def run_cypher() -> list[Biclique]:
+            return maximal_bicliques_cypher(
+                driver, ids, database=database, min_trees=2, min_relations=2, limit=limit
+            )
+
+        if ref is not None:
+            assert run_cypher() == ref
+        rows.append(measure("Cypher-driven CbO", lambda: _counted(run_cypher, limit), repeat=1))
+    found = f"{len(ref)} maximal bicliques" if ref is not None else f"stopped at {limit} bicliques"
+    lines = [
+        f"{label}: {len(adj)} trees, {n_rel} relations, {edges} edges, {found} "
+        f"(>=2 trees, >=2 relations){'' if complete else '; rates on the same search prefix'}"
+    ]
+    if len(adj) > NX_MAX_TREES:
+        lines.append(f"  networkx skipped: more than {NX_MAX_TREES} trees")
+    return lines + table(rows, REFERENCE, unit="bicliques") + [""]
+
+
+def _clean_generated(driver: neo4j.Driver, database: str | None) -> None:
+    driver.execute_query(
+        "MATCH (t:Tree) WHERE t.tree_id STARTS WITH 'bench:' DETACH DELETE t", database_=database
+    )
+    driver.execute_query(
+        "MATCH (r:Relation) WHERE r.name STARTS WITH 'bench:' DETACH DELETE r", database_=database
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--uri", default=os.environ.get("NEO4J_URI"))
+    parser.add_argument("--password", default=os.environ.get("NEO4J_PASSWORD"))
+    parser.add_argument("--database", default=os.environ.get("NEO4J_DATABASE"))
+    parser.add_argument("--limit", type=int, default=None, help="stop each real run after N")
+    parser.add_argument("--real-sample", type=int, default=300, help="trees of the real subgraph")
+    parser.add_argument("--no-generated", action="store_true", help="real graph only")
+    args = parser.parse_args(argv)
+    driver: neo4j.Driver | None = None
+    if args.uri:
+        from graphdb.driver import open_driver
+        from graphdb.settings import resolve
+
+        flags = {"uri": args.uri, "password": args.password, "database": args.database}
+        driver = open_driver(resolve(flags).connection)
+    lines: list[str] = []
+    if driver is not None:
+        real = _real_adjacency(driver, args.database)
+        if len(real) >= 2:
+            # The first trees by id: a slice of the real graph small enough for networkx.
+            sample = {t: real[t] for t in sorted(real)[: args.real_sample]}
+            lines += _case(
+                f"real (server) first {len(sample)} trees", sample, driver, args.database, None
+            )
+            lines += _case("real (server) all trees", real, driver, args.database, args.limit)
+        else:
+            lines.append("real graph: no trees with relations on the server")
+    if not args.no_generated:
+        for label, n_trees, n_rel in SIZES:
+            adj = random_adjacency(n_trees, n_rel, mean_degree=4.0, seed=7)
+            adj = {f"bench:{t}": {f"bench:{r}" for r in rels} for t, rels in adj.items()}
+            if driver is not None:
+                _clean_generated(driver, args.database)
+                write_tree_relations(driver, adj, database=args.database)
+            lines += _case(label, adj, driver, args.database, None)
+            if driver is not None:
+                _clean_generated(driver, args.database)
+    for line in lines:
+        print(line)
+    write_markdown(
+        Path("docs/benchmarks.md"),
+        "Maximal bicliques (WebLeaper Union)",
+        lines,
+        "`python -m bench.bench_bicliques [--uri URI --password PW] [--limit N]`; complete runs "
+        "return the same set in all three implementations (asserted). 2-core shared machine.",
+    )
+    if driver is not None:
+        driver.close()
+
+
+if __name__ == "__main__":
+    main()

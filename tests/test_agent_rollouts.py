@@ -1,0 +1,237 @@
+"""Teacher rollouts: plans, recorded detours, resumability after a kill, shards, export, CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import neo4j
+import pytest
+from click.testing import CliRunner
+
+from agent.export import export_jsonl
+from agent.rollouts import (
+    ShardError,
+    TeacherRollouts,
+    in_shard,
+    load_tasks,
+    parse_shard,
+    run_rollouts,
+)
+from agent.scoring import score_rollouts
+from agent.teacher import TeacherConfig, TeacherPolicy
+from agent.web.tools import CachedTools, WebTools
+from graphdb.settings import ConnectionSettings
+from seekgraph.cli import main
+from tests.agent_fixture import LEAPER_TASK, SHAPER_TASK, load_fixture
+from tests.conftest import REPO_ROOT
+
+
+def teacher(driver: neo4j.Driver, database: str | None, rate: float = 0.0) -> TeacherRollouts:
+    tools = CachedTools(WebTools(driver, database))
+    return TeacherRollouts(TeacherPolicy(driver, database, tools, TeacherConfig(detour_rate=rate)))
+
+
+def count(driver: neo4j.Driver, database: str | None, query: str) -> int:
+    records, _, _ = driver.execute_query(query, database_=database)
+    return int(records[0][0])
+
+
+@pytest.fixture
+def web(clean_db: neo4j.Driver, database: str | None) -> neo4j.Driver:
+    load_fixture(clean_db, database)
+    return clean_db
+
+
+def test_teacher_solves_both_task_kinds_through_real_tool_calls(web, database) -> None:
+    tasks = load_tasks(web, database)
+    assert [t.task_id for t in tasks] == [LEAPER_TASK, SHAPER_TASK]
+    policy = teacher(web, database)
+    leaper = policy.run(tasks[0], seed="s")
+    calls = [(s.tool, s.arguments) for s in leaper.steps if s.role == "tool_call"]
+    assert calls[0] == ("search", {"query": ["Booker Prize Winners (selection)"]})
+    assert calls[1][0] == "visit" and calls[1][1]["url"] == ["table:Booker_Prize_1"]
+    assert "1981 | Salman Rushdie" in leaper.steps[1].observation
+    assert leaper.prediction == "William Golding\nSalman Rushdie\nJ. M. Coetzee"
+    assert leaper.detours == [] and not any(s.is_detour for s in leaper.steps)
+    assert leaper.messages[-1]["content"].endswith("<answer>" + leaper.prediction + "</answer>")
+    shaper = policy.run(tasks[1], seed="s")
+    queries = [s.arguments["query"][0] for s in shaper.steps if s.tool == "search"]
+    assert queries == ["Booker Prize award won", "Lord of the Flies notable work"]
+    assert "/wiki/William_Golding" in {p for s in shaper.steps for p in s.pages}
+
+
+def test_detours_are_recorded_and_reproducible(web, database) -> None:
+    task = load_tasks(web, database, task_ids=[LEAPER_TASK])[0]
+    policy = teacher(web, database, rate=1.0)
+    a, b = policy.run(task, seed="x"), policy.run(task, seed="x")
+    assert a.detours == b.detours and len(a.detours) >= 3
+    flagged = [s.index for s in a.steps if s.is_detour]
+    assert flagged == [d["step"] for d in a.detours]
+    assert {d["kind"] for d in a.detours} <= {
+        "redundant_search",
+        "irrelevant_visit",
+        "reverification",
+    }
+    plain = teacher(web, database).run(task, "x")
+    assert len(a.steps) == len(plain.steps) + len(a.detours)
+
+
+def test_rollouts_are_stored_scored_resumable_and_exported(web, database, tmp_path) -> None:
+    tasks = load_tasks(web, database)
+    policy = teacher(web, database, rate=0.5)
+    first = run_rollouts(web, database, tasks, policy, n=3, concurrency=2)
+    assert (first.kept, first.skipped, first.rejected) == (6, 0, 0)
+    assert count(web, database, "MATCH (r:Rollout {status: 'done'}) RETURN count(r)") == 6
+    assert count(web, database, "MATCH (:Rollout)-[:FOR_TASK]->(:Task) RETURN count(*)") == 6
+    assert count(web, database, "MATCH (s:Step)-[:SAW]->(:Page) RETURN count(s)") > 0
+    hits_before = policy.teacher.tools.hits  # type: ignore[attr-defined]
+    again = run_rollouts(web, database, tasks, policy, n=3)
+    assert (again.kept, again.skipped) == (0, 6)
+    assert policy.teacher.tools.hits == hits_before  # type: ignore[attr-defined]
+    more = run_rollouts(web, database, tasks, policy, n=4)
+    assert (more.kept, more.skipped) == (2, 6)
+    scores = score_rollouts(web, database)
+    assert scores.kept == 8
+    records, _, _ = web.execute_query(
+        "MATCH (r:Rollout {task_id: $t}) RETURN min(r.isr) AS isr, min(r.f1) AS f1",
+        t=LEAPER_TASK,
+        database_=database,
+    )
+    assert (records[0]["isr"], records[0]["f1"]) == (1.0, 1.0)
+    path = tmp_path / "out.jsonl"
+    assert export_jsonl(web, database, path, kept_only=False) == 8
+    line = json.loads(path.read_text().splitlines()[0])
+    assert set(line) >= {"question", "answer", "messages", "prediction", "termination"}
+    assert line["messages"][0]["role"] == "system" and line["termination"] == "answer"
+
+
+def test_shards_split_tasks_without_overlap(web, database) -> None:
+    keys = [f"task-{i}" for i in range(200)]
+    parts = [{k for k in keys if in_shard(k, (i, 3))} for i in range(3)]
+    assert set().union(*parts) == set(keys) and sum(map(len, parts)) == 200
+    assert min(map(len, parts)) > 40
+    assert parse_shard("1/4") == (1, 4) and parse_shard(None) is None
+    for bad in ("4/4", "x", "1/0"):
+        with pytest.raises(ShardError):
+            parse_shard(bad)
+    both = load_tasks(web, database, shard=(0, 2)) + load_tasks(web, database, shard=(1, 2))
+    assert sorted(t.task_id for t in both) == [LEAPER_TASK, SHAPER_TASK]
+
+
+WORKER = textwrap.dedent("""
+    import sys
+    from graphdb.driver import open_driver
+    from graphdb.settings import resolve
+    from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
+    from agent.teacher import TeacherConfig, TeacherPolicy
+    from agent.web.tools import CachedTools, WebTools
+    drv = open_driver(resolve().connection)
+    policy = TeacherRollouts(TeacherPolicy(drv, None, CachedTools(WebTools(drv, None)),
+                                           TeacherConfig(detour_rate=0.3)))
+    run_rollouts(drv, None, load_tasks(drv, None), policy, n=int(sys.argv[1]), concurrency=1)
+""")
+
+
+def test_a_killed_rollout_run_resumes_without_repeating_work(
+    web, database, neo4j_connection: ConnectionSettings
+) -> None:
+    n = 25
+    env = {
+        **os.environ,
+        "NEO4J_URI": neo4j_connection.uri,
+        "NEO4J_USERNAME": neo4j_connection.username,
+        "NEO4J_PASSWORD": neo4j_connection.password,
+        "PYTHONPATH": str(REPO_ROOT),
+    }
+    proc = subprocess.Popen([sys.executable, "-c", WORKER, str(n)], env=env, cwd=REPO_ROOT)
+    done_query = "MATCH (r:Rollout {status: 'done'}) RETURN count(r)"
+    deadline = time.monotonic() + 240
+    try:
+        while count(web, database, done_query) < 3 and time.monotonic() < deadline:
+            assert proc.poll() is None, "the worker finished before it could be killed"
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    before = count(web, database, done_query)
+    assert 3 <= before < 2 * n
+    steps_before = count(web, database, "MATCH (s:Step) RETURN count(s)")
+    resumed = run_rollouts(
+        web,
+        database,
+        load_tasks(web, database),
+        teacher(web, database, rate=0.3),
+        n=n,
+        concurrency=2,
+    )
+    assert resumed.skipped == before and resumed.kept == 2 * n - before
+    assert count(web, database, done_query) == 2 * n
+    # rollouts finished before the kill were not redone (their steps are unchanged)
+    assert count(web, database, "MATCH (s:Step) RETURN count(s)") > steps_before
+    assert count(web, database, "MATCH (r:Rollout) WHERE r.status <> 'done' RETURN count(r)") == 0
+
+
+def test_cli_rollout_score_filter_and_web(web, database, neo4j_connection, tmp_path) -> None:
+    base = [
+        "--uri",
+        neo4j_connection.uri,
+        "--username",
+        neo4j_connection.username,
+        "--password",
+        neo4j_connection.password,
+    ]
+    runner = CliRunner()
+    out = runner.invoke(
+        main,
+        [
+            *base,
+            "rollout",
+            "--policy",
+            "teacher",
+            "--n",
+            "2",
+            "--detour-rate",
+            "0.2",
+            "--kind",
+            "leaper",
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    assert "rollout: kept 2, rejected 0" in out.output
+    out = runner.invoke(main, [*base, "score"])
+    assert out.exit_code == 0 and "score: kept 2" in out.output, out.output
+    path = tmp_path / "kept.jsonl"
+    out = runner.invoke(
+        main, [*base, "filter", "--alpha", "0.3", "--beta", "0.1", "--export", str(path)]
+    )
+    assert out.exit_code == 0 and "filter: kept 2" in out.output, out.output
+    assert len(path.read_text().splitlines()) == 2
+    out = runner.invoke(main, [*base, "web", "search", "Lord of the Flies"])
+    assert out.exit_code == 0 and "[Lord of the Flies](/wiki/Lord_of_the_Flies)" in out.output
+    out = runner.invoke(main, [*base, "web", "visit", "/wiki/Nowhere", "--goal", "x"])
+    assert out.exit_code == 0 and "could not be accessed" in out.output
+    out = runner.invoke(main, [*base, "rollout", "--shard", "5/2"])
+    assert out.exit_code != 0 and "need 0 <= i < n" in out.output
+
+
+def test_pipeline_stages_rollout_score_filter(web, database, tmp_path) -> None:
+    from agent import stages
+    from seekgraph.pipeline import PipelineContext, run_stages, select_stages
+
+    config = {"agent": {"n": 2, "detour_rate": 0.5, "hybrid": False}}
+    ctx = PipelineContext(web, database, out_dir=tmp_path, config=config, echo=lambda _: None)
+    chosen = select_stages(only=("rollout", "score", "filter"))
+    reports = run_stages(ctx, chosen)
+    assert [r.stage for r in reports] == ["rollout", "score", "filter"]
+    assert reports[0].kept == 4 and reports[1].kept == 4
+    assert reports[2].kept + reports[2].rejected == 4
+    lines = (tmp_path / "trajectories.jsonl").read_text().splitlines()
+    assert len(lines) == reports[2].kept
+    again = stages.rollout(ctx)
+    assert (again.kept, again.skipped) == (0, 4)

@@ -1,0 +1,132 @@
+"""The offline web: search and visit in the Tongyi format, embeddings, the tool cache."""
+
+from __future__ import annotations
+
+import neo4j
+import pytest
+
+from agent.web.index import Embedder, build_embeddings, embedding_counts
+from agent.web.tools import CachedTools, WebTools, extract_evidence, lucene_query, page_key
+from tests.agent_fixture import PAGES, load_fixture
+
+
+@pytest.fixture
+def web(clean_db: neo4j.Driver, database: str | None) -> neo4j.Driver:
+    load_fixture(clean_db, database)
+    return clean_db
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder()
+
+
+def test_search_ranks_the_matching_page_first_in_tongyi_format(web, database) -> None:
+    tools = WebTools(web, database, top_k=3)
+    obs = tools.call("search", {"query": "Lord of the Flies novel"})
+    assert obs.error is None
+    assert obs.text.startswith("A Google search for 'Lord of the Flies novel' found")
+    assert "## Web Results\n1. [Lord of the Flies](/wiki/Lord_of_the_Flies)" in obs.text
+    assert obs.pages[0] == "/wiki/Lord_of_the_Flies"
+    assert len(obs.pages) <= 3
+
+
+def test_search_takes_a_list_of_queries_and_filter_year(web, database) -> None:
+    tools = WebTools(web, database, top_k=5)
+    obs = tools.call("search", {"query": ["Booker Prize novelist", "photosynthesis"]})
+    assert obs.text.count("A Google search for") == 2
+    assert "\n=======\n" in obs.text
+    assert "/wiki/Photosynthesis" in obs.pages
+    by_year = tools.call("search", {"query": "Booker Prize novelist", "filter_year": 1947})
+    assert by_year.pages == ("/wiki/Salman_Rushdie",)
+    as_text = tools.call("search", {"query": "Booker Prize", "filter_year": "1947"})
+    assert as_text.pages == ("/wiki/Salman_Rushdie",)
+
+
+def test_expected_failures_are_observations(web, database) -> None:
+    tools = WebTools(web, database)
+    empty = tools.call("search", {"query": "zzqxv"})
+    assert empty.error == "no_results"
+    assert "No results found for 'zzqxv'" in empty.text
+    lucene = tools.call("search", {"query": 'AND ( "unbalanced ] OR *'})
+    assert lucene.error in (None, "no_results")
+    bads: list[dict[str, object]] = [
+        {"query": ""},
+        {"query": 3},
+        {"query": []},
+        {"query": "x", "filter_year": "y"},
+    ]
+    for bad in bads:
+        assert tools.call("search", bad).error == "malformed_arguments"
+    assert tools.call("search", "not a dict").error == "malformed_arguments"
+    assert tools.call("visit", {"url": "/wiki/Booker_Prize"}).error == "malformed_arguments"
+    assert tools.call("browse", {}).error == "unknown_tool"
+    missing = tools.call("visit", {"url": "/wiki/Nowhere", "goal": "x"})
+    assert missing.error == "not_found"
+    assert "could not be accessed" in missing.text
+
+
+def test_visit_returns_goal_relevant_evidence(web, database) -> None:
+    tools = WebTools(web, database, evidence_chars=120)
+    obs = tools.call(
+        "visit",
+        {
+            "url": ["https://en.wikipedia.org/wiki/William_Golding", "/wiki/Nowhere"],
+            "goal": "Booker Prize 1980 Golding",
+        },
+    )
+    assert obs.pages == ("/wiki/William_Golding",)
+    assert obs.text.startswith("The useful information in /wiki/William_Golding for user goal")
+    assert "Golding won the Booker Prize in 1980 for Rites of Passage." in obs.text
+    assert "Evidence in page:" in obs.text and "Summary:" in obs.text
+    assert "could not be accessed" in obs.text.split("=======")[1]
+    table = WebTools(web, database).call(
+        "visit", {"url": "table:Booker_Prize_1", "goal": "winners"}
+    )
+    assert "1983 | J. M. Coetzee | Life & Times of Michael K | South Africa" in table.text
+
+
+def test_helpers() -> None:
+    assert lucene_query('a AND (b) "c"') == 'a and \\(b\\) \\"c\\"'
+    assert page_key("https://en.wikipedia.org/wiki/J._M._Coetzee#Life") == "/wiki/J._M._Coetzee"
+    assert page_key("table:X") == "table:X"
+    chosen, top = extract_evidence("Alpha one. Beta two.\nGamma three.", "gamma", 1000)
+    assert chosen == ["Alpha one.", "Beta two.", "Gamma three."] and top == "Gamma three."
+    chosen, _ = extract_evidence("Alpha one. Beta two.\nGamma three.", "gamma beta", 25)
+    assert chosen == ["Beta two.", "Gamma three."]
+
+
+def test_tool_cache_answers_repeats_from_toolcall_nodes(web, database) -> None:
+    cached = CachedTools(WebTools(web, database))
+    first = cached.call("search", {"query": ["Booker Prize"]})
+    again = cached.call("search", {"query": ["Booker Prize"]})
+    other = CachedTools(WebTools(web, database)).call("search", {"query": ["Booker Prize"]})
+    assert first == again == other
+    assert (cached.misses, cached.hits) == (1, 1)
+    records, _, _ = web.execute_query("MATCH (c:ToolCall) RETURN count(c) AS n", database_=database)
+    assert records[0]["n"] == 1
+
+
+@pytest.mark.slow
+def test_embeddings_are_resumable_and_enable_hybrid_search(web, database, embedder) -> None:
+    n_pages = len(PAGES) + 1
+    first = build_embeddings(web, database, embedder, batch_size=4, max_pages=4)
+    assert first.kept == 4
+    assert embedding_counts(web, database) == (n_pages, 4)
+    rest = build_embeddings(web, database, embedder, batch_size=4)
+    assert (rest.kept, rest.skipped) == (n_pages - 4, 4)
+    again = build_embeddings(web, database, embedder)
+    assert (again.kept, again.skipped) == (0, n_pages)
+    records, _, _ = web.execute_query(
+        "MATCH (p:Page {page_id: '/wiki/Photosynthesis'}) RETURN size(p.embedding) AS d",
+        database_=database,
+    )
+    assert records[0]["d"] == 384
+    hybrid = WebTools(web, database, top_k=2, embedder=embedder)
+    # no word of the query is on the page: only the vector ranking can find it
+    obs = hybrid.call("search", {"query": "vegetation converting sunshine"})
+    assert "/wiki/Photosynthesis" in obs.pages
+    assert (
+        WebTools(web, database).call("search", {"query": "vegetation converting sunshine"}).error
+        == "no_results"
+    )

@@ -1,0 +1,196 @@
+"""Real headless Chromium (Debian's `chromium` + `chromium-driver`, driven by Selenium) checks:
+a `viz` page draws every node, the report shows its plots, and Neo4j Browser from the session
+server loads, logs in, applies seekgraph's style and draws the query `seekgraph browse` links to.
+
+Screenshots go to $SEEKGRAPH_TEST_ARTIFACTS (default `test-artifacts/`, git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import neo4j
+import pytest
+
+from graphdb.settings import ServerSettings
+from tests.conftest import REPO_ROOT
+from tests.viz_sample import KP, REVERSE, ROLLOUT, load_sample
+from viz import graphs
+from viz.browser_guide import browser_url, query_for
+from viz.html import write_html
+from viz.report import write_report
+
+pytestmark = pytest.mark.browser
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+def _artifacts() -> Path:
+    path = Path(os.environ.get("SEEKGRAPH_TEST_ARTIFACTS", "test-artifacts"))
+    path = path if path.is_absolute() else REPO_ROOT / path
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium for the module: no sandbox (root), no background networking."""
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        message = (
+            "Debian's chromium and chromium-driver are needed "
+            "(apt-get install -y chromium chromium-driver)"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-default-apps",
+        "--metrics-recording-only",
+        "--window-size=1400,900",
+        "--hide-scrollbars",
+    ):
+        options.add_argument(arg)
+    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    browser.set_page_load_timeout(60)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+def _wait(predicate: Any, timeout: float = 30.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+@pytest.fixture
+def sample_db(clean_db: neo4j.Driver, database: str | None) -> neo4j.Driver:
+    load_sample(clean_db, database)
+    return clean_db
+
+
+def test_viz_pages_draw_every_node(chromium: Any, sample_db: neo4j.Driver, tmp_path: Path) -> None:
+    artifacts = _artifacts()
+    for kind, subject in (("task", REVERSE), ("kp", KP), ("trajectory", ROLLOUT)):
+        vg = graphs.load(sample_db, kind, subject)
+        page = write_html(vg, tmp_path / f"{kind}.html")
+        chromium.set_window_size(1400, 900)
+        chromium.get(page.as_uri())
+        drawn = _wait(
+            lambda: chromium.execute_script(
+                "return window.seekgraph && window.seekgraph.drawn "
+                "&& window.seekgraph.network.body.nodeIndices.length"
+            ),
+            20,
+            f"{kind} drawn",
+        )
+        assert drawn == len(vg.nodes)
+        assert chromium.find_element("id", "legend").text.startswith("Legend")
+        # Canvas really painted (not blank): some pixels differ from the background.
+        painted = chromium.execute_script(
+            "var c=document.querySelector('#graph canvas');var d=c.getContext('2d')"
+            ".getImageData(0,0,c.width,c.height).data;var n=0;"
+            "for(var i=0;i<d.length;i+=16){if(d[i]<240||d[i+1]<240||d[i+2]<240)n++;}return n;"
+        )
+        assert painted > 500
+        chromium.save_screenshot(str(artifacts / f"viz-{kind}.png"))
+
+
+def test_report_renders_its_plots(chromium: Any, sample_db: neo4j.Driver, tmp_path: Path) -> None:
+    report = write_report(sample_db, tmp_path / "report.html")
+    chromium.set_window_size(1200, 900)
+    chromium.get((tmp_path / "report.html").as_uri())
+    sizes = _wait(
+        lambda: chromium.execute_script(
+            "var imgs=[...document.querySelectorAll('img.plot')];"
+            "return imgs.every(i=>i.complete) && imgs.map(i=>i.naturalWidth);"
+        ),
+        20,
+        "plots",
+    )
+    assert len(sizes) == report.n_plots == 7
+    assert all(w > 300 for w in sizes)
+    height = chromium.execute_script("return document.body.scrollHeight")
+    chromium.set_window_size(1200, min(int(height) + 50, 6000))
+    chromium.save_screenshot(str(_artifacts() / "report.png"))
+
+
+def test_neo4j_browser_connects_styles_and_draws_the_browse_query(
+    chromium: Any,
+    sample_db: neo4j.Driver,
+    neo4j_server: ServerSettings | None,
+) -> None:
+    if neo4j_server is None:
+        pytest.skip("NEO4J_URI points to an external server; its Browser address is unknown")
+    from selenium.webdriver.common.by import By
+
+    password = neo4j_server.password_file.read_text().strip()
+    url = browser_url(
+        neo4j_server.http_url, neo4j_server.bolt_uri, query_for("explore/show_leaper_task"), REVERSE
+    )
+    chromium.set_window_size(1400, 900)
+    chromium.get(url)
+    field = _wait(
+        lambda: chromium.find_elements(By.CSS_SELECTOR, "[data-testid=password]"),
+        40,
+        "the login form of Neo4j Browser",
+    )
+    assert "Neo4j Browser" in chromium.title or chromium.find_elements(
+        By.CSS_SELECTOR, "[data-testid=boltaddress]"
+    )
+    field[0].send_keys(password)
+    chromium.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
+    _wait(
+        lambda: "Connected to Neo4j" in chromium.execute_script("return document.body.innerText"),
+        40,
+        "the connected state",
+    )
+    # The post-connect command applied seekgraph's style (Browser keeps it in local storage).
+    _wait(
+        lambda: (
+            '"node.Task"'
+            in (chromium.execute_script("return localStorage.getItem('neo4j.grass')") or "")
+        ),
+        20,
+        "seekgraph's grass",
+    )
+    editor = chromium.execute_script("return document.body.innerText").replace("\xa0", " ")
+    assert f"task_id: '{REVERSE}'" in editor
+    chromium.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
+    nodes = _wait(
+        lambda: chromium.find_elements(By.CSS_SELECTOR, "svg g.node"),
+        30,
+        "the graph of the browse query",
+    )
+    expected = len(graphs.load(sample_db, "task", REVERSE).nodes)
+    _wait(
+        lambda: len(chromium.find_elements(By.CSS_SELECTOR, "svg g.node")) == expected,
+        10,
+        f"{expected} nodes drawn",
+    )
+    assert len(nodes) > 0
+    time.sleep(1.5)  # let the force layout settle for the screenshot
+    chromium.save_screenshot(str(_artifacts() / "neo4j-browser.png"))

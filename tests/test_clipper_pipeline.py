@@ -1,0 +1,47 @@
+"""Pruning REAL teacher rollouts (issue 5's policy, real search/visit calls on the agent's tiny
+offline web from `tests/agent_fixture.py`), with recorded detours as known truth."""
+
+from __future__ import annotations
+
+import json
+
+import neo4j
+
+from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
+from agent.teacher import TeacherConfig, TeacherPolicy
+from agent.web.tools import CachedTools, WebTools
+from seekgraph.pipeline import STAGES
+from tests.agent_fixture import load_fixture
+from training.stategraph.prune import PruneConfig, prune_rollouts
+from training.stategraph.wire import parse_messages, validate_messages
+
+
+def test_prune_is_a_pipeline_stage_right_after_filter() -> None:
+    names = [s.name for s in STAGES]
+    assert names.index("prune") == names.index("filter") + 1
+
+
+def test_teacher_detours_are_pruned_and_answer_producers_kept(clean_db: neo4j.Driver) -> None:
+    load_fixture(clean_db, None)
+    tools = CachedTools(WebTools(clean_db, None))
+    policy = TeacherRollouts(TeacherPolicy(clean_db, None, tools, TeacherConfig(detour_rate=1.0)))
+    run_rollouts(clean_db, None, load_tasks(clean_db, None), policy, n=2, concurrency=1)
+    result = prune_rollouts(clean_db, None, PruneConfig(rewrite=False, include_unfiltered=True))
+    assert len(result.outcomes) == 4
+    pruned = [o for o in result.outcomes if o.status == "pruned"]
+    assert pruned, [(o.rollout_id, o.reason) for o in result.outcomes]
+    removed = {(o.rollout_id, t) for o in pruned for t in o.removed}
+    detours = {(o.rollout_id, t) for o in pruned for t in o.detours}
+    assert removed & detours  # detours are found ...
+    assert all(o.answer_kept for o in pruned)  # ... and no answer entity is lost
+    rows = clean_db.execute_query(
+        "MATCH (p:Rollout {pruned: true})-[:PRUNED_FROM]->(o:Rollout) "
+        "RETURN p.messages_json AS m, o.messages_json AS om, p.kept_steps AS kept"
+    ).records
+    assert len(rows) == len(pruned)
+    for row in rows:
+        after = validate_messages(json.loads(row["m"]))
+        before = parse_messages(json.loads(row["om"]))
+        assert [t.tool_call_text for t in after.turns] == [
+            before.turns[s].tool_call_text for s in row["kept"]
+        ]

@@ -1,0 +1,358 @@
+"""The prune stage on the real server, on hand-written FIXTURE trajectories in the Tongyi format.
+
+The fixtures below imitate the teacher policy of issue 5 (same message format, same detour
+record `{"step": i, "kind": ...}`); `test_clipper_pipeline.py` runs on real teacher rollouts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import neo4j
+import pytest
+from click.testing import CliRunner
+
+from graphdb.settings import ConnectionSettings
+from seekgraph.cli import main
+from training.stategraph import store
+from training.stategraph.extract_rules import Lexicon
+from training.stategraph.model import StateGraph
+from training.stategraph.prune import PruneConfig, prune_rollouts
+from training.stategraph.wire import Trajectory, parse_messages, validate_messages
+
+SYSTEM = "You are a deep research assistant. (fixture system prompt)"
+WIKI = "https://en.wikipedia.org/wiki/"
+
+
+def _call(name: str, arguments: dict[str, Any]) -> str:
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+
+
+def _search_obs(query: str, hits: list[tuple[str, str, str]]) -> str:
+    lines = [
+        f"{i}. [{title}]({WIKI}{slug})\n{snippet}"
+        for i, (title, slug, snippet) in enumerate(hits, 1)
+    ]
+    return (
+        f"A Google search for '{query}' found {len(hits)} results:\n\n## Web Results\n"
+        + "\n\n".join(lines)
+    )
+
+
+def _visit_obs(slug: str, goal: str, evidence: str) -> str:
+    return (
+        f"The useful information in {WIKI}{slug} for user goal {goal} as follows: \n\n"
+        f"Evidence in page: \n{evidence}\n\nSummary: \n{evidence}\n\n"
+    )
+
+
+BOOKER_HITS = [
+    (
+        "Booker Prize",
+        "Booker_Prize",
+        "The Booker Prize 1989 was won by Kazuo Ishiguro for The Remains of the Day.",
+    ),
+    ("Kazuo Ishiguro", "Kazuo_Ishiguro", "Kazuo Ishiguro is a British novelist."),
+]
+ISHIGURO = "Kazuo Ishiguro was born in Nagasaki, Japan, in 1954."
+
+
+def fixture_messages(
+    first_search_is_detour: bool = False,
+) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
+    """A teacher-like trajectory with three detours (steps 1, 3, 4) and its detour record."""
+    q = "Which winner of the 1989 Booker Prize was born in Nagasaki?"
+    goal = "birthplace of Kazuo Ishiguro"
+    turns: list[tuple[str, str, dict[str, Any], str, str]] = [
+        (
+            "I search for the 1989 Booker Prize first.",
+            "search",
+            {"query": ["Booker Prize 1989"]},
+            _search_obs("Booker Prize 1989", BOOKER_HITS),
+            "",
+        ),
+        (
+            "Maybe another search phrasing finds more.",
+            "search",
+            {"query": ["Booker Prize 1989 list"]},
+            _search_obs("Booker Prize 1989 list", BOOKER_HITS),
+            "redundant_search",
+        ),
+        (
+            "I read the page of Kazuo Ishiguro.",
+            "visit",
+            {"url": [WIKI + "Kazuo_Ishiguro"], "goal": goal},
+            _visit_obs("Kazuo_Ishiguro", goal, ISHIGURO),
+            "",
+        ),
+        (
+            "This linked page might help; let me look.",
+            "visit",
+            {"url": [WIKI + "Japan"], "goal": "anything related"},
+            _visit_obs("Japan", "anything related", "Japan is an island country in East Asia."),
+            "irrelevant_visit",
+        ),
+        (
+            "Let me double-check what I read earlier.",
+            "visit",
+            {"url": [WIKI + "Kazuo_Ishiguro"], "goal": goal},
+            _visit_obs("Kazuo_Ishiguro", goal, ISHIGURO),
+            "reverification",
+        ),
+    ]
+    if first_search_is_detour:  # the detour is the first to reveal the answer entity
+        turns[0], turns[1] = turns[1], turns[0]
+        turns[0] = (*turns[0][:4], "redundant_search")
+        turns[1] = (*turns[1][:4], "")
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": q}]
+    detours = []
+    for step, (thought, tool, args, obs, kind) in enumerate(turns):
+        messages.append(
+            {"role": "assistant", "content": f"<think>{thought}</think>\n{_call(tool, args)}"}
+        )
+        messages.append({"role": "user", "content": f"<tool_response>\n{obs}\n</tool_response>"})
+        if kind:
+            detours.append({"step": step, "kind": kind, "tool": tool, "arguments": args})
+    messages.append(
+        {
+            "role": "assistant",
+            "content": "<think>Kazuo Ishiguro won the 1989 Booker Prize and was born in Nagasaki."
+            "</think>\n<answer>Kazuo Ishiguro</answer>",
+        }
+    )
+    return messages, detours
+
+
+ENTITIES = {
+    "Kazuo_Ishiguro": "Kazuo Ishiguro",
+    "Booker_Prize": "Booker Prize",
+    "Nagasaki": "Nagasaki",
+    "Japan": "Japan",
+    "United_Kingdom": "United Kingdom",
+}
+
+
+def load_fixture(
+    driver: neo4j.Driver,
+    rollout_id: str = "task:1/teacher/teacher-d0.3/0",
+    messages: list[dict[str, str]] | None = None,
+    detours: list[dict[str, Any]] | None = None,
+    kept: bool = True,
+) -> str:
+    """Write entities, pages, a task with its target and a rollout with steps (issue 5 shape)."""
+    if messages is None:
+        messages, detours = fixture_messages()
+    driver.execute_query(
+        """
+        UNWIND $entities AS e
+        MERGE (n:Entity {entity_id: '/wiki/' + e.slug}) SET n.name = e.name, n.aliases = []
+        MERGE (p:Page {page_id: '/wiki/' + e.slug})
+        SET p.url = $wiki + e.slug, p.title = e.name, p.text = e.name + ' (fixture page)'
+        MERGE (p)-[:ABOUT]->(n)
+        WITH p WHERE p.page_id = '/wiki/Kazuo_Ishiguro'
+        MATCH (m:Entity) WHERE m.entity_id IN ['/wiki/Nagasaki', '/wiki/Japan', '/wiki/Booker_Prize']
+        MERGE (p)-[:MENTIONS]->(m)
+        """,
+        entities=[{"slug": s, "name": n} for s, n in ENTITIES.items()],
+        wiki=WIKI,
+    )
+    steps = []
+    for k in range(2, len(messages), 2):
+        content = messages[k + 1]["content"] if k + 1 < len(messages) else ""
+        slugs = [s for s in ENTITIES if WIKI + s in content]
+        steps.append({"index": (k - 2) // 2, "pages": ["/wiki/" + s for s in slugs]})
+    driver.execute_query(
+        """
+        MERGE (t:Task {task_id: 'task:1'}) SET t.question = $question, t.kind = 'leaper'
+        WITH t MATCH (e:Entity {entity_id: '/wiki/Kazuo_Ishiguro'})
+        MERGE (t)-[:TARGET {role: 'answer'}]->(e)
+        MERGE (r:Rollout {rollout_id: $rid})
+        SET r.task_id = 'task:1', r.policy = 'teacher', r.model = 'teacher-d0.3',
+            r.status = 'done', r.termination = 'answer', r.prediction = 'Kazuo Ishiguro',
+            r.kept = $kept, r.messages_json = $messages, r.detours_json = $detours, r.rounds = 6
+        MERGE (r)-[:FOR_TASK]->(t)
+        WITH r UNWIND $steps AS s
+        MERGE (st:Step {step_id: $rid + '#' + toString(s.index)}) SET st.index = s.index
+        MERGE (r)-[:HAS_STEP]->(st)
+        WITH st, s UNWIND s.pages AS pid
+        MATCH (p:Page {page_id: pid}) MERGE (st)-[:SAW]->(p)
+        """,
+        question=messages[1]["content"],
+        rid=rollout_id,
+        kept=kept,
+        messages=json.dumps(messages),
+        detours=json.dumps(detours or []),
+        steps=steps,
+    )
+    return rollout_id
+
+
+def count(driver: neo4j.Driver, query: str, **params: Any) -> int:
+    return int(driver.execute_query(query, params).records[0][0])
+
+
+NO_REWRITE = PruneConfig(rewrite=False)
+
+
+def test_detours_are_pruned_and_stored_next_to_the_original(clean_db: neo4j.Driver) -> None:
+    rid = load_fixture(clean_db)
+    result = prune_rollouts(clean_db, None, NO_REWRITE)
+    [outcome] = result.outcomes
+    assert outcome.status == "pruned"
+    assert outcome.removed == [2, 4, 5] and outcome.detours == [2, 4, 5]
+    assert outcome.necessary_sets == [[0, 1, 3, 6]] * 3
+    assert (outcome.tool_rounds_before, outcome.tool_rounds_after) == (5, 2)
+    assert outcome.tokens_after < outcome.tokens_before
+    row = clean_db.execute_query(
+        "MATCH (p:Rollout {pruned: true})-[:PRUNED_FROM]->(o:Rollout {rollout_id: $rid}) "
+        "RETURN p.messages_json AS m, p.removed_steps AS removed, p.rewrite_status AS rw, "
+        "p.rounds AS rounds, p.rounds_before AS before, o.prune_status AS status, "
+        "COUNT { (p)-[:PRUNED_BY]->(:StateGraph) } AS by, COUNT { (p)-[:FOR_TASK]->() } AS task",
+        rid=rid,
+    ).records[0]
+    assert row["removed"] == [1, 3, 4] and row["status"] == "pruned"
+    assert (row["rounds"], row["before"], row["by"], row["task"]) == (3, 6, 3, 1)
+    assert row["rw"] == "not_rewritten"
+    pruned = validate_messages(json.loads(row["m"]))
+    original, _ = fixture_messages()
+    kept_contents = [m["content"] for m in json.loads(row["m"])]
+    # tool calls (and, without rewriting, the whole kept messages) are re-attached unchanged
+    assert kept_contents == [
+        m["content"] for k, m in enumerate(original) if k not in (4, 5, 8, 9, 10, 11)
+    ]
+    assert pruned.rounds == 2
+    assert (
+        count(
+            clean_db,
+            "MATCH (g:StateGraph)-[:OF_ROLLOUT]->(:Rollout {rollout_id: $rid}) RETURN count(g)",
+            rid=rid,
+        )
+        == 3
+    )
+    assert (
+        count(
+            clean_db,
+            "MATCH (:StateGraph {graph_id: $g})-[:HAS_NODE]->(a:Action) "
+            "WHERE a.necessary RETURN count(a)",
+            g=f"{rid}/rule/0",
+        )
+        == 4
+    )
+    assert count(clean_db, "MATCH (:Information)-[e:ENABLES]->(:Action) RETURN count(e)") > 0
+
+
+def test_rerun_adds_nothing_and_skips_finished_work(clean_db: neo4j.Driver) -> None:
+    load_fixture(clean_db)
+    prune_rollouts(clean_db, None, NO_REWRITE)
+    before = (
+        count(clean_db, "MATCH (n) RETURN count(n)"),
+        count(clean_db, "MATCH ()-[r]->() RETURN count(r)"),
+    )
+    again = prune_rollouts(clean_db, None, NO_REWRITE)
+    assert again.report.skipped == 1 and again.outcomes == []
+    assert before == (
+        count(clean_db, "MATCH (n) RETURN count(n)"),
+        count(clean_db, "MATCH ()-[r]->() RETURN count(r)"),
+    )
+
+
+def test_the_action_that_produced_an_answer_entity_is_never_dropped(clean_db: neo4j.Driver) -> None:
+    messages, detours = fixture_messages(first_search_is_detour=True)
+    rid = load_fixture(clean_db, messages=messages, detours=detours)
+    [outcome] = prune_rollouts(clean_db, None, NO_REWRITE).outcomes
+    assert outcome.status == "pruned"
+    assert 1 in outcome.kept  # the detour search that first revealed Kazuo Ishiguro stays
+    assert outcome.answer_kept and outcome.answer_keys == ["/wiki/Kazuo_Ishiguro"]
+    assert outcome.removed == [2, 4, 5]
+    record = store.read_rollouts(clean_db, None, [rid])[0]
+    kept_obs = [t.observation for t in parse_messages(messages).turns if t.index in outcome.kept]
+    lexicon = Lexicon(record.lexicon)
+    assert "/wiki/Kazuo_Ishiguro" in lexicon.mentions(" ".join(o or "" for o in kept_obs))
+
+
+def disagreeing_extractor(trajectory: Trajectory, lexicon: Lexicon) -> list[StateGraph]:
+    """Three constructions that each credit a different search with the answer's input."""
+    n = len(trajectory.turns) + 1
+    graphs = []
+    for run, source in enumerate((1, 2, 3)):
+        produces: list[set[str]] = [{"q"}] + [set() for _ in range(n - 1)]
+        enables: list[set[str]] = [set() for _ in range(n)]
+        produces[source] = {f"fact{run}"}
+        enables[n - 1] = {f"fact{run}"}
+        graphs.append(
+            StateGraph(
+                produces=produces,
+                enables=enables,
+                extractor="fixture",
+                run=run,
+                granularity="disagree",
+            )
+        )
+    return graphs
+
+
+def test_without_a_majority_the_trajectory_stays_unpruned_with_a_reason(
+    clean_db: neo4j.Driver,
+) -> None:
+    rid = load_fixture(clean_db)
+    result = prune_rollouts(clean_db, None, NO_REWRITE, extractor=disagreeing_extractor)
+    assert [o.status for o in result.outcomes] == ["unpruned"]
+    assert result.report.reasons == {"no_majority": 1}
+    assert count(clean_db, "MATCH (r:Rollout {pruned: true}) RETURN count(r)") == 0
+    status = clean_db.execute_query(
+        "MATCH (r:Rollout {rollout_id: $rid}) RETURN r.prune_detail", rid=rid
+    ).records[0][0]
+    assert status.startswith("no_majority: run 0: [0, 1, 6]")
+
+
+def test_bad_messages_are_rejected_with_the_reason(clean_db: neo4j.Driver) -> None:
+    messages, detours = fixture_messages()
+    messages[4]["content"] = "<think>no tool call here</think>"
+    load_fixture(clean_db, messages=messages, detours=detours)
+    result = prune_rollouts(clean_db, None, NO_REWRITE)
+    assert result.report.reasons == {"bad_format": 1}
+    assert "assistant turn 2" in result.report.rejections[0].detail
+
+
+def test_unfiltered_rollouts_are_left_alone_unless_asked(clean_db: neo4j.Driver) -> None:
+    load_fixture(clean_db, kept=False)
+    assert prune_rollouts(clean_db, None, NO_REWRITE).outcomes == []
+    config = PruneConfig(rewrite=False, include_unfiltered=True)
+    assert [o.status for o in prune_rollouts(clean_db, None, config).outcomes] == ["pruned"]
+
+
+def test_cli_prunes_with_progress_and_summary(
+    clean_db: neo4j.Driver, neo4j_connection: ConnectionSettings
+) -> None:
+    load_fixture(clean_db)
+    args = [
+        "--uri",
+        neo4j_connection.uri,
+        "--username",
+        neo4j_connection.username,
+        "--password",
+        neo4j_connection.password,
+        "prune",
+        "--no-rewrite",
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "pruning 1 trajectories" in result.output
+    assert "prune: kept 1, rejected 0" in result.output
+    assert "tool rounds (pruned trajectories): 5 -> 2 (-60.0%)" in result.output
+    assert "thoughts: not_rewritten=1" in result.output
+    assert count(clean_db, "MATCH (s:StageRun {stage: 'prune'}) RETURN count(s)") == 1
+    bad = CliRunner().invoke(main, [*args[:-1], "--extractor", "nope"])
+    assert bad.exit_code == 2 and "nope" in bad.output
+
+
+@pytest.mark.parametrize("spec", ["rule"])
+def test_config_rejects_unknown_settings(spec: str) -> None:
+    from training.stategraph.errors import ClipperError
+
+    assert PruneConfig.from_section({"extractor": spec}).extractor == spec
+    with pytest.raises(ClipperError, match="unknown \\[prune\\] setting"):
+        PruneConfig.from_section({"extractr": "rule"})
+    with pytest.raises(ClipperError, match="unknown extractor"):
+        PruneConfig.from_section({"extractor": "magic"})

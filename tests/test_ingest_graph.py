@@ -1,0 +1,175 @@
+"""Ingest into the real server: default data counts, idempotence, bad inputs, the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import neo4j
+import pytest
+from click.testing import CliRunner
+
+from graphdb.settings import ConnectionSettings
+from seekgraph import DEFAULT_DATA
+from seekgraph.cli import main
+from seekgraph.pipeline import PipelineContext
+from synth.ingest.inspect import entity_facts, list_tables, shared_entities
+from synth.ingest.readers import read_pages, read_tables
+from synth.ingest.stage import run_ingest
+from synth.ingest.tables import graph_counts, ingest_tables
+
+BAD = DEFAULT_DATA / "bad"
+
+
+def _content(counts: dict[str, int]) -> dict[str, int]:
+    return {k: v for k, v in counts.items() if k != "node:StageRun"}
+
+
+def _ctx(driver: neo4j.Driver, database: str | None) -> PipelineContext:
+    return PipelineContext(
+        driver=driver, database=database, data_dir=DEFAULT_DATA, echo=lambda _: None
+    )
+
+
+def test_default_data_ingest_counts_and_idempotence(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    tables, pages = run_ingest(_ctx(clean_db, database))
+    assert (tables.kept, tables.rejected) == (11, 0)  # 9 JSONL + prizes.csv + article.html
+    assert pages.kept == 259
+    first = graph_counts(clean_db, database)
+    assert first["node:Table"] == 11
+    assert first["node:Row"] == tables.notes["rows written"] == 194
+    assert first["rel:ANCHOR"] == 194
+    assert first["node:Page"] == 259 + 11  # passages + one rendered page per kept table
+    assert first["rel:RENDERS"] == 11
+    assert first["rel:FACT"] > 500
+
+    again_tables, again_pages = run_ingest(_ctx(clean_db, database))
+    assert (again_tables.kept, again_tables.skipped) == (0, 11)
+    assert (again_pages.kept, again_pages.skipped) == (0, 259)
+    assert _content(graph_counts(clean_db, database)) == _content(first)
+
+
+def test_shared_entities_and_typed_values(clean_db: neo4j.Driver, database: str | None) -> None:
+    run_ingest(_ctx(clean_db, database))
+    facts = entity_facts(clean_db, "/wiki/Kazuo_Ishiguro", database)
+    by_table = {(f["table_id"], f["relation"]): f["target"] for f in facts}
+    # One entity, reached from three tables (Nobel, Booker, birth and citizenship).
+    assert by_table[("Booker_Prize_1", "year")] == "year:1989"
+    assert by_table[("List_of_Nobel_laureates_in_Literature_1", "year")] == "year:2017"
+    assert (
+        by_table[("List_of_Nobel_laureates_in_Literature_1", "country")] == "/wiki/United_Kingdom"
+    )
+    assert by_table[("List_of_literary_prize_winners_1", "place_of_birth")] == "/wiki/Nagasaki"
+    # An unlinked CSV key cell becomes the entity of its likely page.
+    csv_facts = entity_facts(clean_db, "/wiki/Helen_Dunmore", database)
+    assert {(f["relation"], f["target"]) for f in csv_facts} >= {
+        ("year", "year:1996"),
+        ("country", "text:united kingdom"),
+    }
+
+
+def test_bad_inputs_are_rejected_with_reasons_and_the_rest_loads(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    from synth.ingest.config import IngestConfig
+    from synth.ingest.records import RawTable, Unreadable
+
+    items: list[RawTable | Unreadable] = []
+    for path in [DEFAULT_DATA / "tables.jsonl", *sorted(BAD.glob("*.jsonl")), BAD / "latin1.csv"]:
+        items.extend(read_tables(path))
+    report = ingest_tables(clean_db, items, IngestConfig(), database=database)
+    reasons = {r.record_id: r.reason for r in report.rejections}
+    assert reasons == {
+        "Bad_ragged_1": "ragged",
+        "Bad_empty_1": "empty",
+        "Bad_huge_cell_1": "cell_too_large",
+        "broken.jsonl:2": "broken_json",
+        "csv:latin1": "encoding",
+        # The readable lines of broken.jsonl load, and are then too small to keep.
+        "Bad_broken_1": "too_few_rows",
+        "Bad_broken_3": "too_few_rows",
+    }
+    assert report.kept == 9
+    rejected = list_tables(clean_db, database, status="rejected")
+    assert {t["table_id"]: t["reason"] for t in rejected} == {
+        k: v for k, v in reasons.items() if k.startswith("Bad_")
+    }
+
+
+def _cli(conn: ConnectionSettings, *args: str) -> str:
+    result = CliRunner().invoke(
+        main, ["--uri", conn.uri, "--username", conn.username, "--password", conn.password, *args]
+    )
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    return result.output
+
+
+def test_cli_ingest_is_idempotent(
+    clean_db: neo4j.Driver, database: str | None, neo4j_connection: ConnectionSettings
+) -> None:
+    paths = [str(DEFAULT_DATA / "tables.jsonl"), str(BAD / "ragged.jsonl")]
+    out = _cli(neo4j_connection, "ingest", "tables", *paths)
+    assert "ingest: kept 9, rejected 1" in out and "ragged" in out
+    out = _cli(neo4j_connection, "ingest", "pages", str(DEFAULT_DATA / "pages.jsonl"))
+    assert "ingest_pages: kept 259" in out
+    first = _content(graph_counts(clean_db, database))
+    out = _cli(neo4j_connection, "ingest", "tables", *paths)
+    assert "kept 0, rejected 0, skipped (already done) 10" in out
+    _cli(neo4j_connection, "ingest", "pages", str(DEFAULT_DATA / "pages.jsonl"))
+    assert _content(graph_counts(clean_db, database)) == first
+
+
+def test_changed_table_is_rewritten_not_duplicated(
+    clean_db: neo4j.Driver, database: str | None, tmp_path: Path
+) -> None:
+    lines = (DEFAULT_DATA / "tables.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "t.jsonl"
+    path.write_text(lines[0] + "\n", encoding="utf-8")
+    ingest_tables(clean_db, read_tables(path), database=database)
+    before = graph_counts(clean_db, database)
+    path.write_text(lines[0].replace('"Genre(s)"', '"Genres"') + "\n", encoding="utf-8")
+    report = ingest_tables(clean_db, read_tables(path), database=database)
+    assert report.kept == 1
+    after = graph_counts(clean_db, database)
+    assert after["node:Row"] == before["node:Row"]
+    assert after["rel:FACT"] == before["rel:FACT"]
+    assert after["rel:HAS_CELL"] == before["rel:HAS_CELL"]
+
+
+@pytest.mark.shared_data
+def test_shared_slice_tables_and_passages(
+    clean_db: neo4j.Driver, database: str | None, shared_data: Path, tmp_path: Path
+) -> None:
+    import gzip
+    import itertools
+    import json
+
+    links: set[str] = set()
+    tables = tmp_path / "tables.jsonl"
+    with gzip.open(shared_data / "ottqa" / "tables.train.jsonl.gz", "rt") as src:
+        head = list(itertools.islice(src, 150))
+    tables.write_text("".join(head), encoding="utf-8")
+    for line in head:
+        for row in json.loads(line)["data"]:
+            for cell in row:
+                links.update(cell[1])
+    passages = tmp_path / "passages.jsonl"
+    with (
+        gzip.open(shared_data / "ottqa" / "passages.train.jsonl.gz", "rt") as src,
+        open(passages, "w", encoding="utf-8") as dst,
+    ):
+        for line in src:
+            if json.loads(line)["id"] in links:
+                dst.write(line)
+    from synth.ingest.pages import ingest_pages
+
+    report = ingest_tables(clean_db, read_tables(tables), database=database)
+    assert report.kept + report.rejected == 150
+    assert report.kept >= 140
+    pages = ingest_pages(clean_db, read_pages(passages), database=database)
+    assert pages.kept == len(links)
+    counts = graph_counts(clean_db, database)
+    # Every passage is ABOUT the entity its table cells link to: no second entity per page.
+    assert counts["rel:ABOUT"] == len(links)
+    assert shared_entities(clean_db, database) > 50

@@ -1,0 +1,248 @@
+"""Datasets from the graph: filters, Eff / Hybrid mixes, variant ratios, provenance, determinism."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+
+import neo4j
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphdb import cypher
+from graphdb.settings import ConnectionSettings
+from seekgraph.cli import main
+from training.config import DatasetSpec, load_config
+from training.datasets import Candidate, build_dataset, select, variant_counts
+from training.errors import DatasetError, TrainingConfigError
+from training.synthetic import trajectory_rows, write_rows
+
+
+def cand(rid: str, task: str, **kw: object) -> Candidate:
+    base: dict[str, object] = {"kept": True, "termination": "answer", "accuracy": 1.0}
+    base.update(kw)
+    return Candidate(rid, task, **base)  # type: ignore[arg-type]
+
+
+POOL = [
+    cand("a/0", "a", variant="basic", rounds=6),
+    cand("a/0/p", "a", variant="basic", rounds=3, pruned=True, original_id="a/0"),
+    cand("b/0", "b", variant="union", rounds=5),
+    cand("c/0", "c", variant="union", rounds=2),  # easy: not "hard"
+    cand("d/0", "d", variant="kp", rounds=9, kept=False),  # rejected by the ISR/ISE filter
+    cand("e/0", "e", variant="basic", rounds=4, accuracy=0.0),  # wrong answer
+    cand("f/0", "f", variant="reverse-union", rounds=7, split="heldout"),
+]
+
+
+def test_filters_give_reasons() -> None:
+    sel = select(POOL, DatasetSpec(mix="filtered", min_accuracy=1.0))
+    reasons = {rid: reason for rid, reason, _ in sel.rejected}
+    assert reasons == {"d/0": "not_kept", "e/0": "not_correct", "f/0": "split"}
+    assert {c.rollout_id for c in sel.chosen} == {"a/0", "a/0/p", "b/0", "c/0"}
+    only_unpruned = select(POOL, DatasetSpec(mix="filtered", min_accuracy=1.0, pruned=False))
+    assert {c.rollout_id for c in only_unpruned.chosen} == {"a/0", "b/0", "c/0"}
+
+
+def test_eff_takes_pruned_only() -> None:
+    sel = select(POOL, DatasetSpec(mix="eff", min_accuracy=1.0))
+    assert [c.rollout_id for c in sel.chosen] == ["a/0/p"]
+    assert ("b/0", "not_pruned", "") in sel.rejected
+
+
+def test_hybrid_adds_hard_unpruned_of_other_tasks() -> None:
+    sel = select(POOL, DatasetSpec(mix="hybrid", min_accuracy=1.0, hybrid_ratio=5))
+    assert {c.rollout_id for c in sel.chosen} == {"a/0/p", "b/0"}
+    reasons = {rid: reason for rid, reason, _ in sel.rejected}
+    assert reasons["a/0"] == "same_task_as_pruned"  # the original of a pruned one stays out
+    assert reasons["c/0"] == "not_hard"
+    quota = select(POOL, DatasetSpec(mix="hybrid", min_accuracy=1.0, hybrid_ratio=0))
+    assert [c.rollout_id for c in quota.chosen] == ["a/0/p"]
+    assert select(POOL, DatasetSpec(mix="auto", min_accuracy=1.0)).mix == "hybrid"
+    assert select([POOL[2]], DatasetSpec(mix="auto")).mix == "filtered"
+
+
+def test_variant_ratios_and_limit() -> None:
+    pool = [cand(f"{v}{i}", f"{v}{i}", variant=v) for v in ("basic", "union") for i in range(10)]
+    pool += [cand(f"kp{i}", f"kp{i}", variant="kp") for i in range(3)]
+    sel = select(pool, DatasetSpec(mix="filtered", variant_ratios={"basic": 2, "union": 1}))
+    assert Counter(c.variant for c in sel.chosen) == {"basic": 10, "union": 5}
+    assert Counter(r for _, r, _ in sel.rejected) == {
+        "over_variant_ratio": 5,
+        "variant_not_in_mix": 3,
+    }
+    limited = select(
+        pool, DatasetSpec(mix="filtered", variant_ratios={"basic": 1, "kp": 1}, limit=4)
+    )
+    assert Counter(c.variant for c in limited.chosen) == {"basic": 2, "kp": 2}
+    assert len(select(pool, DatasetSpec(mix="filtered", limit=7)).chosen) == 7
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    available=st.dictionaries(st.sampled_from(["basic", "union", "kp"]), st.integers(0, 30)),
+    ratios=st.dictionaries(st.sampled_from(["basic", "union", "kp"]), st.floats(0.1, 5.0)),
+    limit=st.integers(0, 40),
+)
+def test_variant_counts_fit_availability_and_ratios(
+    available: dict[str, int], ratios: dict[str, float], limit: int
+) -> None:
+    counts = variant_counts(available, ratios, limit)
+    if not ratios:
+        assert counts == {}
+        return
+    total = sum(ratios.values())
+
+    def take(n: int) -> dict[str, int]:
+        return {v: int(n * r / total + 1e-9) for v, r in ratios.items()}
+
+    # brute force: the largest total whose floors fit the availability (and the limit)
+    best = max(
+        n
+        for n in range(0, 200)
+        if (not limit or n <= limit) and all(c <= available.get(v, 0) for v, c in take(n).items())
+    )
+    assert counts == take(best)
+    assert all(counts[v] <= available.get(v, 0) for v in counts)
+
+
+def test_selection_is_deterministic_and_seeded() -> None:
+    pool = [cand(f"r{i}", f"t{i}") for i in range(50)]
+    a = [c.rollout_id for c in select(pool, DatasetSpec(mix="filtered", limit=10)).chosen]
+    b = [c.rollout_id for c in select(reversed(pool), DatasetSpec(mix="filtered", limit=10)).chosen]
+    c = [c.rollout_id for c in select(pool, DatasetSpec(mix="filtered", limit=10, seed=1)).chosen]
+    assert a == b and a != c
+
+
+def test_config_files_are_typed(tmp_path: Path) -> None:
+    good = tmp_path / "d.toml"
+    good.write_text(
+        '[dataset]\nname = "x"\nmix = "eff"\nvariants = ["basic"]\nmin_isr = 0.3\n'
+        "variant_ratios = { basic = 1, union = 2 }\n"
+    )
+    spec = load_config(DatasetSpec, good, section="dataset", overrides={"limit": 5})
+    assert (spec.name, spec.mix, spec.variants, spec.min_isr, spec.limit) == (
+        "x",
+        "eff",
+        ("basic",),
+        0.3,
+        5,
+    )
+    assert spec.variant_ratios == {"basic": 1.0, "union": 2.0}
+    yaml_file = tmp_path / "d.yaml"
+    yaml_file.write_text("mix: hybrid\nhybrid_ratio: 2\n")
+    assert load_config(DatasetSpec, yaml_file).hybrid_ratio == 2.0
+    for text, message in [
+        ("mixx = 'eff'", "unknown setting"),
+        ("mix = 'fast'", "mix must be"),
+        ("min_isr = 'high'", "expected a number"),
+        ("kept_only = 1", "expected true/false"),
+        ("limit = [", "cannot parse"),
+    ]:
+        bad = tmp_path / "bad.toml"
+        bad.write_text(text + "\n")
+        with pytest.raises(TrainingConfigError, match=message):
+            load_config(DatasetSpec, bad)
+
+
+def test_build_writes_files_links_rollouts_and_is_idempotent(
+    clean_db: neo4j.Driver, database: str | None, tmp_path: Path
+) -> None:
+    rows = trajectory_rows(24, per_task=2, pruned_share=0.6, heldout_share=0.2, seed=3)
+    write_rows(clean_db, database, rows)
+    spec = DatasetSpec(name="hyb", mix="hybrid", min_accuracy=1.0, hybrid_min_rounds=3)
+    built = build_dataset(clean_db, database, spec, tmp_path)
+    lines = (built.path / "train.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    assert built.n_examples == len(records) > 0
+    by_id = {r["rollout_id"]: r for r in rows}
+    pruned_tasks = {r["task_id"] for r in records if r["pruned"]}
+    for rec in records:
+        source = by_id[rec["rollout_id"]]
+        assert source["split"] == "train" and source["accuracy"] == 1.0 and source["kept"]
+        assert rec["messages"] == json.loads(source["messages_json"])
+        roles = [m["role"] for m in rec["messages"]]
+        assert roles[:2] == ["system", "user"] and roles[-1] == "assistant"
+        assert "<answer>" in rec["messages"][-1]["content"]
+        if not rec["pruned"]:
+            assert source["rounds"] >= 3 and rec["task_id"] not in pruned_tasks
+    assert sum(r["pruned"] for r in records) >= sum(not r["pruned"] for r in records)
+    # provenance: the Dataset node includes exactly the rollouts in the file
+    included = clean_db.execute_query(
+        "MATCH (:Dataset {dataset_id: $id})-[:INCLUDES]->(r:Rollout) RETURN r.rollout_id AS id",
+        id=built.dataset_id,
+        database_=database,
+    ).records
+    assert sorted(r["id"] for r in included) == sorted(r["rollout_id"] for r in records)
+    card = (built.path / "README.md").read_text()
+    assert built.jsonl_sha256 in card and f"examples: {len(records)}" in card
+    assert (
+        hashlib.sha256((built.path / "train.jsonl").read_bytes()).hexdigest() == built.jsonl_sha256
+    )
+    from datasets import load_from_disk
+
+    hf = load_from_disk(str(built.path / "hf"))
+    assert hf.num_rows == len(records) and hf[0]["messages"] == records[0]["messages"]
+    # the same spec twice: the same dataset (id, file hash), nothing rewritten
+    again = build_dataset(clean_db, database, spec, tmp_path)
+    assert (again.dataset_id, again.jsonl_sha256, again.path) == (
+        built.dataset_id,
+        built.jsonl_sha256,
+        built.path,
+    )
+    assert again.report.skipped == len(records) and again.report.kept == 0
+    # a fresh output folder gets byte-identical files
+    other = build_dataset(clean_db, database, spec, tmp_path / "elsewhere")
+    assert (other.path / "train.jsonl").read_bytes() == (built.path / "train.jsonl").read_bytes()
+    eff = build_dataset(clean_db, database, DatasetSpec(name="eff", mix="eff"), tmp_path)
+    eff_records = [json.loads(x) for x in (eff.path / "train.jsonl").read_text().splitlines()]
+    assert eff_records and all(r["pruned"] for r in eff_records)
+    assert eff.dataset_id != built.dataset_id
+    n_datasets = cypher.read(clean_db, "training/find_dataset", database=database, key="eff")
+    assert n_datasets[0]["dataset_id"] == eff.dataset_id
+
+
+def test_nothing_selected_is_an_error(
+    clean_db: neo4j.Driver, database: str | None, tmp_path: Path
+) -> None:
+    write_rows(clean_db, database, trajectory_rows(3, pruned_share=0.0, seed=1))
+    with pytest.raises(DatasetError, match="no trajectory passes"):
+        build_dataset(clean_db, database, DatasetSpec(mix="eff"), tmp_path)
+
+
+def test_cli_builds_and_reports_bad_specs(
+    clean_db: neo4j.Driver, neo4j_connection: ConnectionSettings, tmp_path: Path
+) -> None:
+    write_rows(clean_db, None, trajectory_rows(8, pruned_share=0.7, seed=9))
+    spec = tmp_path / "spec.toml"
+    spec.write_text('[dataset]\nname = "cli"\nmix = "eff"\nkept_only = false\n')
+    base = [
+        "--uri",
+        neo4j_connection.uri,
+        "--username",
+        neo4j_connection.username,
+        "--password",
+        neo4j_connection.password,
+        "dataset",
+        "build",
+    ]
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [*base, "--config", str(spec), "--out", str(out), "--no-hf"])
+    assert result.exit_code == 0, result.output
+    assert "dataset: kept" in result.output and "(eff)" in result.output
+    assert len(list(out.glob("cli-*/train.jsonl"))) == 1
+    assert count_stage_runs(clean_db) == 1
+    spec.write_text('[dataset]\nmix = "eff"\nmin_isr = "high"\n')
+    bad = CliRunner().invoke(main, [*base, "--config", str(spec), "--out", str(out)])
+    assert bad.exit_code != 0 and "min_isr: expected a number" in bad.output
+
+
+def count_stage_runs(driver: neo4j.Driver) -> int:
+    records = driver.execute_query(
+        "MATCH (s:StageRun {stage: 'dataset'}) RETURN count(s) AS n"
+    ).records
+    return int(records[0]["n"])

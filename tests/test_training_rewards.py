@@ -1,0 +1,74 @@
+"""GRPO rewards as plain functions: soft-F against a brute-force oracle, ISE efficiency, format."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from training.rewards import (
+    efficiency,
+    format_score,
+    make_trl_rewards,
+    precision_recall,
+    score_completion,
+    soft_f,
+)
+
+TARGETS = [["Paris"], ["Lyon", "Lugdunum"], ["Nice"], ["Metz"]]
+
+
+def test_soft_f_worked_example() -> None:
+    # 2 of 3 predictions right, 2 of 4 targets found: P = 2/3, R = 1/2; omega = 1 → F1 = 4/7
+    p, r = precision_recall(["Paris", "Lugdunum", "Rome"], TARGETS)
+    assert (p, r) == (pytest.approx(2 / 3), pytest.approx(1 / 2))
+    assert soft_f(p, r, 1.0) == pytest.approx(4 / 7)
+    # omega = 2 weighs recall: (1+4)·P·R / (4·P + R)
+    assert soft_f(p, r, 2.0) == pytest.approx(5 * (2 / 3) * 0.5 / (4 * (2 / 3) + 0.5))
+    assert soft_f(0.0, 0.0) == 0.0
+
+
+@settings(max_examples=50, deadline=None)
+@given(p=st.floats(0, 1), r=st.floats(0, 1), omega=st.floats(0.1, 4))
+def test_soft_f_is_the_weighted_harmonic_mean(p: float, r: float, omega: float) -> None:
+    value = soft_f(p, r, omega)
+    if p == 0 or r == 0:
+        assert value == 0.0
+        return
+    # F_omega = 1 / (alpha/P + (1-alpha)/R) with alpha = 1/(1+omega²): brute-force identity
+    alpha = 1 / (1 + omega * omega)
+    assert value == pytest.approx(1 / (alpha / p + (1 - alpha) / r), rel=1e-6)
+    assert min(p, r) - 1e-9 <= value <= max(p, r) + 1e-9
+
+
+def test_efficiency_is_ise_over_targets() -> None:
+    assert efficiency(4, 2, 4) == 0.5  # ISE 2 per action, of 4 targets
+    assert efficiency(4, 1, 4) == 1.0
+    assert efficiency(0, 3, 4) == 0.0
+    assert efficiency(2, 0, 0) == 0.0
+
+
+def test_format_score() -> None:
+    assert format_score("<think>ok</think>\n<answer>Paris</answer>") == 1.0
+    assert format_score("<answer>Paris</answer>") == 1.0
+    assert format_score("<answer>a</answer><answer>b</answer>") == 0.0
+    call = '<think>go</think>\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>'
+    assert format_score(call) == 0.5
+    assert format_score("<tool_call>{not json}</tool_call>") == 0.0
+    assert format_score("Paris is the answer.") == 0.0
+
+
+def test_trl_signature_reads_dataset_columns() -> None:
+    soft, eff, fmt = make_trl_rewards(omega=1.0)
+    completions = [
+        "<answer>Paris\nLyon</answer>",
+        "I do not know",
+        [{"role": "assistant", "content": "<answer>Nice</answer>"}],
+    ]
+    columns = {"targets": [TARGETS, TARGETS, TARGETS], "prior_actions": [1, 1, 2]}
+    prompts = ["q"] * 3
+    assert soft(prompts, completions, **columns) == pytest.approx([2 / 3, 0.0, 0.4])
+    assert eff(prompts, completions, **columns) == pytest.approx([0.5, 0.0, 0.125])
+    assert fmt(prompts, completions, **columns) == [1.0, 0.0, 1.0]
+    scored = score_completion("<answer>Paris</answer>", [["Paris"]], prior_actions=1)
+    assert scored == {"soft_f": 1.0, "efficiency": 1.0, "format": 1.0}

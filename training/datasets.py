@@ -1,0 +1,480 @@
+"""`seekgraph dataset build`: trajectories from the graph → TRL conversational data, with provenance.
+
+Selection is a pure function over rollout metadata (`select`), so it is tested without a
+server; the graph only supplies candidates and stores the result:
+
+1. filters: split, policy, source (task kind), variant, termination, the ISR/ISE verdict
+   (`kept`), accuracy ("correct"), F1, ISR and ISE thresholds;
+2. the mix: ``filtered`` (optionally only pruned / only unpruned), ``eff`` (pruned only, as
+   WebClipper's efficiency-oriented training), ``hybrid`` (pruned plus unpruned *hard*
+   trajectories — at least `hybrid_min_rounds` rounds — of OTHER tasks, at most `hybrid_ratio`
+   per pruned one), ``auto`` (hybrid when pruned trajectories exist, else filtered);
+3. per-task cap, variant ratios (Basic / Union / Reverse-Union / KP), a total limit.
+
+Every choice is made in a seeded hash order of rollout ids, so the same spec on the same graph
+selects the same rollouts in the same order. The dataset id hashes the spec and the selection;
+the JSONL is written byte-for-byte the same, so its sha256 is the same too. A `Dataset` node
+`INCLUDES` every rollout used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from graphdb import cypher
+from graphdb.ids import stable_id
+from graphdb.stages import StageReport
+from training.config import DatasetSpec
+from training.errors import DatasetError
+
+PAGE = 5000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A finished rollout's metadata (no messages)."""
+
+    rollout_id: str
+    task_id: str
+    kind: str = ""
+    variant: str = ""
+    split: str = "train"
+    policy: str = ""
+    pruned: bool = False
+    original_id: str | None = None
+    termination: str = "answer"
+    kept: bool = True
+    accuracy: float = 0.0
+    f1: float = 0.0
+    isr: float = 0.0
+    ise: float = 0.0
+    rounds: int = 0
+
+
+@dataclass
+class Selection:
+    chosen: list[Candidate]
+    rejected: list[tuple[str, str, str]]  # (rollout_id, reason, detail)
+    mix: str  # the mix actually used (auto resolved)
+
+
+def order_key(seed: int, rollout_id: str) -> str:
+    """A seeded, stable pseudo-random order of rollouts."""
+    return hashlib.sha1(f"{seed}:{rollout_id}".encode()).hexdigest()
+
+
+def _filter_reason(c: Candidate, spec: DatasetSpec) -> tuple[str, str] | None:
+    checks: list[tuple[bool, str, str]] = [
+        (bool(spec.splits) and c.split not in spec.splits, "split", c.split),
+        (bool(spec.policies) and c.policy not in spec.policies, "policy", c.policy),
+        (bool(spec.kinds) and c.kind not in spec.kinds, "source", c.kind),
+        (bool(spec.variants) and c.variant not in spec.variants, "variant", c.variant),
+        (
+            bool(spec.terminations) and c.termination not in spec.terminations,
+            "termination",
+            c.termination,
+        ),
+        (spec.kept_only and not c.kept, "not_kept", "rejected by the ISR/ISE filter"),
+        (c.accuracy < spec.min_accuracy, "not_correct", f"accuracy {c.accuracy:.3f}"),
+        (c.f1 < spec.min_f1, "low_f1", f"f1 {c.f1:.3f}"),
+        (c.isr < spec.min_isr, "low_isr", f"isr {c.isr:.3f}"),
+        (c.ise < spec.min_ise, "low_ise", f"ise {c.ise:.3f}"),
+    ]
+    for failed, reason, detail in checks:
+        if failed:
+            return reason, str(detail)
+    return None
+
+
+def variant_counts(
+    available: dict[str, int], ratios: dict[str, float], limit: int
+) -> dict[str, int]:
+    """How many of each variant to take so the counts follow `ratios` as closely as possible.
+
+    Takes the largest total N (at most `limit` when set) with ``floor(N·share_v) <= available_v``
+    for every variant with a positive ratio, and returns ``floor(N·share_v)``; e.g. available
+    {basic: 10, union: 2} with ratios 1:1 → {basic: 2, union: 2}. O(#variants) plus a short
+    correction of floating-point error around the closed form.
+    """
+    weights = {v: r for v, r in ratios.items() if r > 0}
+    total = sum(weights.values())
+    if not weights or total <= 0:
+        return {}
+    shares = {v: r / total for v, r in weights.items()}
+
+    def take(n: int) -> dict[str, int]:
+        return {v: math.floor(n * s + 1e-9) for v, s in shares.items()}
+
+    def fits(n: int) -> bool:
+        return (not limit or n <= limit) and all(
+            c <= available.get(v, 0) for v, c in take(n).items()
+        )
+
+    n = max(0, min(math.ceil((available.get(v, 0) + 1) / s) - 1 for v, s in shares.items()))
+    if limit:
+        n = min(n, limit)
+    while n > 0 and not fits(n):
+        n -= 1
+    while fits(n + 1):
+        n += 1
+    return take(n)
+
+
+def select(candidates: Iterable[Candidate], spec: DatasetSpec) -> Selection:
+    """Apply the spec's filters and mix to candidates; returns chosen (in order) and rejected."""
+    rejected: list[tuple[str, str, str]] = []
+    passing: list[Candidate] = []
+    for c in candidates:
+        why = _filter_reason(c, spec)
+        if why:
+            rejected.append((c.rollout_id, *why))
+        else:
+            passing.append(c)
+    passing.sort(key=lambda c: order_key(spec.seed, c.rollout_id))
+    mix = spec.mix
+    if mix == "auto":
+        mix = "hybrid" if any(c.pruned for c in passing) else "filtered"
+    chosen: list[Candidate] = []
+    if mix == "filtered":
+        for c in passing:
+            if spec.pruned is not None and c.pruned != spec.pruned:
+                rejected.append((c.rollout_id, "pruned" if c.pruned else "not_pruned", ""))
+            else:
+                chosen.append(c)
+    elif mix == "eff":
+        for c in passing:
+            (chosen.append(c) if c.pruned else rejected.append((c.rollout_id, "not_pruned", "")))
+    elif mix == "hybrid":
+        pruned = [c for c in passing if c.pruned]
+        pruned_tasks = {c.task_id for c in pruned}
+        quota = math.floor(spec.hybrid_ratio * len(pruned) + 1e-9)
+        hard: list[Candidate] = []
+        for c in passing:
+            if c.pruned:
+                continue
+            if c.task_id in pruned_tasks:
+                rejected.append((c.rollout_id, "same_task_as_pruned", c.task_id))
+            elif c.rounds < spec.hybrid_min_rounds:
+                rejected.append((c.rollout_id, "not_hard", f"{c.rounds} rounds"))
+            else:
+                hard.append(c)
+        hard.sort(key=lambda c: (-c.rounds, order_key(spec.seed, c.rollout_id)))
+        for c in hard[quota:]:
+            rejected.append((c.rollout_id, "over_hybrid_quota", f"quota {quota}"))
+        chosen = pruned + hard[:quota]
+        chosen.sort(key=lambda c: order_key(spec.seed, c.rollout_id))
+    else:
+        raise DatasetError(f"unknown mix {spec.mix!r}")
+    if spec.max_per_task:
+        per_task: Counter[str] = Counter()
+        capped = []
+        for c in chosen:
+            per_task[c.task_id] += 1
+            if per_task[c.task_id] > spec.max_per_task:
+                rejected.append((c.rollout_id, "over_task_cap", c.task_id))
+            else:
+                capped.append(c)
+        chosen = capped
+    if spec.variant_ratios:
+        want = variant_counts(Counter(c.variant for c in chosen), spec.variant_ratios, spec.limit)
+        taken: Counter[str] = Counter()
+        mixed = []
+        for c in chosen:
+            if c.variant not in want:
+                rejected.append((c.rollout_id, "variant_not_in_mix", c.variant))
+            elif taken[c.variant] >= want[c.variant]:
+                rejected.append((c.rollout_id, "over_variant_ratio", c.variant))
+            else:
+                taken[c.variant] += 1
+                mixed.append(c)
+        chosen = mixed
+    if spec.limit and len(chosen) > spec.limit:
+        rejected += [(c.rollout_id, "over_limit", str(spec.limit)) for c in chosen[spec.limit :]]
+        chosen = chosen[: spec.limit]
+    return Selection(chosen, rejected, mix)
+
+
+def load_candidates(
+    driver: neo4j.Driver, database: str | None, *, page: int = PAGE
+) -> list[Candidate]:
+    """Every finished rollout's metadata, read in pages of `page` (keyset on rollout_id)."""
+    out: list[Candidate] = []
+    after = ""
+    while True:
+        rows = cypher.read(
+            driver, "training/find_candidate_rollouts", database=database, after=after, page=page
+        )
+        for r in rows:
+            out.append(
+                Candidate(
+                    rollout_id=r["rollout_id"],
+                    task_id=r["task_id"],
+                    kind=r["kind"] or "",
+                    variant=r["variant"] or "",
+                    split=r["split"] or "train",
+                    policy=r["policy"] or "",
+                    pruned=bool(r["pruned"]),
+                    original_id=r["original_id"],
+                    termination=r["termination"] or "",
+                    kept=bool(r["kept"]),
+                    accuracy=float(r["accuracy"] or 0.0),
+                    f1=float(r["f1"] or 0.0),
+                    isr=float(r["isr"] or 0.0),
+                    ise=float(r["ise"] or 0.0),
+                    rounds=int(r["rounds"] or 0),
+                )
+            )
+        if len(rows) < page:
+            return out
+        after = rows[-1]["rollout_id"]
+
+
+def to_conversation(messages_json: str) -> list[dict[str, str]]:
+    """Tongyi messages → TRL conversational `messages` (roles and contents as strings).
+
+    Tool calls stay inside assistant turns and tool responses inside user turns, exactly as
+    the agent sees them, so the model learns our wire format. Raises DatasetError when the
+    trajectory does not end with an assistant turn.
+    """
+    try:
+        raw = json.loads(messages_json)
+    except (json.JSONDecodeError, TypeError) as e:
+        raise DatasetError(f"messages_json is not JSON: {e}") from e
+    if not isinstance(raw, list) or not raw:
+        raise DatasetError("messages_json is not a non-empty list")
+    messages = []
+    for m in raw:
+        if not isinstance(m, dict) or m.get("role") not in ("system", "user", "assistant"):
+            raise DatasetError(f"bad message {str(m)[:80]!r}")
+        messages.append({"role": str(m["role"]), "content": str(m.get("content") or "")})
+    if messages[-1]["role"] != "assistant":
+        raise DatasetError("the last message is not the assistant's")
+    return messages
+
+
+@dataclass
+class BuiltDataset:
+    dataset_id: str
+    path: Path
+    n_examples: int
+    jsonl_sha256: str
+    mix: str
+    report: StageReport
+
+
+def _card(
+    name: str,
+    dataset_id: str,
+    spec: DatasetSpec,
+    mix: str,
+    chosen: Sequence[Candidate],
+    rejected: Sequence[tuple[str, str, str]],
+    sha: str,
+    n_candidates: int,
+) -> str:
+    def counts(values: Iterable[str]) -> str:
+        return ", ".join(f"{k}: {v}" for k, v in sorted(Counter(values).items())) or "-"
+
+    rounds = [c.rounds for c in chosen]
+    lines = [
+        f"# Dataset `{name}` ({dataset_id})",
+        "",
+        "Trajectories of web-research agents from the seekgraph graph, in TRL's conversational",
+        "format (`messages`; tool calls inside assistant turns, tool responses inside user turns,",
+        "the Tongyi-DeepResearch wire format). Built by `seekgraph dataset build`.",
+        "",
+        "## Counts",
+        f"- examples: {len(chosen)} (of {n_candidates} candidate rollouts)",
+        f"- tasks: {len({c.task_id for c in chosen})}",
+        f"- pruned: {sum(c.pruned for c in chosen)}, unpruned: {sum(not c.pruned for c in chosen)}",
+        f"- variants: {counts(c.variant for c in chosen)}",
+        f"- sources: {counts(c.kind for c in chosen)}",
+        f"- policies: {counts(c.policy for c in chosen)}",
+        f"- rounds: mean {sum(rounds) / len(rounds):.2f}, max {max(rounds)}"
+        if rounds
+        else "- rounds: -",
+        f"- rejected: {counts(r[1] for r in rejected)}",
+        "",
+        "## Mix and filters",
+        f"- mix: `{mix}` (asked: `{spec.mix}`)",
+        "```json",
+        json.dumps(spec.canonical(), indent=2, sort_keys=True),
+        "```",
+        "",
+        "## Hashes",
+        f"- train.jsonl sha256: `{sha}`",
+        f"- dataset id: `{dataset_id}` (spec + selected rollout ids)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def build_dataset(
+    driver: neo4j.Driver,
+    database: str | None,
+    spec: DatasetSpec,
+    out_dir: Path,
+    *,
+    hf_folder: bool = True,
+    echo: Callable[[str], None] | None = None,
+) -> BuiltDataset:
+    """Select, write `<out_dir>/<name>-<id>/{train.jsonl, hf/, README.md, spec.json}`, link it.
+
+    Idempotent: when the Dataset node and a folder with the same JSONL hash exist, nothing is
+    rewritten (reported as skipped). Files are written into a temporary folder and renamed.
+    """
+    report = StageReport("dataset")
+    candidates = load_candidates(driver, database)
+    selection = select(candidates, spec)
+    for rid, reason, detail in selection.rejected:
+        report.reject(rid, reason, detail)
+    if not selection.chosen:
+        raise DatasetError(
+            f"no trajectory passes the spec {spec.name!r} ({len(candidates)} candidates; "
+            f"rejected: {dict(Counter(r[1] for r in selection.rejected))})"
+        )
+    ids = [c.rollout_id for c in selection.chosen]
+    messages: dict[str, str] = {}
+    for start in range(0, len(ids), 1000):
+        for row in cypher.read(
+            driver,
+            "training/find_rollout_messages",
+            database=database,
+            rollout_ids=ids[start : start + 1000],
+        ):
+            messages[row["rollout_id"]] = row["messages_json"]
+    lines: list[str] = []
+    chosen: list[Candidate] = []
+    for c in selection.chosen:
+        try:
+            conversation = to_conversation(messages.get(c.rollout_id, ""))
+        except DatasetError as e:
+            report.reject(c.rollout_id, "bad_messages", str(e))
+            continue
+        chosen.append(c)
+        record = {
+            "messages": conversation,
+            "rollout_id": c.rollout_id,
+            "task_id": c.task_id,
+            "variant": c.variant,
+            "kind": c.kind,
+            "pruned": c.pruned,
+        }
+        lines.append(json.dumps(record, ensure_ascii=False, sort_keys=True))
+    if not chosen:
+        raise DatasetError("every selected trajectory had malformed messages")
+    body = ("\n".join(lines) + "\n").encode("utf-8")
+    sha = hashlib.sha256(body).hexdigest()
+    dataset_id = stable_id("dataset", spec.canonical(), [c.rollout_id for c in chosen])
+    folder = Path(out_dir) / f"{spec.name}-{dataset_id.split(':')[1][:10]}"
+    existing = cypher.read(driver, "training/find_dataset", database=database, key=dataset_id)
+    if (
+        existing
+        and existing[0]["jsonl_sha256"] == sha
+        and (folder / "train.jsonl").is_file()
+        and hashlib.sha256((folder / "train.jsonl").read_bytes()).hexdigest() == sha
+    ):
+        report.skip(len(chosen))
+        report.notes["dataset"] = f"{dataset_id} already built at {folder}"
+        return BuiltDataset(dataset_id, folder, len(chosen), sha, selection.mix, report.finish())
+    card = _card(
+        spec.name, dataset_id, spec, selection.mix, chosen, selection.rejected, sha, len(candidates)
+    )
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        (tmp / "train.jsonl").write_bytes(body)
+        (tmp / "README.md").write_text(card, encoding="utf-8")
+        spec_doc = {
+            "dataset_id": dataset_id,
+            "mix": selection.mix,
+            "spec": spec.canonical(),
+            "jsonl_sha256": sha,
+            "n_examples": len(chosen),
+        }
+        (tmp / "spec.json").write_text(json.dumps(spec_doc, indent=2, sort_keys=True) + "\n")
+        if hf_folder:
+            _write_hf(tmp / "hf", [json.loads(line) for line in lines], card)
+        if folder.exists():
+            shutil.rmtree(folder)
+        os.replace(tmp, folder)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    cypher.run_batches(
+        driver,
+        "training/merge_datasets",
+        [
+            {
+                "dataset_id": dataset_id,
+                "name": spec.name,
+                "mix": selection.mix,
+                "spec_json": json.dumps(spec.canonical(), sort_keys=True),
+                "path": str(folder.resolve()),
+                "n_examples": len(chosen),
+                "card": card,
+                "jsonl_sha256": sha,
+            }
+        ],
+        database=database,
+    )
+    cypher.run_batches(
+        driver,
+        "training/merge_dataset_includes",
+        [{"rollout_id": c.rollout_id, "position": i} for i, c in enumerate(chosen)],
+        database=database,
+        params={"dataset_id": dataset_id},
+        batch_size=5000,
+    )
+    report.keep(len(chosen))
+    report.notes["dataset"] = f"{dataset_id} ({selection.mix}) at {folder}"
+    if echo:
+        echo(f"dataset {dataset_id}: {len(chosen)} examples → {folder}")
+    return BuiltDataset(dataset_id, folder, len(chosen), sha, selection.mix, report.finish())
+
+
+def _write_hf(path: Path, records: list[dict[str, Any]], card: str) -> None:
+    """A Hugging Face `datasets` folder (`load_from_disk`) with the card as its description."""
+    from datasets import Dataset, DatasetInfo
+
+    ds = Dataset.from_list(records, info=DatasetInfo(description=card))
+    ds.save_to_disk(str(path))
+
+
+def resolve_dataset(
+    driver: neo4j.Driver | None, database: str | None, key: str
+) -> tuple[str, Path]:
+    """(dataset_id, folder) from a folder path or a Dataset id/name in the graph."""
+    path = Path(key)
+    if (path / "train.jsonl").is_file():
+        spec_file = path / "spec.json"
+        dataset_id = ""
+        if spec_file.is_file():
+            dataset_id = str(json.loads(spec_file.read_text()).get("dataset_id", ""))
+        return dataset_id, path
+    if driver is None:
+        raise DatasetError(f"{key!r} is not a dataset folder (no train.jsonl) and no graph is open")
+    rows = cypher.read(driver, "training/find_dataset", database=database, key=key)
+    if not rows:
+        raise DatasetError(f"no dataset folder or Dataset node named {key!r}")
+    folder = Path(rows[0]["path"])
+    if not (folder / "train.jsonl").is_file():
+        raise DatasetError(f"dataset {key!r} points at {folder}, which has no train.jsonl")
+    return rows[0]["dataset_id"], folder
+
+
+def read_examples(folder: Path) -> list[dict[str, Any]]:
+    """The records of a dataset folder's train.jsonl."""
+    with (folder / "train.jsonl").open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]

@@ -1,0 +1,15 @@
+"""Typed errors of datasets, SFT, GRPO and evaluation (one root); the CLI turns them into messages."""
+
+from __future__ import annotations
+
+
+class TrainingError(Exception):
+    """Root of every expected failure in dataset building, training and evaluation."""
+
+
+class TrainingConfigError(TrainingError):
+    """A config file or spec that cannot work (unknown key, wrong type, missing file)."""
+
+
+class DatasetError(TrainingError):
+    """A dataset that cannot be built or found (no trajectories selected, missing folder)."""

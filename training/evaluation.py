@@ -1,0 +1,173 @@
+"""`seekgraph eval --checkpoint PATH`: issue 5's evaluation of a checkpoint, written back.
+
+Runs the ReAct agent (`agent.rollouts.run_rollouts` with the transformers backend on the
+checkpoint) on held-out tasks, scores the rollouts (`agent.scoring.score_rollouts`), and stores
+an `Evaluation` node with mean accuracy, F1, rounds, ISR, ISE, F-AE and the format-error rate,
+linked to the TrainingRun that produced the checkpoint (`EVALUATES`), to the tasks (`ON_TASK`)
+and to the rollouts (`USED_ROLLOUT`). Rollouts are resumable (done ones are skipped), so a
+re-run finishes an interrupted evaluation and updates the same node.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from graphdb import cypher
+from graphdb.ids import stable_id
+from training.errors import TrainingError
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    split: str = "heldout"
+    limit_tasks: int = 10
+    max_rounds: int = 4
+    max_tokens: int = 160
+    max_context_tokens: int = 6000
+    max_seconds: float = 300.0
+    concurrency: int = 1
+
+
+@dataclass
+class EvalResult:
+    eval_id: str
+    checkpoint: str
+    run_id: str | None
+    n_tasks: int
+    accuracy: float
+    f1: float
+    rounds: float
+    isr: float
+    ise: float
+    fae: float
+    format_error_rate: float
+    rollout_ids: list[str]
+
+    def summary(self) -> str:
+        return (
+            f"{self.n_tasks} tasks: accuracy {self.accuracy:.3f}, F1 {self.f1:.3f}, "
+            f"rounds {self.rounds:.2f}, ISR {self.isr:.3f}, ISE {self.ise:.3f}, "
+            f"F-AE {self.fae:.3f}, format errors {self.format_error_rate:.0%}"
+        )
+
+
+def checkpoint_key(checkpoint: str) -> str:
+    """Checkpoints are stored as absolute paths; 'smollm2' stays a name."""
+    path = Path(checkpoint)
+    return str(path.resolve()) if path.exists() else checkpoint
+
+
+def evaluate_checkpoint(
+    driver: neo4j.Driver,
+    database: str | None,
+    checkpoint: str,
+    settings: EvalSettings = EvalSettings(),
+    *,
+    task_ids: list[str] | None = None,
+    echo: Any = print,
+) -> EvalResult:
+    """Roll out `checkpoint` on the split's tasks, score, and store an Evaluation node."""
+    from agent.cli import make_policy
+    from agent.config import AgentSettings
+    from agent.rollouts import load_tasks, rollout_id, run_rollouts
+    from agent.scoring import score_rollouts
+    from training.sft import resolve_model
+
+    model_path = resolve_model(checkpoint)
+    key = checkpoint_key(checkpoint) if checkpoint != "smollm2" else str(model_path.resolve())
+    tasks = load_tasks(
+        driver,
+        database,
+        split=None if task_ids else settings.split,
+        task_ids=task_ids,
+        limit=settings.limit_tasks,
+    )
+    if not tasks:
+        raise TrainingError(f"no kept task with split={settings.split!r} to evaluate on")
+    agent = replace(
+        AgentSettings(),
+        backend=f"transformers:{model_path}",
+        max_rounds=settings.max_rounds,
+        max_tokens=settings.max_tokens,
+        max_context_tokens=settings.max_context_tokens,
+        max_seconds=settings.max_seconds,
+    )
+    policy = make_policy(driver, database, "llm", agent)
+    echo(f"evaluating {key} on {len(tasks)} {settings.split} task(s)")
+    run_rollouts(driver, database, tasks, policy, n=1, concurrency=settings.concurrency)
+    score_rollouts(driver, database, policy="llm")
+    rids = [rollout_id(t.task_id, policy.name, policy.model, 0) for t in tasks]
+    rows = cypher.read(driver, "training/find_rollout_scores", database=database, rollout_ids=rids)
+    if not rows:
+        raise TrainingError("the evaluation rollouts were not stored")
+
+    def mean(name: str) -> float:
+        values = [float(r[name] or 0.0) for r in rows]
+        return sum(values) / len(values)
+
+    fmt = sum(1 for r in rows if r["termination"] == "format_error") / len(rows)
+    run = cypher.read(driver, "training/find_run_by_checkpoint", database=database, checkpoint=key)
+    run_id = run[0]["run_id"] if run else None
+    eval_id = stable_id("eval", key, sorted(rids), asdict(settings))
+    result = EvalResult(
+        eval_id,
+        key,
+        run_id,
+        len(rows),
+        mean("accuracy"),
+        mean("f1"),
+        mean("rounds"),
+        mean("isr"),
+        mean("ise"),
+        mean("fae"),
+        fmt,
+        sorted(r["rollout_id"] for r in rows),
+    )
+    cypher.run_batches(
+        driver,
+        "training/merge_evaluations",
+        [
+            {
+                "eval_id": eval_id,
+                "checkpoint": key,
+                "accuracy": result.accuracy,
+                "f1": result.f1,
+                "rounds": result.rounds,
+                "isr": result.isr,
+                "ise": result.ise,
+                "fae": result.fae,
+                "n_tasks": result.n_tasks,
+                "format_error_rate": fmt,
+                "split": settings.split,
+                "model": policy.model,
+                "settings_json": json.dumps(asdict(settings), sort_keys=True),
+                "run_id": run_id,
+            }
+        ],
+        database=database,
+    )
+    cypher.run_batches(
+        driver,
+        "training/merge_evaluation_links",
+        [{"rollout_id": rid} for rid in result.rollout_ids],
+        database=database,
+        params={"eval_id": eval_id},
+    )
+    return result
+
+
+def run_evaluations(
+    driver: neo4j.Driver, database: str | None, checkpoints: list[str]
+) -> list[dict[str, Any]]:
+    """Stored evaluations of these checkpoints (before/after comparisons)."""
+    return cypher.read(
+        driver,
+        "training/find_run_evaluations",
+        database=database,
+        checkpoints=[checkpoint_key(c) for c in checkpoints],
+    )

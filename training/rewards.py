@@ -1,0 +1,130 @@
+"""Reward functions for GRPO, as plain functions over plain data.
+
+- `soft_f`: WebLeaper's soft F over entity sets, ``(1+ω²)·P·R / (ω²·P + R)``, where P is the
+  share of predicted items that match a target and R the share of targets matched (names and
+  aliases normalised as in `agent.metrics`). ω > 1 weighs recall more (WebLeaper rewards finding
+  many entities). Example: 2 of 3 predictions right, 2 of 4 targets found, ω = 1 →
+  P = 2/3, R = 1/2, F = 2·(1/3)/(2/3 + 1/2) = 4/7.
+- `efficiency`: from ISE = n/T (targets found per action), normalised by |R| into [0, 1].
+- `format_score`: 1 for ``[<think>…</think>] <answer>…</answer>``, 0.5 for one well-formed tool
+  call, 0 otherwise.
+
+`make_trl_rewards` wraps them in TRL's signature ``f(prompts, completions, **columns)``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from agent.metrics import prediction_items
+from agent.web.tools import normalize
+
+_ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S)
+_FULL_ANSWER = re.compile(r"^\s*(<think>.*?</think>\s*)?<answer>.*?</answer>\s*$", re.S)
+_TOOL_CALL = re.compile(r"^\s*(<think>.*?</think>\s*)?<tool_call>(.*?)</tool_call>\s*$", re.S)
+
+TargetNames = Sequence[Sequence[str]]  # per target: its name and aliases
+
+
+def _matches(item: str, names: Sequence[str]) -> bool:
+    key = normalize(item)
+    return bool(key) and any(key == normalize(n) for n in names)
+
+
+def precision_recall(predicted: Sequence[str], targets: TargetNames) -> tuple[float, float]:
+    """P = predicted items matching some target / predicted; R = targets matched / targets."""
+    preds = list(dict.fromkeys(p for p in predicted if normalize(p)))
+    if not preds or not targets:
+        return 0.0, 0.0
+    right = sum(1 for p in preds if any(_matches(p, names) for names in targets))
+    found = sum(1 for names in targets if any(_matches(p, names) for p in preds))
+    return right / len(preds), found / len(targets)
+
+
+def soft_f(precision: float, recall: float, omega: float = 1.0) -> float:
+    """WebLeaper's (1+ω²)·P·R / (ω²·P + R); 0 when both are 0."""
+    w2 = omega * omega
+    denominator = w2 * precision + recall
+    return (1 + w2) * precision * recall / denominator if denominator > 0 else 0.0
+
+
+def efficiency(n_found: int, n_actions: int, n_targets: int) -> float:
+    """ISE = n_found / n_actions, divided by |R| so that 1 means every target in one action."""
+    if n_targets <= 0:
+        return 0.0
+    return min(1.0, n_found / max(1, n_actions) / n_targets)
+
+
+def format_score(completion: str) -> float:
+    """1.0: optional think then exactly one answer; 0.5: one tool call with JSON name/arguments."""
+    if _FULL_ANSWER.match(completion) and len(_ANSWER.findall(completion)) == 1:
+        return 1.0
+    call = _TOOL_CALL.match(completion)
+    if call:
+        try:
+            payload = json.loads(call.group(2))
+        except json.JSONDecodeError:
+            return 0.0
+        if isinstance(payload, dict) and "name" in payload and "arguments" in payload:
+            return 0.5
+    return 0.0
+
+
+def answer_text(completion: str) -> str:
+    """The text inside the last <answer> tag, or '' when there is none."""
+    found = _ANSWER.findall(completion)
+    return found[-1].strip() if found else ""
+
+
+def completion_text(completion: Any) -> str:
+    """TRL passes plain strings (standard format) or message lists (conversational format)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, list) and completion and isinstance(completion[-1], dict):
+        return str(completion[-1].get("content", ""))
+    return str(completion)
+
+
+def score_completion(
+    completion: str, targets: TargetNames, *, prior_actions: int = 0, omega: float = 1.0
+) -> dict[str, float]:
+    """All three terms for one completion (the answer's items against the target names)."""
+    items = prediction_items(answer_text(completion), len(targets))
+    p, r = precision_recall(items, targets)
+    actions = prior_actions + completion.count("<tool_call>")
+    found = round(r * len(targets))
+    return {
+        "soft_f": soft_f(p, r, omega),
+        "efficiency": efficiency(found, max(1, actions), len(targets)),
+        "format": format_score(completion),
+    }
+
+
+RewardFn = Callable[..., list[float]]
+
+
+def make_trl_rewards(omega: float = 1.0) -> list[RewardFn]:
+    """[soft_f, efficiency, format] in TRL's reward signature; dataset columns used:
+    ``targets`` (list of name lists) and ``prior_actions`` (tool calls already in the prompt)."""
+
+    def _scores(completions: list[Any], kwargs: dict[str, Any]) -> list[dict[str, float]]:
+        targets = kwargs["targets"]
+        prior = kwargs.get("prior_actions") or [0] * len(completions)
+        return [
+            score_completion(completion_text(c), t, prior_actions=int(a), omega=omega)
+            for c, t, a in zip(completions, targets, prior, strict=True)
+        ]
+
+    def soft_f_reward(prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float]:
+        return [s["soft_f"] for s in _scores(completions, kwargs)]
+
+    def efficiency_reward(prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float]:
+        return [s["efficiency"] for s in _scores(completions, kwargs)]
+
+    def format_reward(prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float]:
+        return [s["format"] for s in _scores(completions, kwargs)]
+
+    return [soft_f_reward, efficiency_reward, format_reward]

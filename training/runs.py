@@ -1,0 +1,168 @@
+"""TrainingRun nodes: config, dataset, per-step metrics, checkpoints and the code version.
+
+A run's id hashes its kind, config and dataset, so re-running the same config resumes the same
+run (same output folder, last checkpoint) instead of starting a new one. A transformers
+`TrainerCallback` (built in `progress_callback`) writes the step metrics and every saved
+checkpoint to the node as training goes, so a killed run still shows how far it got.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from graphdb import cypher
+from graphdb.ids import stable_id
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def code_version() -> str:
+    """`git describe`-like: the commit, with `-dirty` when the tree has changes; else the version."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],
+            cwd=REPO,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=REPO,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout
+        return commit + ("-dirty" if dirty.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return f"seekgraph-{version('seekgraph')}"
+        except PackageNotFoundError:
+            return "unknown"
+
+
+def run_id(kind: str, config: dict[str, Any], dataset_id: str) -> str:
+    return stable_id(f"run-{kind}", config, dataset_id)
+
+
+def start_run(
+    driver: neo4j.Driver,
+    database: str | None,
+    *,
+    run_id: str,
+    kind: str,
+    config: dict[str, Any],
+    dataset_id: str,
+    output_dir: Path,
+) -> None:
+    cypher.run_batches(
+        driver,
+        "training/merge_training_runs",
+        [
+            {
+                "run_id": run_id,
+                "kind": kind,
+                "config_json": json.dumps(config, sort_keys=True),
+                "code_version": code_version(),
+                "output_dir": str(output_dir.resolve()),
+                "status": "running",
+                "dataset_id": dataset_id,
+            }
+        ],
+        database=database,
+    )
+
+
+def record_progress(
+    driver: neo4j.Driver,
+    database: str | None,
+    *,
+    run_id: str,
+    status: str,
+    metrics: dict[str, Any],
+    checkpoint: str | None,
+    checkpoints: list[str],
+) -> None:
+    cypher.write(
+        driver,
+        "training/set_training_run_progress",
+        database=database,
+        run_id=run_id,
+        status=status,
+        metrics_json=json.dumps(metrics, sort_keys=True),
+        checkpoint=checkpoint,
+        checkpoints=checkpoints,
+    )
+
+
+def link_tasks(
+    driver: neo4j.Driver, database: str | None, run_id: str, task_ids: list[str]
+) -> None:
+    cypher.run_batches(
+        driver,
+        "training/merge_run_tasks",
+        [{"task_id": t} for t in task_ids],
+        database=database,
+        params={"run_id": run_id},
+    )
+
+
+def checkpoint_trajectories(
+    driver: neo4j.Driver, database: str | None, checkpoint: str
+) -> list[dict[str, Any]]:
+    """Every rollout that trained `checkpoint` (a final/intermediate checkpoint path or run id)."""
+    key = str(Path(checkpoint).resolve()) if Path(checkpoint).exists() else checkpoint
+    return cypher.read(
+        driver, "training/find_checkpoint_trajectories", database=database, checkpoint=key
+    )
+
+
+def progress_callback(
+    driver: neo4j.Driver | None,
+    database: str | None,
+    run_id: str,
+    metrics: dict[str, Any],
+    checkpoints: list[str],
+) -> Any:
+    """A TrainerCallback collecting per-step logs into `metrics['steps']` and saved checkpoints."""
+    from transformers import TrainerCallback
+
+    class GraphProgress(TrainerCallback):  # type: ignore[misc]
+        def on_log(
+            self, args: Any, state: Any, control: Any, logs: Any = None, **kwargs: Any
+        ) -> None:
+            if logs:
+                entry = {"step": int(state.global_step)}
+                entry.update(
+                    {
+                        k: float(v)
+                        for k, v in logs.items()
+                        if isinstance(v, int | float) and not isinstance(v, bool)
+                    }
+                )
+                metrics.setdefault("steps", []).append(entry)
+
+        def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            path = Path(args.output_dir) / f"checkpoint-{state.global_step}"
+            checkpoints.append(str(path.resolve()))
+            if driver is not None:
+                record_progress(
+                    driver,
+                    database,
+                    run_id=run_id,
+                    status="running",
+                    metrics=metrics,
+                    checkpoint=None,
+                    checkpoints=checkpoints,
+                )
+
+    return GraphProgress()
