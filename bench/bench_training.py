@@ -18,6 +18,7 @@ import random
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.bench_load import connect, private_server
 from bench.common import Measurement, measure, peak_rss, table, write_markdown
@@ -78,15 +79,21 @@ def bench_sft(steps: int, max_length: int, root: Path) -> tuple[Measurement, flo
     rng = random.Random(0)
     tokenizer = load_tokenizer(model)
     examples = []
-    for i in range(64):
+    for i in range(48):  # 3..14 rounds; the longest that fit max_length are used
         conversation = messages(
             f"Which entities of group {i} match all the clues given?",
             [f"Entity {i}-{k}" for k in range(3)],
-            14,
+            3 + i % 12,
             rng,
         )
         examples.append({"messages": conversation})
     fitting, _ = fit_examples(tokenizer, examples, max_length)
+
+    def length(example: dict[str, Any]) -> int:
+        ids = tokenizer.apply_chat_template(example["messages"], tokenize=True, return_dict=True)
+        return len(ids["input_ids"])
+
+    fitting = sorted(fitting, key=length, reverse=True)[:8]
     lengths = [
         len(
             tokenizer.apply_chat_template(e["messages"], tokenize=True, return_dict=True)[
@@ -132,6 +139,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-training-") as tmp:
         rows = bench_dataset(args.trajectories, args.repeat, Path(tmp))
         lines += table(rows, "read candidates (reference)", unit="examples")
+        print("\n".join(lines), flush=True)
         if not args.skip_sft:
             sft, peak, tokens = bench_sft(args.sft_steps, args.max_length, Path(tmp))
             lines += [

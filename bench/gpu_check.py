@@ -35,7 +35,8 @@ AGENT_MESSAGES = [
     },
 ]
 
-QWEN3_1_7B_SHAPE = {  # Qwen3-1.7B's published shape; random weights, throughput only
+# Qwen3-1.7B's published shape; random weights, throughput only
+QWEN3_1_7B_SHAPE: dict[str, Any] = {
     "model_type": "qwen3",
     "hidden_size": 2048,
     "intermediate_size": 6144,

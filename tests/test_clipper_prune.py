@@ -356,3 +356,23 @@ def test_config_rejects_unknown_settings(spec: str) -> None:
         PruneConfig.from_section({"extractr": "rule"})
     with pytest.raises(ClipperError, match="unknown extractor"):
         PruneConfig.from_section({"extractor": "magic"})
+
+
+def _operators(plan: dict[str, Any]) -> list[str]:
+    return [
+        str(plan.get("operatorType")),
+        *[o for c in plan.get("children", []) for o in _operators(c)],
+    ]
+
+
+def test_ancestor_query_expands_breadth_first_not_path_by_path(driver: neo4j.Driver) -> None:
+    from graphdb import cypher
+
+    with driver.session() as session:
+        plan = (
+            session.run("EXPLAIN " + cypher.query("clipper/find_answer_ancestors"), rows=[])
+            .consume()
+            .plan
+        )
+    operators = " ".join(_operators(plan or {}))
+    assert "Pruning" in operators, operators

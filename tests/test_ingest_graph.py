@@ -44,14 +44,6 @@ def test_default_data_ingest_counts_and_idempotence(
     assert first["rel:RENDERS"] == 11
     assert first["rel:FACT"] > 500
 
-    again_tables, again_pages = run_ingest(_ctx(clean_db, database))
-    assert (again_tables.kept, again_tables.skipped) == (0, 11)
-    assert (again_pages.kept, again_pages.skipped) == (0, 259)
-    assert _content(graph_counts(clean_db, database)) == _content(first)
-
-
-def test_shared_entities_and_typed_values(clean_db: neo4j.Driver, database: str | None) -> None:
-    run_ingest(_ctx(clean_db, database))
     facts = entity_facts(clean_db, "/wiki/Kazuo_Ishiguro", database)
     by_table = {(f["table_id"], f["relation"]): f["target"] for f in facts}
     # One entity, reached from three tables (Nobel, Booker, birth and citizenship).
@@ -67,6 +59,11 @@ def test_shared_entities_and_typed_values(clean_db: neo4j.Driver, database: str 
         ("year", "year:1996"),
         ("country", "text:united kingdom"),
     }
+
+    again_tables, again_pages = run_ingest(_ctx(clean_db, database))
+    assert (again_tables.kept, again_tables.skipped) == (0, 11)
+    assert (again_pages.kept, again_pages.skipped) == (0, 259)
+    assert _content(graph_counts(clean_db, database)) == _content(first)
 
 
 def test_bad_inputs_are_rejected_with_reasons_and_the_rest_loads(
@@ -148,7 +145,7 @@ def test_shared_slice_tables_and_passages(
     links: set[str] = set()
     tables = tmp_path / "tables.jsonl"
     with gzip.open(shared_data / "ottqa" / "tables.train.jsonl.gz", "rt") as src:
-        head = list(itertools.islice(src, 150))
+        head = list(itertools.islice(src, 100))
     tables.write_text("".join(head), encoding="utf-8")
     for line in head:
         for row in json.loads(line)["data"]:
@@ -165,11 +162,11 @@ def test_shared_slice_tables_and_passages(
     from synth.ingest.pages import ingest_pages
 
     report = ingest_tables(clean_db, read_tables(tables), database=database)
-    assert report.kept + report.rejected == 150
-    assert report.kept >= 140
+    assert report.kept + report.rejected == 100
+    assert report.kept >= 90
     pages = ingest_pages(clean_db, read_pages(passages), database=database)
     assert pages.kept == len(links)
     counts = graph_counts(clean_db, database)
     # Every passage is ABOUT the entity its table cells link to: no second entity per page.
     assert counts["rel:ABOUT"] == len(links)
-    assert shared_entities(clean_db, database) > 50
+    assert shared_entities(clean_db, database) > 20

@@ -63,7 +63,7 @@ def tasks(draw: st.DrawFn) -> KPTask:
 
 @pytest.mark.filterwarnings("ignore")
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(graph=graphs(), task=tasks())
 def test_compiled_query_equals_python_evaluator(

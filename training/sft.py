@@ -192,10 +192,10 @@ def run_sft(
     from agent.llm.smollm2 import is_converted  # light import: no torch
 
     examples = read_examples(folder)
-    if config.limit_examples:
-        examples = examples[: config.limit_examples]
     tokenizer = load_tokenizer(model_path, config.chat_template)
     fitting, dropped = fit_examples(tokenizer, examples, config.max_length)
+    if config.limit_examples:
+        fitting = fitting[: config.limit_examples]
     if not fitting:
         raise TrainingError(
             f"no example of {folder} fits max_length={config.max_length} tokens "

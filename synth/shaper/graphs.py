@@ -62,5 +62,6 @@ def read_wikispeedia(folder: Path) -> KGraph:
             source = wiki_id(article["id"])
             graph.names[source] = article.get("title") or article["id"].replace("_", " ")
             for target in article.get("out_links", []):
-                graph.links.add((source, wiki_id(target)))
+                if wiki_id(target) != source:  # the ingest drops self-links too
+                    graph.links.add((source, wiki_id(target)))
     return graph
