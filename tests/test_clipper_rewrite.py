@@ -22,7 +22,7 @@ def smollm2() -> TransformersBackend:
 def test_rewrites_only_gap_turns_and_picks_lowest_perplexity(smollm2: TransformersBackend) -> None:
     original = parse_messages(fixture_messages()[0])
     rewriter = Rewriter(
-        smollm2, smollm2_scorer(smollm2), RewriteConfig(n_candidates=2, max_new_tokens=16)
+        smollm2, smollm2_scorer(smollm2), RewriteConfig(n_candidates=2, max_new_tokens=12)
     )
     pruned, records = rewriter.rewrite(original, [1, 3])
     assert [r.turn for r in records] == [3, 6]
@@ -47,8 +47,9 @@ def test_rewrites_only_gap_turns_and_picks_lowest_perplexity(smollm2: Transforme
 def test_llm_extractor_builds_time_respecting_graphs(smollm2: TransformersBackend) -> None:
     messages = fixture_messages()[0]
     short = parse_messages(messages[:6] + messages[-1:])  # question, two searches, answer
-    graph = LLMExtractor(smollm2, runs=1, facts_tokens=48, uses_tokens=16).extract_run(short, 0)
+    graph = LLMExtractor(smollm2, runs=1, facts_tokens=32, uses_tokens=12).extract_run(short, 0)
     assert graph.n_actions == 4 and graph.extractor == "llm"
-    assert graph.notes["calls"] == 6
+    calls, failures = int(graph.notes["calls"]), int(graph.notes["parse_failures"])
+    assert 3 <= calls <= 6 and 0 <= failures <= calls  # "uses" is skipped while nothing is known
     for a, needs in enumerate(graph.enables):
         assert needs <= set().union(*graph.produces[:a]) if a else not needs

@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "default"
-TABLE_KEYS = {"table_id", "url", "title", "section_title", "section_text", "intro", "header", "data"}
+TABLE_KEYS = {
+    "table_id",
+    "url",
+    "title",
+    "section_title",
+    "section_text",
+    "intro",
+    "header",
+    "data",
+}
 
 
 def _read_jsonl(path):
@@ -50,7 +59,7 @@ def test_tables_parse_and_have_ottqa_shape(tables):
     ids = [t["table_id"] for t in tables]
     assert len(ids) == len(set(ids)), "duplicate table_id"
     for t in tables:
-        assert TABLE_KEYS <= set(t), t.get("table_id")
+        assert set(t) >= TABLE_KEYS, t.get("table_id")
         assert t["url"].startswith("https://en.wikipedia.org/wiki/")
         for key in ("title", "section_title", "section_text", "intro"):
             assert isinstance(t[key], str)
@@ -63,7 +72,9 @@ def test_tables_are_rectangular(tables):
         width = len(t["header"])
         assert width >= 2
         for i, row in enumerate(t["data"]):
-            assert len(row) == width, f"{t['table_id']} row {i}: {len(row)} cells, header has {width}"
+            assert len(row) == width, (
+                f"{t['table_id']} row {i}: {len(row)} cells, header has {width}"
+            )
             assert all(_is_cell(c) for c in row), f"{t['table_id']} row {i}"
 
 
@@ -106,7 +117,12 @@ def test_entities_recur_across_tables(tables):
                     seen[link].add(t["table_id"])
     recurring = {e for e, ts in seen.items() if len(ts) >= 2}
     assert len(recurring) >= 5, sorted(recurring)
-    for entity in ("/wiki/Kazuo_Ishiguro", "/wiki/United_Kingdom", "/wiki/English_language", "/wiki/South_Africa"):
+    for entity in (
+        "/wiki/Kazuo_Ishiguro",
+        "/wiki/United_Kingdom",
+        "/wiki/English_language",
+        "/wiki/South_Africa",
+    ):
         assert entity in recurring, entity
 
 
@@ -119,7 +135,11 @@ def test_table_facts_are_stated_on_key_pages(tables, pages):
             key = linked[0]
             for other in linked[1:]:
                 # the key page or the other entity's page must connect them
-                assert other in by_id[key]["out_links"] or key in by_id[other]["out_links"], (t["table_id"], key, other)
+                assert other in by_id[key]["out_links"] or key in by_id[other]["out_links"], (
+                    t["table_id"],
+                    key,
+                    other,
+                )
 
 
 def test_extra_csv():
@@ -174,7 +194,10 @@ def test_bad_inputs_present_and_bad():
     assert empty["header"] and empty["data"] == []
     huge = bad / "huge_cell.jsonl"
     assert 900_000 < huge.stat().st_size < 1_200_000
-    assert max(len(c[0]) for r in json.loads(huge.read_text(encoding="utf-8"))["data"] for c in r) >= 1_000_000
+    assert (
+        max(len(c[0]) for r in json.loads(huge.read_text(encoding="utf-8"))["data"] for c in r)
+        >= 1_000_000
+    )
     lines = (bad / "broken.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 3
     json.loads(lines[0])

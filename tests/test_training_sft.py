@@ -91,14 +91,10 @@ def test_sft_loss_falls_params_change_resumes_and_is_traceable(
     node = run["r"]
     assert run["d"] == built.dataset_id and node["status"] == "finished" and node["kind"] == "sft"
     assert node["checkpoint"] == str(result.checkpoint.resolve())
-    assert json.loads(node["config_json"])["max_length"] == 384 and node["code_version"]
-    assert [s["step"] for s in json.loads(node["metrics_json"])["steps"] if "loss" in s] == [
-        1,
-        2,
-        3,
-        4,
-    ]
-    assert len(node["checkpoints"]) == 1  # checkpoint-2
+    assert json.loads(node["config_json"])["max_length"] == 256 and node["code_version"]
+    logged = [s["step"] for s in json.loads(node["metrics_json"])["steps"] if "loss" in s]
+    assert logged == [1, 2, 3]
+    assert str((tmp_path / "run" / "checkpoint-2").resolve()) in node["checkpoints"]
     # one query: which trajectories trained this checkpoint (final or intermediate)
     trained = checkpoint_trajectories(clean_db, database, str(result.checkpoint))
     included = clean_db.execute_query(
@@ -111,6 +107,9 @@ def test_sft_loss_falls_params_change_resumes_and_is_traceable(
     assert checkpoint_trajectories(clean_db, database, node["checkpoints"][0]) == trained
     # a kill after checkpoint-2: the same config resumes from there and ends at step 3
     shutil.rmtree(result.checkpoint)
+    for later in (tmp_path / "run").glob("checkpoint-*"):
+        if later.name != "checkpoint-2":
+            shutil.rmtree(later)
     resumed = run_sft(config, driver=clean_db, database=database, echo=lambda s: None)
     assert resumed.run_id == result.run_id
     assert resumed.resumed_from is not None and resumed.resumed_from.endswith("checkpoint-2")
