@@ -253,6 +253,15 @@ def _port_free(host: str, port: int) -> bool:
     return True
 
 
+def _wait_port_free(host: str, port: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not _port_free(host, port):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.25)
+    return True
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     """A port nobody listens on now (used by tests to run a private server)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -312,8 +321,11 @@ def start(settings: ServerSettings, *, timeout: float = 180.0) -> ServerStatus:
         raise AlreadyRunningError(
             f"the server is already running (pid {pid}) at {settings.bolt_uri}"
         )
+    # A server that just died (kill -9) releases its sockets only when its last thread is gone:
+    # with a stale pid file, give the ports a few seconds before calling them taken.
+    grace = 15.0 if pid is not None else 0.0
     for port in (settings.bolt_port, settings.http_port):
-        if not _port_free(settings.host, port):
+        if not _wait_port_free(settings.host, port, grace):
             raise PortInUseError(
                 f"port {port} on {settings.host} is in use by another process: stop it or choose "
                 "other ports ([server] bolt_port/http_port, SEEKGRAPH_BOLT_PORT/SEEKGRAPH_HTTP_PORT)"
