@@ -69,7 +69,7 @@ def chromium() -> Iterator[Any]:
     ):
         options.add_argument(arg)
     browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    browser.set_page_load_timeout(60)
+    browser.set_page_load_timeout(120)  # generous: CI shares 2 busy cores
     try:
         yield browser
     finally:
@@ -155,7 +155,7 @@ def test_neo4j_browser_connects_styles_and_draws_the_browse_query(
     chromium.get(url)
     field = _wait(
         lambda: chromium.find_elements(By.CSS_SELECTOR, "[data-testid=password]"),
-        40,
+        120,
         "the login form of Neo4j Browser",
     )
     assert "Neo4j Browser" in chromium.title or chromium.find_elements(
@@ -165,7 +165,7 @@ def test_neo4j_browser_connects_styles_and_draws_the_browse_query(
     chromium.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
     _wait(
         lambda: "Connected to Neo4j" in chromium.execute_script("return document.body.innerText"),
-        40,
+        120,
         "the connected state",
     )
     # The post-connect command applied seekgraph's style (Browser keeps it in local storage).
@@ -174,7 +174,7 @@ def test_neo4j_browser_connects_styles_and_draws_the_browse_query(
             '"node.Task"'
             in (chromium.execute_script("return localStorage.getItem('neo4j.grass')") or "")
         ),
-        20,
+        60,
         "seekgraph's grass",
     )
     editor = chromium.execute_script("return document.body.innerText").replace("\xa0", " ")
@@ -182,13 +182,13 @@ def test_neo4j_browser_connects_styles_and_draws_the_browse_query(
     chromium.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
     nodes = _wait(
         lambda: chromium.find_elements(By.CSS_SELECTOR, "svg g.node"),
-        30,
+        90,
         "the graph of the browse query",
     )
     expected = len(graphs.load(sample_db, "task", REVERSE).nodes)
     _wait(
         lambda: len(chromium.find_elements(By.CSS_SELECTOR, "svg g.node")) == expected,
-        10,
+        30,
         f"{expected} nodes drawn",
     )
     assert len(nodes) > 0
