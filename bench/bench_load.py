@@ -36,17 +36,9 @@ def generate(n: int, seed: int = 7) -> tuple[list[dict[str, Any]], list[dict[str
 
 
 def private_server(root: Path) -> ServerSettings:
-    installed = resolve(env={}).server
-    server.install(installed)
-    home = root / "neo4j"
-    home.mkdir()
-    for sub in ("lib", "plugins"):
-        (home / sub).symlink_to(installed.home / sub, target_is_directory=True)
-    (home / ".installed").write_text((installed.home / ".installed").read_text())
-    return ServerSettings(
-        home=home,
-        bolt_port=server.free_port(),
-        http_port=server.free_port(),
+    return server.private_server(
+        resolve(env={}).server,
+        root / "neo4j",
         heap="1g",
         pagecache="512m",
         transaction_memory="512m",

@@ -253,6 +253,20 @@ def _port_free(host: str, port: int) -> bool:
     return True
 
 
+def private_server(installed: ServerSettings, home: Path, **memory: str) -> ServerSettings:
+    """Settings for another server that shares `installed`'s jars but has its own data and ports.
+
+    Tests and benchmarks use it to run a throw-away server beside the user's own.
+    `memory` may set `heap`, `pagecache` and `transaction_memory`.
+    """
+    install(installed)
+    home.mkdir(parents=True, exist_ok=True)
+    for sub in ("lib", "plugins"):
+        (home / sub).symlink_to(installed.home / sub, target_is_directory=True)
+    (home / ".installed").write_text((installed.home / ".installed").read_text())
+    return ServerSettings(home=home, bolt_port=free_port(), http_port=free_port(), **memory)
+
+
 def _wait_port_free(host: str, port: int, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while not _port_free(host, port):

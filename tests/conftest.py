@@ -38,15 +38,9 @@ def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerSet
     if os.environ.get("NEO4J_URI"):
         yield None
         return
-    installed = _installed_home()
-    home = tmp_path_factory.mktemp("neo4j-home")
-    for sub in ("lib", "plugins"):
-        (home / sub).symlink_to(installed.home / sub, target_is_directory=True)
-    (home / ".installed").write_text((installed.home / ".installed").read_text())
-    settings = ServerSettings(
-        home=home,
-        bolt_port=server.free_port(),
-        http_port=server.free_port(),
+    settings = server.private_server(
+        _installed_home(),
+        tmp_path_factory.mktemp("neo4j-home"),
         heap="512m",
         pagecache="256m",
         transaction_memory="256m",

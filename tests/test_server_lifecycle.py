@@ -24,16 +24,9 @@ from tests.conftest import _installed_home
 @pytest.fixture
 def own_server(tmp_path: Path) -> ServerSettings:
     """A second managed server in tmp_path (sharing the installed jars), stopped afterwards."""
-    installed = _installed_home()
-    home = tmp_path / "neo4j"
-    home.mkdir()
-    for sub in ("lib", "plugins"):
-        (home / sub).symlink_to(installed.home / sub, target_is_directory=True)
-    (home / ".installed").write_text((installed.home / ".installed").read_text())
-    settings = ServerSettings(
-        home=home,
-        bolt_port=server.free_port(),
-        http_port=server.free_port(),
+    settings = server.private_server(
+        _installed_home(),
+        tmp_path / "neo4j",
         heap="384m",
         pagecache="64m",
         transaction_memory="128m",
