@@ -73,6 +73,23 @@ class Settings:
     connection: ConnectionSettings
 
 
+# Every `[section]` some command reads; anything else is a typo and an error.
+CONFIG_SECTIONS = frozenset(
+    {
+        "neo4j",
+        "server",
+        "llm",
+        "pipeline",
+        "synth",
+        "leaper",
+        "shaper",
+        "agent",
+        "prune",
+        "training",
+    }
+)
+
+
 def load_config_file(path: Path | None) -> dict[str, Any]:
     """Read the TOML config file; `path=None` looks at $SEEKGRAPH_CONFIG then ./seekgraph.toml."""
     candidate = path
@@ -89,7 +106,7 @@ def load_config_file(path: Path | None) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"config file {candidate} is not valid TOML: {e}") from e
     for section in data:
-        if section not in {"neo4j", "server", "llm", "pipeline", "synth", "agent", "training"}:
+        if section not in CONFIG_SECTIONS:
             raise ConfigError(f"config file {candidate}: unknown section [{section}]")
     return data
 

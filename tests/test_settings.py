@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from graphdb.errors import ConfigError
-from graphdb.settings import load_config_file, resolve
+from graphdb.settings import CONFIG_SECTIONS, load_config_file, resolve
 
 
 def test_defaults_use_the_managed_server(tmp_path: Path) -> None:
@@ -49,6 +49,9 @@ def test_config_file_errors_name_the_file(tmp_path: Path) -> None:
     unknown.write_text("[nonsense]\na = 1\n")
     with pytest.raises(ConfigError, match="unknown section"):
         load_config_file(unknown)
+    every = tmp_path / "every.toml"
+    every.write_text("".join(f"[{name}]\n" for name in sorted(CONFIG_SECTIONS)))
+    assert set(load_config_file(every)) == CONFIG_SECTIONS
     with pytest.raises(ConfigError, match="does not exist"):
         load_config_file(tmp_path / "missing.toml")
 

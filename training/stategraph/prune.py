@@ -49,6 +49,7 @@ from training.stategraph.wire import (
 )
 
 EXTRACTORS = ("rule", "llm")
+PIPELINE_REWRITE_LIMIT = 8  # CPU SmolLM2 rewriting is slow; the pipeline rewrites a sample
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,10 @@ class PruneConfig:
     extractor_backend: str = "transformers"  # LLM spec for the llm extractor
     rewrite: bool = True  # rewrite thoughts whose context lost pruned steps
     rewrite_backend: str = "transformers"  # LLM spec that writes the rewrite candidates
+    # Rewrite the thoughts of at most this many pruned trajectories per run (None: all); the
+    # rest are stored with rewrite_status "not_rewritten". The pipeline sets a small number
+    # because CPU generation is slow; `seekgraph prune` rewrites all by default.
+    rewrite_limit: int | None = None
     n_candidates: int = 3
     max_new_tokens: int = 64
     chunk_size: int = 50  # trajectories per write batch
@@ -113,6 +118,7 @@ class PruneResult:
     outcomes: list[PruneOutcome]
     seconds_graphs: float = 0.0  # build + extraction + write + search (no rewriting)
     seconds_rewrite: float = 0.0
+    rewrite_calls: int = 0  # pruned trajectories whose thoughts went to the rewriter
 
 
 def detour_turns(detours: Sequence[Any]) -> dict[int, str]:
@@ -383,7 +389,10 @@ def _finish(
     started = time.perf_counter()
     pruned = original.keep(kept_turns)
     records: list[Any] = []
-    if config.rewrite:
+    if config.rewrite and (
+        config.rewrite_limit is None or result.rewrite_calls < config.rewrite_limit
+    ):
+        result.rewrite_calls += 1
         if rewriter_box[0] is None:
             rewriter_box[0] = _make_rewriter(config)
         pruned, records = rewriter_box[0].rewrite(original, kept_turns)
@@ -439,6 +448,10 @@ def _finish(
 
 def run_stage(ctx: Any) -> StageReport:
     """Pipeline stage ``prune`` (after ``filter``): settings from the ``[prune]`` section."""
-    config = PruneConfig.from_section(ctx.section("prune"))
+    section = {"rewrite_limit": PIPELINE_REWRITE_LIMIT, **ctx.section("prune")}
+    config = PruneConfig.from_section(section)
     result = prune_rollouts(ctx.driver, ctx.database, config)
+    result.report.notes["trajectories rewritten (limit)"] = (
+        f"{result.rewrite_calls} (rewrite_limit {config.rewrite_limit}; set [prune] rewrite_limit)"
+    )
     return result.report.finish()
