@@ -49,7 +49,7 @@ from training.stategraph.wire import (
 )
 
 EXTRACTORS = ("rule", "llm")
-PIPELINE_REWRITE_LIMIT = 8  # CPU SmolLM2 rewriting is slow; the pipeline rewrites a sample
+PIPELINE_REWRITE_LIMIT = 2  # CPU SmolLM2 rewriting is slow (minutes per trajectory); a sample
 
 
 @dataclass(frozen=True)
