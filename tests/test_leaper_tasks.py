@@ -130,6 +130,30 @@ def test_rerun_adds_nothing(graph: neo4j.Driver, database: str | None) -> None:
     assert _counts(graph) == before
 
 
+def test_union_resumes_by_topic_group(graph: neo4j.Driver, database: str | None) -> None:
+    build_trees(graph, database, CONFIG)
+    first = build_union_tasks(graph, database, CONFIG)
+    records, _, _ = graph.execute_query(
+        "MATCH (g:TopicGroup) OPTIONAL MATCH (g)-[:HAS_BICLIQUE]->(b:Biclique) "
+        "RETURN g.status AS status, g.n_bicliques AS n, count(b) AS linked"
+    )
+    assert [(r["status"], r["n"]) for r in records] == [("searched", records[0]["linked"])]
+    assert records[0]["n"] >= 1
+    # a finished group is skipped without searching it again
+    again = build_union_tasks(graph, database, CONFIG)
+    assert (again.kept, again.skipped) == (0, records[0]["n"])
+    # a run killed inside the group: its marker says 'searching' and a task is missing
+    before = _counts(graph)
+    graph.execute_query(
+        "MATCH (g:TopicGroup) SET g.status = 'searching' WITH g "
+        "MATCH (t:Task {variant: 'union', status: 'kept'}) WITH t LIMIT 1 DETACH DELETE t"
+    )
+    resumed = build_union_tasks(graph, database, CONFIG)
+    assert resumed.kept == 1
+    assert _counts(graph) == before
+    assert first.kept >= 1
+
+
 def test_proofs_reject_wrong_answers(graph: neo4j.Driver, database: str | None) -> None:
     _all_stages(graph, database)
     wrong = TaskRecord(

@@ -1,4 +1,5 @@
-// Maximal bicliques of the tree × relation graph with their members and shared relations.
+// Maximal bicliques of the tree × relation graph with their members, shared relations and the
+// topic group whose search found them.
 UNWIND $rows AS row
 MERGE (b:Biclique {biclique_id: row.biclique_id})
 SET b.trees = row.trees, b.relations = row.relations, b.size = size(row.trees)
@@ -12,4 +13,8 @@ CALL (b, row) {
   UNWIND row.relations AS name
   MATCH (r:Relation {name: name})
   MERGE (b)-[:SHARES]->(r)
+}
+CALL (b, row) {
+  MATCH (g:TopicGroup {group_id: row.group_id})
+  MERGE (g)-[:HAS_BICLIQUE]->(b)
 }

@@ -11,8 +11,8 @@ tree and no relation can be added. Equivalently ``B = N(A)`` (the relations shar
 We enumerate the maximal bicliques with ``|A| >= min_trees`` and ``|B| >= min_relations``;
 both bounds are monotone under extension, so these are exactly the maximal bicliques of ``G``
 that satisfy the bounds. Topic relatedness (roots similar by embedding) is applied before, by
-running the enumeration on each connected component of the root-similarity graph
-(`synth.leaper.topics`), i.e. on the induced subgraph ``G[C ∪ R]`` of a component ``C``.
+running the enumeration on each topic group of the root-similarity graph
+(`synth.leaper.topics.topic_groups`), i.e. on the induced subgraph ``G[C ∪ R]`` of a group ``C``.
 
 Algorithm
 ---------

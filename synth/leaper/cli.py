@@ -57,6 +57,11 @@ def _run(
     "explicitly, token overlap.",
 )
 @click.option("--threshold", type=float, help="Root similarity needed to merge trees.")
+@click.option(
+    "--max-group-trees",
+    type=int,
+    help="Split a topic group with more trees again, at a stricter threshold.",
+)
 @click.option("--min-relations", type=int, help="k: relations a biclique's trees must share.")
 @click.option("--max-targets", type=int, help="Reject tasks with a larger target set R.")
 @click.option(
@@ -70,6 +75,7 @@ def leaper(
     variants: tuple[str, ...],
     similarity: str | None,
     threshold: float | None,
+    max_group_trees: int | None,
     min_relations: int | None,
     max_targets: int | None,
     llm_spec: str | None,
@@ -87,6 +93,7 @@ def leaper(
             app.section("leaper"),
             similarity=similarity,
             threshold=threshold,
+            max_group_trees=max_group_trees,
             min_relations=min_relations,
             max_targets=max_targets,
         )

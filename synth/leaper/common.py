@@ -27,7 +27,10 @@ class LeaperConfig:
     min_trees: int = 2  # a biclique merges at least this many trees
     similarity: str = "embedding"  # "embedding" (all-MiniLM-L6-v2) or, explicitly, "tokens"
     threshold: float = 0.45  # roots at least this similar are "on a related topic"
-    max_bicliques: int = 5000  # stop the enumeration of one component beyond this many
+    max_group_trees: int = 100  # a larger topic group is split again at a stricter threshold
+    threshold_step: float = 0.05  # how much stricter each split is
+    max_anchor_overlap: float = 0.8  # Union: trees whose anchors overlap more are one list twice
+    max_bicliques: int = 1000  # reject a topic group with more maximal bicliques than this
     max_clues: int = 3  # Reverse-Union: at most this many attribute clues
     bridges_per_union: int = 2  # Reverse-Union: bridge anchors tried per Union task
     heldout_percent: int = 20  # share of tasks marked split='heldout' (by hash of the id)
@@ -47,6 +50,8 @@ class LeaperConfig:
             )
         if config.min_relations < 1 or config.min_trees < 2:
             raise LeaperError("min_relations must be >= 1 and min_trees >= 2")
+        if config.max_group_trees < config.min_trees or config.threshold_step <= 0:
+            raise LeaperError("max_group_trees must be >= min_trees and threshold_step > 0")
         return config
 
 

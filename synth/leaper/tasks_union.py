@@ -1,7 +1,13 @@
 """Union tasks: the trees of one maximal biclique, merged on the entities they all contain.
 
-Definition: for a maximal biclique ``(A, B)`` of the tree × relation graph (trees ``A`` whose
-roots are topically related, sharing relations ``B``; see `synth.leaper.bicliques`), let
+Search units: the trees are split into topic groups (`synth.leaper.topics.topic_groups`:
+components of the root-similarity graph at ``threshold``, re-split at stricter thresholds while
+larger than ``max_group_trees``), keeping in a group only the trees that share an anchor with
+another tree of it. Maximal bicliques are enumerated inside each group, which is written to the
+graph as a ``TopicGroup`` with its bicliques and tasks before the next one starts.
+
+Definition: for a maximal biclique ``(A, B)`` of a group's tree × relation graph (trees ``A``
+sharing relations ``B``; see `synth.leaper.bicliques`), let
 ``S_t`` be the anchor set of tree ``t``. Since a large ``A`` rarely has a common anchor, the task
 uses the sub-family ``F ⊆ A`` chosen by `select_family`: the pair with the largest common anchor
 set (ties by id), extended greedily (most common anchors first) by every tree that keeps at least
@@ -9,8 +15,10 @@ set (ties by id), extended greedily (most common anchors first) by every tree th
 ``I = ∩_{t∈F} S_t`` — the entities that appear as anchors in every tree of ``F`` — and, for each,
 its values under ``B`` from the tables of ``F``. Targets R = ``I`` (role ``answer``) ∪
 ``⋃_{t∈F} S_t`` (role ``anchor``: the intermediate per-tree sets an agent must collect to
-intersect them) ∪ the answers' values (role ``attribute``). Rejected: no two trees of ``A``
-share an anchor (``empty_answer``), ``|R| > max_targets`` (``too_large``), or a proof mismatch.
+intersect them) ∪ the answers' values (role ``attribute``). Two trees whose anchor sets overlap
+more than ``max_anchor_overlap`` (Jaccard) are copies of one list and never form ``F`` together.
+Rejected: no two trees of ``A`` share an anchor (``empty_answer``), only copies do
+(``near_duplicate_trees``), ``|R| > max_targets`` (``too_large``), or a proof mismatch.
 
 Example: Nobel laureates in Literature and Booker Prize winners share ``{nationality, year}``;
 ``I`` = the authors who won both (Golding, Gordimer, Coetzee, Naipaul, Ishiguro).
@@ -37,7 +45,7 @@ from synth.leaper.common import (
 )
 from synth.leaper.proofs import prove_union
 from synth.leaper.questions import paraphrase, union_question
-from synth.leaper.topics import Method, related_components
+from synth.leaper.topics import Method, TopicGroup, topic_groups
 
 if TYPE_CHECKING:
     from agent.llm.base import LLMBackend
@@ -45,47 +53,84 @@ if TYPE_CHECKING:
 STAGE = "leaper-union"
 
 
-def find_bicliques(
+def find_topic_groups(
     driver: neo4j.Driver, database: str | None, config: LeaperConfig, report: StageReport
-) -> list[Biclique]:
-    """Maximal bicliques inside each component of the root-similarity graph (Cypher-driven)."""
+) -> list[TopicGroup]:
+    """Groups of related trees to search (largest first); groups too large are rejected.
+
+    Only trees sharing an anchor with another tree of their group are kept in it
+    (``leaper/find_anchor_sharing_trees``): a biclique of the others could only give a Union
+    task with an empty answer.
+    """
     trees = cypher.read(driver, "leaper/find_trees", database=database)
-    groups = related_components(
+
+    def sharing(tree_ids: list[str]) -> list[str]:
+        rows = cypher.read(
+            driver, "leaper/find_anchor_sharing_trees", database=database, tree_ids=tree_ids
+        )
+        return [r["tree_id"] for r in rows]
+
+    groups, too_large = topic_groups(
         [t["tree_id"] for t in trees],
         [t["root"] or "" for t in trees],
         threshold=config.threshold,
+        max_size=config.max_group_trees,
+        step=config.threshold_step,
+        min_size=config.min_trees,
         method=cast(Method, config.similarity),
+        keep=sharing,
     )
-    out: list[Biclique] = []
-    components = [g for g in groups if len(g) >= config.min_trees]
-    report.notes["topic components (>= min_trees)"] = len(components)
-    for group in components:
-        try:
-            out += maximal_bicliques_cypher(
-                driver,
-                group,
-                database=database,
-                min_trees=config.min_trees,
-                min_relations=config.min_relations,
-                limit=config.max_bicliques,
-            )
-        except BicliqueError as e:
-            report.reject(f"component:{group[0]}", "too_many_bicliques", str(e))
-    return sorted(set(out))
+    for group in too_large:
+        report.reject(
+            f"topic-group:{group.group_id}",
+            "group_too_large",
+            f"{len(group.trees)} trees with identical roots (> max_group_trees "
+            f"{config.max_group_trees}), first {group.trees[0]}",
+        )
+    report.notes["topic groups"] = len(groups)
+    report.notes["trees in topic groups"] = sum(len(g.trees) for g in groups)
+    return groups
 
 
-def select_family(anchor_sets: dict[str, set[str]]) -> list[str]:
+def _write_group(
+    driver: neo4j.Driver, database: str | None, group: TopicGroup, status: str, n: int
+) -> None:
+    row = {
+        "group_id": group.group_id,
+        "trees": list(group.trees),
+        "threshold": group.threshold,
+        "status": status,
+        "n_bicliques": n,
+    }
+    cypher.run_batches(driver, "leaper/merge_topic_groups", [row], database=database)
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def select_family(anchor_sets: dict[str, set[str]], max_overlap: float = 1.0) -> list[str]:
     """The trees of a biclique a Union task intersects (see the module docstring).
+
+    Two trees whose anchor sets overlap more than `max_overlap` (Jaccard) are copies of one list
+    (the same table twice, or a year's table and its update): their intersection asks nothing,
+    so such a pair is never taken together.
 
     >>> select_family({"a": {"x", "y"}, "b": {"x", "y", "z"}, "c": {"x"}, "d": {"q"}})
     ['a', 'b']
+    >>> select_family({"a": {"x", "y"}, "b": {"x", "y", "z"}, "c": {"x"}}, max_overlap=0.6)
+    ['a', 'c']
     """
     ids = sorted(anchor_sets)
+
+    def distinct(a: str, b: str) -> bool:
+        return jaccard(anchor_sets[a], anchor_sets[b]) <= max_overlap
+
     best: tuple[int, str, str] | None = None
     for i, a in enumerate(ids):
         for b in ids[i + 1 :]:
             n = len(anchor_sets[a] & anchor_sets[b])
-            if n and (best is None or n > best[0]):
+            if n and distinct(a, b) and (best is None or n > best[0]):
                 best = (n, a, b)
     if best is None:
         return []
@@ -95,31 +140,38 @@ def select_family(anchor_sets: dict[str, set[str]]) -> list[str]:
         (t for t in ids if t not in family), key=lambda t: (-len(common & anchor_sets[t]), t)
     )
     for t in rest:
-        if len(common & anchor_sets[t]) >= min(2, len(common)):
+        if len(common & anchor_sets[t]) >= min(2, len(common)) and all(
+            distinct(t, f) for f in family
+        ):
             family.append(t)
             common = common & anchor_sets[t]
     return sorted(family)
 
 
+def _anchor_sets(trees: list[dict[str, Any]]) -> dict[str, set[str]]:
+    return {t["tree_id"]: {a["id"] for a in t["anchors"] if a["id"]} for t in trees}
+
+
 def union_task(
     biclique: Biclique,
     trees: list[dict[str, Any]],
+    family: list[str],
     facts: list[dict[str, Any]],
     backend: LLMBackend | None = None,
 ) -> TaskRecord:
-    """The Union task of a biclique (`trees` from leaper/find_tree_anchors, answers' facts)."""
+    """The Union task of a biclique over the chosen `family` of its trees (`trees` from
+    leaper/find_tree_anchors; `facts`: the answers' values). Without a family it is rejected:
+    ``near_duplicate_trees`` when only copies of one list share anchors, else ``empty_answer``."""
     by_id = {t["tree_id"]: t for t in trees}
-    family = select_family(
-        {t["tree_id"]: {a["id"] for a in t["anchors"] if a["id"]} for t in trees}
-    )
-    trees = [by_id[t] for t in family] if family else sorted(trees, key=lambda t: t["tree_id"])
-    anchor_sets = [{a["id"] for a in t["anchors"] if a["id"]} for t in trees]
-    names = {a["id"]: a["name"] for t in trees for a in t["anchors"] if a["id"]}
-    common = sorted(set.intersection(*anchor_sets)) if anchor_sets else []
+    chosen = [by_id[t] for t in family] if family else sorted(trees, key=lambda t: t["tree_id"])
+    sets = _anchor_sets(chosen)
+    anchor_sets = [sets[t["tree_id"]] for t in chosen]
+    names = {a["id"]: a["name"] for t in chosen for a in t["anchors"] if a["id"]}
+    common = sorted(set.intersection(*anchor_sets)) if family else []
     targets = [Target("answer", "entity", e, names[e]) for e in common]
     targets += [Target("anchor", "entity", e, names[e]) for e in sorted(set().union(*anchor_sets))]
     targets += [target_of("attribute", f) for f in facts]
-    roots = [t["root"] for t in trees]
+    roots = [t["root"] for t in chosen]
     task = TaskRecord(
         task_id=stable_id("leaper-union", biclique.biclique_id),
         variant="union",
@@ -128,18 +180,20 @@ def union_task(
         targets=targets,
         tree={
             "roots": roots,
-            "trees": [t["tree_id"] for t in trees],
+            "trees": [t["tree_id"] for t in chosen],
             "biclique_trees": list(biclique.trees),
             "relations": list(biclique.relations),
-            "table_ids": [t["table_id"] for t in trees],
-            "anchors": {t["tree_id"]: sorted(s) for t, s in zip(trees, anchor_sets, strict=True)},
+            "table_ids": [t["table_id"] for t in chosen],
+            "anchors": {t["tree_id"]: sorted(s) for t, s in zip(chosen, anchor_sets, strict=True)},
         },
-        spec={"table_ids": [t["table_id"] for t in trees], "relations": list(biclique.relations)},
-        trees=[t["tree_id"] for t in trees],
+        spec={"table_ids": [t["table_id"] for t in chosen], "relations": list(biclique.relations)},
+        trees=[t["tree_id"] for t in chosen],
         bicliques=[biclique.biclique_id],
     )
     if not common:
-        task.reject("empty_answer")
+        task.reject(
+            "near_duplicate_trees" if select_family(_anchor_sets(trees)) else "empty_answer"
+        )
     return task
 
 
@@ -150,15 +204,72 @@ def build_union_tasks(
     backend: LLMBackend | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> StageReport:
-    """Enumerate bicliques, write them, and one Union task per biclique (skips existing tasks)."""
+    """Per topic group: enumerate its maximal bicliques, write them and one Union task each.
+
+    A group is marked ``searched`` once its bicliques and tasks are written, so a killed run
+    resumes with the next group; tasks already in the graph are skipped. `progress` counts
+    trees: those of each finished group, then the trees in no group.
+    """
     report = StageReport(STAGE)
-    bicliques = find_bicliques(driver, database, config, report)
-    report.notes["maximal bicliques"] = len(bicliques)
+    groups = find_topic_groups(driver, database, config, report)
+    n_trees = len(cypher.read(driver, "leaper/find_trees", database=database))
+    finished = {
+        r["group_id"]: r
+        for r in cypher.read(
+            driver,
+            "leaper/find_searched_topic_groups",
+            database=database,
+            group_ids=[g.group_id for g in groups],
+        )
+    }
+    n_bicliques = 0
+    for group in groups:
+        if group.group_id in finished:
+            n_bicliques += finished[group.group_id]["n_bicliques"] or 0
+            report.skip(finished[group.group_id]["n_bicliques"] or 0)
+        else:
+            n_bicliques += _search_group(driver, database, config, group, report, backend)
+        if progress is not None:
+            progress(len(group.trees))
+    if progress is not None:
+        progress(n_trees - sum(len(g.trees) for g in groups))
+    report.notes["maximal bicliques"] = n_bicliques
+    return report.finish()
+
+
+def _search_group(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: LeaperConfig,
+    group: TopicGroup,
+    report: StageReport,
+    backend: LLMBackend | None,
+) -> int:
+    """Enumerate one group's bicliques (Cypher-driven), write them and their tasks; return count."""
+    _write_group(driver, database, group, "searching", 0)
+    try:
+        bicliques = maximal_bicliques_cypher(
+            driver,
+            list(group.trees),
+            database=database,
+            min_trees=config.min_trees,
+            min_relations=config.min_relations,
+            limit=config.max_bicliques,
+        )
+    except BicliqueError as e:
+        report.reject(f"topic-group:{group.group_id}", "too_many_bicliques", str(e))
+        _write_group(driver, database, group, "too_many_bicliques", 0)
+        return 0
     cypher.run_batches(
         driver,
         "leaper/merge_bicliques",
         [
-            {"biclique_id": b.biclique_id, "trees": list(b.trees), "relations": list(b.relations)}
+            {
+                "biclique_id": b.biclique_id,
+                "trees": list(b.trees),
+                "relations": list(b.relations),
+                "group_id": group.group_id,
+            }
             for b in bicliques
         ],
         database=database,
@@ -168,48 +279,54 @@ def build_union_tasks(
     done = existing_task_ids(driver, database, list(ids.values()))
     todo = [b for b in bicliques if ids[b] not in done]
     report.skip(len(bicliques) - len(todo))
-    if progress is not None and report.skipped:
-        progress(report.skipped)
     for batch in cypher.batched(todo, config.batch_size):
-        tree_ids = sorted({t for b in batch for t in b.trees})
-        layers = {
-            t["tree_id"]: t
-            for t in cypher.read(
-                driver, "leaper/find_tree_anchors", database=database, tree_ids=tree_ids
+        _write_union_tasks(driver, database, config, batch, report, backend)
+    _write_group(driver, database, group, "searched", len(bicliques))
+    return len(bicliques)
+
+
+def _write_union_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: LeaperConfig,
+    batch: list[Biclique],
+    report: StageReport,
+    backend: LLMBackend | None,
+) -> None:
+    tree_ids = sorted({t for b in batch for t in b.trees})
+    layers = {
+        t["tree_id"]: t
+        for t in cypher.read(
+            driver, "leaper/find_tree_anchors", database=database, tree_ids=tree_ids
+        )
+    }
+    tasks = []
+    for b in batch:
+        trees = [layers[t] for t in b.trees]
+        family = select_family(_anchor_sets(trees), config.max_anchor_overlap)
+        sets = [{a["id"] for a in layers[t]["anchors"] if a["id"]} for t in family]
+        common = sorted(set.intersection(*sets)) if sets else []
+        tables = [layers[t]["table_id"] for t in family]
+        facts = (
+            cypher.read(
+                driver,
+                "leaper/find_entity_facts",
+                database=database,
+                entity_ids=common,
+                table_ids=tables,
+                relations=list(b.relations),
             )
-        }
-        tasks = []
-        for b in batch:
-            trees = [layers[t] for t in b.trees]
-            family = select_family(
-                {t["tree_id"]: {a["id"] for a in t["anchors"] if a["id"]} for t in trees}
-            )
-            sets = [{a["id"] for a in layers[t]["anchors"] if a["id"]} for t in family]
-            common = sorted(set.intersection(*sets)) if sets else []
-            tables = [layers[t]["table_id"] for t in family]
-            facts = (
-                cypher.read(
-                    driver,
-                    "leaper/find_entity_facts",
-                    database=database,
-                    entity_ids=common,
-                    table_ids=tables,
-                    relations=list(b.relations),
-                )
-                if common
-                else []
-            )
-            task = union_task(b, trees, facts, backend)
-            if task.status == "kept" and len({t.id for t in task.targets}) > config.max_targets:
-                task.reject("too_large")
-            tasks.append(task)
-        prove_union(driver, database, [t for t in tasks if t.status == "kept"])
-        write_tasks(driver, database, tasks, config)
-        for task in tasks:
-            if task.status == "kept":
-                report.keep()
-            else:
-                report.reject(task.task_id, task.reason, task.question[:200])
-        if progress is not None:
-            progress(len(batch))
-    return report.finish()
+            if common
+            else []
+        )
+        task = union_task(b, trees, family, facts, backend)
+        if task.status == "kept" and len({t.id for t in task.targets}) > config.max_targets:
+            task.reject("too_large")
+        tasks.append(task)
+    prove_union(driver, database, [t for t in tasks if t.status == "kept"])
+    write_tasks(driver, database, tasks, config)
+    for task in tasks:
+        if task.status == "kept":
+            report.keep()
+        else:
+            report.reject(task.task_id, task.reason, task.question[:200])

@@ -2,7 +2,10 @@
 
 Two roots are related when the cosine similarity of their embeddings (the packaged
 all-MiniLM-L6-v2, loaded offline) is at least `threshold`; the biclique search then runs on
-each connected component. The token-overlap measure (Jaccard of content words) exists only as
+each connected component. Components chain: on the 7,891 OTT-QA trees one component at 0.45
+holds 7,621 of them, which is no topic at all and has more maximal bicliques than can be
+enumerated. `topic_groups` therefore splits a component larger than `max_size` again at a
+stricter threshold (``+ step``), until every group is small enough. The token-overlap measure (Jaccard of content words) exists only as
 an explicit choice (``method="tokens"``) for machines without the model: it is never used as a
 silent fallback.
 """
@@ -11,11 +14,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
+from graphdb.ids import stable_id
 from synth.errors import SynthError
 
 Method = Literal["embedding", "tokens"]
@@ -94,7 +99,13 @@ def related_components(
     if not ids:
         return []
     sims = similarity_matrix(texts, method)
-    parent = list(range(len(ids)))
+    return [[ids[i] for i in g] for g in _components(sims, list(range(len(ids))), threshold)]
+
+
+def _components(sims: np.ndarray, members: list[int], threshold: float) -> list[list[int]]:
+    """Connected components (sorted index lists) of `members` under ``sims >= threshold``."""
+    sub = sims[np.ix_(members, members)]
+    parent = list(range(len(members)))
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -102,10 +113,78 @@ def related_components(
             i = parent[i]
         return i
 
-    rows, cols = np.nonzero(np.triu(sims >= threshold, k=1))
+    rows, cols = np.nonzero(np.triu(sub >= threshold, k=1))
     for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
         parent[find(i)] = find(j)
-    groups: dict[int, list[str]] = {}
-    for i, name in enumerate(ids):
-        groups.setdefault(find(i), []).append(name)
+    groups: dict[int, list[int]] = {}
+    for i, member in enumerate(members):
+        groups.setdefault(find(i), []).append(member)
     return sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])
+
+
+@dataclass(frozen=True)
+class TopicGroup:
+    """Trees on one topic: a component of the root-similarity graph at `threshold`."""
+
+    trees: tuple[str, ...]
+    threshold: float
+
+    @property
+    def group_id(self) -> str:
+        return stable_id("topic-group", list(self.trees))
+
+
+def topic_groups(
+    ids: Sequence[str],
+    texts: Sequence[str],
+    *,
+    threshold: float,
+    max_size: int,
+    step: float = 0.05,
+    min_size: int = 2,
+    method: Method = "embedding",
+    keep: Callable[[list[str]], list[str]] | None = None,
+) -> tuple[list[TopicGroup], list[TopicGroup]]:
+    """Topic groups of at most `max_size` ids, and the groups that could not be split enough.
+
+    A component at `threshold` is first narrowed by `keep` (for Union: the trees that share an
+    anchor with another tree of the component); if it still has more than `max_size` members
+    it is split into the components of its members at ``threshold + step``, and so on. Groups
+    with fewer than `min_size` members are dropped (they cannot form a biclique). A group still
+    too large at similarity 1.0 (identical roots) is returned in the second list.
+
+    >>> groups, too_large = topic_groups(
+    ...     ["a", "b", "c", "d"], ["Booker Prize", "Booker Prize winners", "Booker", "Capitals"],
+    ...     threshold=0.3, max_size=2, method="tokens")
+    >>> [(g.trees, g.threshold) for g in groups], too_large
+    ([(('a', 'b'), 0.55)], [])
+    """
+    if max_size < min_size:
+        raise SimilarityError(f"max_size ({max_size}) must be at least min_size ({min_size})")
+    if not ids:
+        return [], []
+    sims = similarity_matrix(texts, method)
+    done: list[TopicGroup] = []
+    too_large: list[TopicGroup] = []
+    pending = [(list(range(len(ids))), threshold)]
+    while pending:
+        members, level = pending.pop()
+        for component in _components(sims, members, level):
+            names = [ids[i] for i in component]
+            if keep is not None and len(names) >= min_size:
+                wanted = set(keep(names))
+                component = [i for i in component if ids[i] in wanted]
+            if len(component) < min_size:
+                continue
+            group = TopicGroup(tuple(sorted(ids[i] for i in component)), round(level, 6))
+            if len(component) <= max_size:
+                done.append(group)
+            elif level >= 1.0:
+                too_large.append(group)
+            else:
+                pending.append((component, min(1.0, level + step)))
+
+    def largest_first(group: TopicGroup) -> tuple[int, tuple[str, ...]]:
+        return -len(group.trees), group.trees
+
+    return sorted(done, key=largest_first), sorted(too_large, key=largest_first)
