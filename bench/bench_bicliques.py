@@ -8,7 +8,8 @@ to ``NX_MAX_TREES`` trees because the reduction holds a clique of all trees. Nee
 real graph and the Cypher case: ``--uri``/``--password`` or ``NEO4J_URI``/``NEO4J_PASSWORD``
 (generated graphs are written there as ``bench:*`` Tree/Relation nodes and removed afterwards).
 The real graph is measured on the topic groups the Union stage searched (``TopicGroup`` nodes),
-every group enumerated by all three; with ``--limit N`` also on all trees as one graph, each
+every group enumerated by all three, and on a generated graph ``--scale`` (10) times larger:
+perturbed copies of those groups, written to the server as ``bench:*`` trees; with ``--limit N`` also on all trees as one graph, each
 enumeration stopped after N bicliques (the table then compares rates over the first N found).
 
     NEO4J_URI=bolt://127.0.0.1:17791 NEO4J_PASSWORD=... .venv/bin/python -m bench.bench_bicliques
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -115,18 +117,44 @@ def _case(
     return lines + table(rows, REFERENCE, unit="bicliques") + [""]
 
 
-def _groups_case(
+def _real_groups(
     real: dict[str, set[str]], driver: neo4j.Driver, database: str | None
-) -> list[str]:
-    """All topic groups the Union stage searched: the three implementations over every group."""
+) -> list[dict[str, set[str]]]:
+    """The topic groups the Union stage searched, as one adjacency per group."""
     groups = [
         [t for t in g["trees"] if t in real]
         for g in cypher.read(driver, "leaper/find_topic_groups", database=database)
     ]
-    groups = [g for g in groups if len(g) >= 2]
-    if not groups:
-        return ["real topic groups: none on the server (run the Union stage first)", ""]
-    adjs = [{t: real[t] for t in g} for g in groups]
+    return [{t: real[t] for t in g} for g in groups if len(g) >= 2]
+
+
+def _scaled_groups(
+    adjs: list[dict[str, set[str]]], copies: int, seed: int = 7
+) -> list[dict[str, set[str]]]:
+    """`copies` perturbed copies of each group (bench: ids): every tree keeps each relation with
+    probability 0.9 and gains one from its group's relations with probability 0.2."""
+    rng = random.Random(seed)
+    out = []
+    for k in range(copies):
+        for adj in adjs:
+            pool = sorted({r for rels in adj.values() for r in rels})
+            copy: dict[str, set[str]] = {}
+            for t, rels in adj.items():
+                kept = {r for r in rels if rng.random() < 0.9}
+                if rng.random() < 0.2:
+                    kept.add(rng.choice(pool))
+                copy[f"bench:{k}:{t}"] = {f"bench:{k}:{r}" for r in kept}
+            out.append(copy)
+    return out
+
+
+def _groups_case(
+    label: str, adjs: list[dict[str, set[str]]], driver: neo4j.Driver, database: str | None
+) -> list[str]:
+    """Every group enumerated by the three implementations (results asserted equal)."""
+    adjs = [a for a in adjs if len(a) >= 2]
+    if not adjs:
+        return [f"{label}: no topic groups on the server (run the Union stage first)", ""]
     ref = [maximal_bicliques(a, min_trees=2, min_relations=2) for a in adjs]
     assert [maximal_bicliques_networkx(a, min_trees=2, min_relations=2) for a in adjs] == ref
     cy = [
@@ -160,11 +188,12 @@ def _groups_case(
             repeat=1,
         ),
     ]
-    sizes = sorted((len(g) for g in groups), reverse=True)
+    sizes = sorted((len(a) for a in adjs), reverse=True)
+    edges = sum(len(rels) for a in adjs for rels in a.values())
     return [
-        f"real topic groups (as searched by the Union stage): {len(groups)} groups, "
-        f"{sum(sizes)} trees (largest {sizes[0]}, median {sizes[len(sizes) // 2]}), "
-        f"{total} maximal bicliques (>=2 trees, >=2 relations), equal in all three",
+        f"{label}: {len(adjs)} groups, {sum(sizes)} trees (largest {sizes[0]}, median "
+        f"{sizes[len(sizes) // 2]}), {edges} edges, {total} maximal bicliques "
+        "(>=2 trees, >=2 relations), equal in all three",
         *table(rows, REFERENCE, unit="bicliques"),
         "",
     ]
@@ -187,6 +216,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=None, help="stop each real run after N")
     parser.add_argument("--real-sample", type=int, default=300, help="trees of the real subgraph")
     parser.add_argument("--no-generated", action="store_true", help="real graph only")
+    parser.add_argument(
+        "--scale", type=int, default=10, help="copies of the real topic groups (generated case)"
+    )
     args = parser.parse_args(argv)
     driver: neo4j.Driver | None = None
     if args.uri:
@@ -204,7 +236,23 @@ def main(argv: list[str] | None = None) -> None:
             lines += _case(
                 f"real (server) first {len(sample)} trees", sample, driver, args.database, None
             )
-            lines += _groups_case(real, driver, args.database)
+            groups = _real_groups(real, driver, args.database)
+            lines += _groups_case(
+                "real topic groups (as searched by the Union stage)", groups, driver, args.database
+            )
+            if groups and args.scale > 1:
+                scaled = _scaled_groups(groups, args.scale)
+                _clean_generated(driver, args.database)
+                write_tree_relations(
+                    driver, {t: r for a in scaled for t, r in a.items()}, database=args.database
+                )
+                lines += _groups_case(
+                    f"generated: the real topic groups x{args.scale} (perturbed copies)",
+                    scaled,
+                    driver,
+                    args.database,
+                )
+                _clean_generated(driver, args.database)
             if args.limit is not None:
                 lines += _case("real (server) all trees", real, driver, args.database, args.limit)
         else:
