@@ -162,7 +162,7 @@ def rollout(
     summary_backend: str | None,
 ) -> None:
     """Roll out tasks (resumable: finished (task, index) pairs are skipped)."""
-    from agent.rollouts import load_tasks, parse_shard, run_rollouts
+    from agent.rollouts import load_tasks, parse_shard, run_rollouts, unavailable_tasks
     from graphdb.stages import save_report
 
     settings = _settings(
@@ -190,6 +190,15 @@ def rollout(
             limit=limit,
             shard=shard_pair,
         )
+        unavailable = (
+            unavailable_tasks(
+                driver, app.database, task_ids, kind=kind, variant=variant, split=split
+            )
+            if task_ids
+            else []
+        )
+        for r in unavailable:
+            click.echo(f"not rolled out: {r.record_id}: {r.reason} ({r.detail})")
         runner = make_policy(driver, app.database, policy, settings)
         with click.progressbar(length=len(tasks) * settings.n, label=f"{policy} rollouts") as bar:
             report = run_rollouts(
@@ -201,6 +210,7 @@ def rollout(
                 concurrency=settings.concurrency,
                 shard=shard or "",
                 on_done=bar.update,
+                unavailable=unavailable,
             )
         save_report(driver, report, app.database)
     except (AgentError, GraphDBError, neo4j.exceptions.Neo4jError) as e:

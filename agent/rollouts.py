@@ -29,7 +29,7 @@ from agent.teacher import TaskInfo, TeacherPolicy
 from agent.trajectory import Termination, Trajectory
 from agent.web.tools import ToolBox
 from graphdb import cypher
-from graphdb.stages import StageReport
+from graphdb.stages import Rejection, StageReport
 
 
 class ShardError(AgentError):
@@ -84,6 +84,44 @@ def load_tasks(
         for r in rows
         if in_shard(r["task_id"], shard)
     ]
+
+
+def unavailable_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    task_ids: Sequence[str],
+    *,
+    kind: str | None = None,
+    variant: str | None = None,
+    split: str | None = None,
+) -> list[Rejection]:
+    """Why requested task ids cannot be rolled out, one `Rejection` per such id.
+
+    `unknown_task`: no Task node has the id; `task_not_kept`: the task exists but its stage
+    rejected it (the detail carries its status and reason); `not_selected`: a kept task that
+    `kind`/`variant`/`split` exclude. Ids outside a shard or past a limit are not reported:
+    that exclusion is what the caller asked for.
+    """
+    found = {
+        r["task_id"]: r
+        for r in cypher.read(
+            driver, "agent/find_task_statuses", database=database, task_ids=list(task_ids)
+        )
+    }
+    out: list[Rejection] = []
+    for task_id in dict.fromkeys(task_ids):
+        row = found.get(task_id)
+        if row is None:
+            out.append(Rejection(task_id, "unknown_task", "no Task node has this id"))
+        elif row["status"] != "kept":
+            detail = f"status={row['status']} reason={row['reason'] or '-'}"
+            out.append(Rejection(task_id, "task_not_kept", detail))
+        else:
+            wanted = {"kind": kind, "variant": variant, "split": split}
+            clash = [f"{k}={row[k]} (asked {v})" for k, v in wanted.items() if v and row[k] != v]
+            if clash:
+                out.append(Rejection(task_id, "not_selected", "; ".join(clash)))
+    return out
 
 
 def load_targets(
@@ -242,13 +280,18 @@ def run_rollouts(
     concurrency: int = 2,
     shard: str = "",
     on_done: Callable[[int], None] | None = None,
+    unavailable: Sequence[Rejection] = (),
 ) -> StageReport:
     """Roll out every task `n` times, skipping (task, index) pairs already done.
 
     `kept` counts rollouts that ended with an answer; the others are stored too (their
     termination says why) and reported as rejections with the termination as reason.
+    `unavailable` (requested task ids that cannot run, see `unavailable_tasks`) are counted
+    as rejections with their own reasons, so a summary never hides a skipped request.
     """
     report = StageReport("rollout" if policy.name == "teacher" else "rollout-llm")
+    for rejection in unavailable:
+        report.reject(rejection.record_id, rejection.reason, rejection.detail)
     pairs = [(task, i) for task in tasks for i in range(n)]
     ids = [rollout_id(t.task_id, policy.name, policy.model, i) for t, i in pairs]
     finished = {

@@ -6,17 +6,21 @@ detours (rate 0.3, model `teacher-d0.3`) are added until at least `--trajectorie
 the prune stage runs over exactly those (redo mode: finished ones are measured again, all writes
 are MERGE). Reports: precision/recall of pruned steps against recorded detours, rounds and tokens
 removed, answer-entity retention, optimality gap against the exact solver, throughput, and, on a
-handful of trajectories, the SmolLM2 LLM extractor against the rule-based one and rewriting.
+handful of trajectories, the SmolLM2 LLM extractor against the rule-based one (in memory, its own
+section; `--llm-only` skips the stage measurement) and rewriting.
 
     .venv/bin/python -m bench.bench_prune --trajectories 200 --llm 2 --rewrite 3
+    .venv/bin/python -m bench.bench_prune --trajectories 34 --llm 34 --llm-budget-s 1500 --llm-only
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
@@ -26,8 +30,15 @@ from bench.common import Measurement, table, write_markdown
 from graphdb.driver import open_driver
 from graphdb.settings import resolve
 from training.stategraph import store
+from training.stategraph.compare import Judgement, jaccard, judge
 from training.stategraph.extract_rules import Lexicon, extract_rule_graphs
-from training.stategraph.prune import PruneConfig, PruneOutcome, prune_rollouts
+from training.stategraph.prune import (
+    PruneConfig,
+    PruneOutcome,
+    answer_entities,
+    detour_turns,
+    prune_rollouts,
+)
 from training.stategraph.wire import parse_messages
 
 
@@ -73,11 +84,53 @@ def main() -> None:
     parser.add_argument("--trajectories", type=int, default=200)
     parser.add_argument("--detour-rate", type=float, default=0.3)
     parser.add_argument("--llm", type=int, default=2, help="trajectories for the LLM extractor")
+    parser.add_argument("--llm-backend", default="transformers", help="LLM spec (extractor)")
+    parser.add_argument(
+        "--llm-budget-s", type=float, default=1500.0, help="stop LLM extraction after this"
+    )
+    parser.add_argument(
+        "--llm-only", action="store_true", help="only the LLM-vs-rule comparison section"
+    )
+    parser.add_argument(
+        "--llm-source-chars", type=int, default=600, help="characters of each observation shown"
+    )
+    parser.add_argument("--llm-max-known", type=int, default=10, help="facts offered per step")
+    parser.add_argument("--llm-uses-tokens", type=int, default=12, help="tokens per 'uses' reply")
+    parser.add_argument("--llm-facts-tokens", type=int, default=40, help="tokens per facts reply")
+    parser.add_argument("--llm-max-facts", type=int, default=3, help="facts per observation")
+    parser.add_argument(
+        "--llm-pick",
+        choices=["shuffle", "shortest-with-detours"],
+        default="shuffle",
+        help="which trajectories: a seeded shuffle, or the shortest that have recorded detours",
+    )
     parser.add_argument("--rewrite", type=int, default=2, help="trajectories rewritten (SmolLM2)")
     args = parser.parse_args()
     driver = open_driver(resolve().connection)
     database = None
     ids = teacher_rollouts(driver, database, args.trajectories, args.detour_rate)
+    if not args.llm_only:
+        stage_section(driver, database, ids, args)
+    if args.llm:
+        lines = llm_lines(driver, database, ids, args)
+        for line in lines:
+            print(line)
+        write_markdown(
+            Path("docs/benchmarks.md"),
+            "WebClipper: LLM extractor vs rule extractor (bench_prune --llm)",
+            lines,
+            note=f"- `python -m bench.bench_prune --trajectories {args.trajectories} --llm "
+            f"{args.llm} --llm-budget-s {args.llm_budget_s:g} --llm-source-chars "
+            f"{args.llm_source_chars} --llm-max-known {args.llm_max_known} --llm-uses-tokens "
+            f"{args.llm_uses_tokens} --llm-facts-tokens {args.llm_facts_tokens} --llm-max-facts "
+            f"{args.llm_max_facts} --llm-pick {args.llm_pick}{' --llm-only' * args.llm_only}`"
+            " (SmolLM2-135M-Instruct on CPU, one thread, on a 2-core machine shared with other "
+            "jobs); the comparison runs in memory and leaves the stored prune results alone.",
+        )
+
+
+def stage_section(driver, database, ids: list[str], args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    """The prune stage over `ids` (rule extractor), optional rewriting; its own section."""
     config = PruneConfig(rewrite=False, include_unfiltered=True, rollout_ids=tuple(ids), redo=True)
     started = time.perf_counter()
     result = prune_rollouts(driver, database, config)
@@ -120,8 +173,6 @@ def main() -> None:
         f"exact on {sum(g == 0 for g in gaps)}; mean gap {sum(gaps) / max(1, len(gaps)):.3f}"
         f" actions, max {max(gaps, default=0)}",
     ]
-    if args.llm:
-        lines += ["", *llm_lines(driver, database, ids[: args.llm], result.outcomes)]
     if args.rewrite:
         lines += [
             "",
@@ -139,31 +190,147 @@ def main() -> None:
     )
 
 
-def llm_lines(driver, database, ids: list[str], rule: list[PruneOutcome]) -> list[str]:  # type: ignore[no-untyped-def]
+@dataclass
+class LLMRow:
+    """One trajectory judged with both extractors."""
+
+    rollout_id: str
+    rule: Judgement
+    llm: Judgement
+    detours: dict[int, str]
+    turns: int
+
+
+def llm_lines(driver, database, ids: list[str], args: argparse.Namespace) -> list[str]:  # type: ignore[no-untyped-def]
+    """The LLM extractor (SmolLM2 by default) vs the rule extractor on the same trajectories.
+
+    In memory (`training.stategraph.compare`), so what the prune stage stored stays as it was;
+    up to `args.llm` trajectories are taken from a seeded shuffle of `ids` (kinds mixed) until
+    `args.llm_budget_s` seconds of LLM extraction are spent; each is printed as it finishes.
+    Shorter prompts than the extractor's defaults (`--llm-source-chars`, `--llm-max-known`)
+    because CPU prefill of ~450-token prompts dominated: ~5 CPU-minutes per trajectory.
+    """
     from agent.llm.registry import load_backend
     from training.stategraph.extract_llm import LLMExtractor
 
-    llm = LLMExtractor(load_backend("transformers"))
-    started = time.perf_counter()
-    result = prune_rollouts(
-        driver,
-        database,
-        PruneConfig(rewrite=False, include_unfiltered=True, rollout_ids=tuple(ids), redo=True),
-        extractor=lambda t, _lex: llm.extract(t),
+    order = list(ids)
+    random.Random(0).shuffle(order)
+    records = {r.rollout_id: r for r in store.read_rollouts(driver, database, order)}
+    if args.llm_pick == "shortest-with-detours":  # stable: ties keep the shuffled order
+        order = [i for i in order if i in records and records[i].detours and records[i].messages]
+        order.sort(key=lambda i: len(records[i].messages or []))
+    order = order[: args.llm]
+    backend = args.llm_backend
+    llm = LLMExtractor(
+        load_backend(backend),
+        source_chars=args.llm_source_chars,
+        max_known=args.llm_max_known,
+        uses_tokens=args.llm_uses_tokens,
+        facts_tokens=args.llm_facts_tokens,
+        max_facts=args.llm_max_facts,
     )
-    seconds = time.perf_counter() - started
-    by_id = {o.rollout_id: o for o in rule}
-    lines = [
-        f"LLM extractor (SmolLM2-135M, transformers, CPU) on {len(ids)} trajectories, "
-        f"3 runs each, {seconds:.0f}s:"
-    ]
-    for o in result.outcomes:
-        r = by_id.get(o.rollout_id)
-        lines.append(
-            f"  {o.rollout_id}: llm {o.status}:{o.reason} sets {o.necessary_sets} | "
-            f"rule {r.status if r else '?'} set {r.necessary_sets[0] if r else '?'} "
-            f"(turns {o.n_turns})"
+    rows: list[LLMRow] = []
+    spent = rule_spent = 0.0
+    for rid in order:
+        record = records.get(rid)
+        if spent >= args.llm_budget_s:
+            break
+        if record is None or not record.messages:
+            continue
+        trajectory = parse_messages(record.messages)
+        lexicon = Lexicon(record.lexicon)
+        keys, required = answer_entities(trajectory, lexicon)
+        t0 = time.perf_counter()
+        rule = judge(trajectory, lexicon, extract_rule_graphs(trajectory, lexicon), required, keys)
+        t1 = time.perf_counter()
+        smol = judge(trajectory, lexicon, llm.extract(trajectory), required, keys)
+        t2 = time.perf_counter()
+        rule_spent += t1 - t0
+        spent += t2 - t1
+        row = LLMRow(rid, rule, smol, detour_turns(record.detours), len(trajectory.turns))
+        rows.append(row)
+        parsed = sum(s.calls - s.parse_failures for s in smol.stats)
+        print(
+            f"  llm {len(rows)}: {rid} ({row.turns} turns, {t2 - t1:.0f}s): llm {smol.reason} "
+            f"{[_fmt(x) for x in smol.sets]}, parsed {parsed}/{sum(s.calls for s in smol.stats)}"
+            f" | rule {rule.reason} {_fmt(rule.accepted)} | detours {sorted(row.detours)}",
+            flush=True,
         )
+    lines = llm_summary(rows, backend, spent, rule_spent)
+    settings = (
+        f"  extractor settings: source_chars {llm.source_chars}, max_known {llm.max_known}, "
+        f"max_facts {llm.max_facts}, facts_tokens {llm.facts_tokens}, uses_tokens "
+        f"{llm.uses_tokens}, temperature {llm.temperature} (runs 1-2), stop at the first ']'"
+    )
+    return [lines[0], settings, *lines[1:]]
+
+
+def _fmt(s: frozenset[int] | None) -> str:
+    return "failed" if s is None else "{" + ",".join(map(str, sorted(s))) + "}"
+
+
+def _side_lines(name: str, judged: list[Judgement], rows: list[LLMRow]) -> list[str]:
+    stats = [s for j in judged for s in j.stats]
+    g = max(1, len(stats))
+    outcomes = Counter(j.reason for j in judged)
+    accepted = [(j, r) for j, r in zip(judged, rows, strict=True) if j.accepted is not None]
+    removed = sum(len(j.removed) for j, _ in accepted)
+    hits = sum(len(set(j.removed) & set(r.detours)) for j, r in accepted)
+    truth_accepted = sum(len(r.detours) for _, r in accepted)
+    truth_all = sum(len(r.detours) for r in rows)
+    turns = sum(r.turns for _, r in accepted)
+    lines = [
+        f"  {name}: {len(stats)} graphs; per graph: facts {sum(s.infos for s in stats) / g:.1f}, "
+        f"PRODUCES {sum(s.produces for s in stats) / g:.1f}, ENABLES "
+        f"{sum(s.enables for s in stats) / g:.1f}, answer relies on "
+        f"{sum(s.answer_needs for s in stats) / g:.1f} (none in "
+        f"{sum(1 for s in stats if not s.answer_needs)} graphs); vote "
+        f"{dict(sorted(outcomes.items()))}"
+    ]
+    calls = sum(s.calls for s in stats)
+    if calls:
+        bad = sum(s.parse_failures for s in stats)
+        lines.append(
+            f"    JSON replies parsed: {calls - bad}/{calls} ({100 * (calls - bad) / calls:.1f}%)"
+        )
+    lines += [
+        f"    pruned steps vs recorded detours: precision {hits / max(1, removed):.3f} "
+        f"({hits}/{removed}), recall {hits / max(1, truth_accepted):.3f} ({hits}/"
+        f"{truth_accepted}) on accepted trajectories, {hits / max(1, truth_all):.3f} ({hits}/"
+        f"{truth_all}) on all; {removed} of {turns} turns removed on accepted ones",
+        f"    accepted prunings whose kept information holds every answer entity: "
+        f"{sum(1 for j, _ in accepted if j.answer_kept)}/{len(accepted)}",
+    ]
+    return lines
+
+
+def llm_summary(rows: list[LLMRow], backend: str, spent: float, rule_spent: float) -> list[str]:
+    if not rows:
+        return ["LLM extractor: no trajectory finished within the budget"]
+    n = len(rows)
+    lines = [
+        f"LLM extractor ({backend}; 3 runs: greedy + 2 sampled) vs rule extractor (3 "
+        f"granularities), same {n} teacher trajectories (detour rate 0.3), in memory:",
+        *_side_lines("rule", [r.rule for r in rows], rows),
+        *_side_lines("llm", [r.llm for r in rows], rows),
+    ]
+    per_run = [
+        jaccard(s, r.rule.accepted)
+        for r in rows
+        for s in r.llm.sets
+        if s is not None and r.rule.accepted is not None
+    ]
+    both = [r for r in rows if r.rule.accepted is not None and r.llm.accepted is not None]
+    pairs = [(r.rule.accepted, r.llm.accepted) for r in both]
+    lines += [
+        f"  necessary sets, each LLM run vs the rule vote's set: mean Jaccard "
+        f"{sum(per_run) / max(1, len(per_run)):.3f} over {len(per_run)} runs, identical in "
+        f"{sum(1 for x in per_run if x == 1.0)}",
+        f"  both votes accepted on {len(both)}/{n}: identical sets {sum(a == b for a, b in pairs)}"
+        f", mean Jaccard {sum(jaccard(a, b) for a, b in pairs if a and b) / max(1, len(pairs)):.3f}",
+        f"  throughput: LLM extraction + search {60 * n / max(spent, 1e-9):.2f} trajectories/min "
+        f"({spent:.0f}s for {n}); rule extraction + search {60 * n / max(rule_spent, 1e-9):.0f}/min",
+    ]
     return lines
 
 

@@ -22,6 +22,7 @@ from agent.rollouts import (
     load_tasks,
     parse_shard,
     run_rollouts,
+    unavailable_tasks,
 )
 from agent.scoring import score_rollouts
 from agent.teacher import TeacherConfig, TeacherPolicy
@@ -235,3 +236,45 @@ def test_pipeline_stages_rollout_score_filter(web, database, tmp_path) -> None:
     assert len(lines) == reports[2].kept
     again = stages.rollout(ctx)
     assert (again.kept, again.skipped) == (0, 4)
+
+
+def test_cli_rollout_names_requested_tasks_that_are_unknown_or_not_kept(
+    web, database, neo4j_connection
+) -> None:
+    web.execute_query(
+        "MATCH (t:Task {task_id: $id}) SET t.status = 'rejected', t.reason = 'empty_answer'",
+        id=LEAPER_TASK,
+        database_=database,
+    )
+    base = [
+        "--uri",
+        neo4j_connection.uri,
+        "--username",
+        neo4j_connection.username,
+        "--password",
+        neo4j_connection.password,
+    ]
+    args = ["rollout", "--n", "1", "--task", LEAPER_TASK, "--task", "nope:1"]
+    out = CliRunner().invoke(main, [*base, *args, "--task", SHAPER_TASK])
+    assert out.exit_code == 0, out.output
+    assert (
+        f"not rolled out: {LEAPER_TASK}: task_not_kept (status=rejected reason=empty_answer)"
+        in out.output
+    )
+    assert "not rolled out: nope:1: unknown_task (no Task node has this id)" in out.output
+    assert "rollout: kept 1, rejected 2" in out.output
+    assert "rejected      1  task_not_kept" in out.output
+    assert "rejected      1  unknown_task" in out.output
+    stored = "MATCH (r:Rejection {stage: 'rollout'}) RETURN r.record_id + ' ' + r.reason AS x"
+    records, _, _ = web.execute_query(stored, database_=database)
+    assert sorted(r["x"] for r in records) == [
+        f"{LEAPER_TASK} task_not_kept",
+        "nope:1 unknown_task",
+    ]
+    assert count(web, database, "MATCH (r:Rollout) RETURN count(r)") == 1
+    # a kept task excluded by --kind is named too; a kept selected one is not
+    problems = unavailable_tasks(web, database, [SHAPER_TASK, SHAPER_TASK], kind="leaper")
+    assert [(p.record_id, p.reason, p.detail) for p in problems] == [
+        (SHAPER_TASK, "not_selected", "kind=shaper (asked leaper)")
+    ]
+    assert unavailable_tasks(web, database, [SHAPER_TASK], kind="shaper", variant="kp") == []

@@ -306,6 +306,36 @@ def test_without_a_majority_the_trajectory_stays_unpruned_with_a_reason(
     assert status.startswith("no_majority: run 0: [0, 1, 6]")
 
 
+def silent_extractor(trajectory: Trajectory, lexicon: Lexicon) -> list[StateGraph]:
+    """Three LLM constructions none of whose replies parsed (what SmolLM2-135M gives)."""
+    n = len(trajectory.turns) + 1
+    return [
+        StateGraph(
+            produces=[set() for _ in range(n)],
+            enables=[set() for _ in range(n)],
+            extractor="llm",
+            run=run,
+            granularity="llm-facts",
+            notes={"calls": n - 1, "parse_failures": n - 1},
+        )
+        for run in range(3)
+    ]
+
+
+def test_constructions_without_a_parsed_reply_do_not_vote(clean_db: neo4j.Driver) -> None:
+    # three empty graphs would "agree" on keeping only the required actions
+    rid = load_fixture(clean_db)
+    result = prune_rollouts(clean_db, None, NO_REWRITE, extractor=silent_extractor)
+    assert [o.status for o in result.outcomes] == ["unpruned"]
+    assert result.report.reasons == {"extraction_failed": 1}
+    assert result.outcomes[0].necessary_sets == [None, None, None]
+    assert count(clean_db, "MATCH (r:Rollout {pruned: true}) RETURN count(r)") == 0
+    status = clean_db.execute_query(
+        "MATCH (r:Rollout {rollout_id: $rid}) RETURN r.prune_detail", rid=rid
+    ).records[0][0]
+    assert status == "extraction_failed: run 0: failed; run 1: failed; run 2: failed"
+
+
 def test_bad_messages_are_rejected_with_the_reason(clean_db: neo4j.Driver) -> None:
     messages, detours = fixture_messages()
     messages[4]["content"] = "<think>no tool call here</think>"

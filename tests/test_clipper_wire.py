@@ -10,7 +10,7 @@ import pytest
 from tests.test_clipper_prune import ENTITIES, WIKI, fixture_messages
 from training.stategraph import vote as vote_module
 from training.stategraph.errors import WireFormatError
-from training.stategraph.extract_llm import fact_key, parse_json_list
+from training.stategraph.extract_llm import close_list, fact_key, parse_json_list
 from training.stategraph.extract_rules import (
     LexEntry,
     Lexicon,
@@ -124,6 +124,10 @@ def test_llm_reply_parsing_is_strict() -> None:
     assert parse_json_list('Sure! ["a", "b"] done') == ["a", "b"]
     assert parse_json_list("[1, 2") is None and parse_json_list("no list") is None
     assert fact_key("Kazuo  Ishiguro") == fact_key("kazuo ishiguro")
+    # generation stops at the first "]" (excluded, as OpenAI servers do): close_list restores it
+    assert parse_json_list(close_list('Facts: ["a", "b"')) == ["a", "b"]
+    assert close_list("[1, 2] and [3") == "[1, 2] and [3" and close_list("none") == "none"
+    assert parse_json_list(close_list('["x ')) is None  # reply '["x ]y"]' was cut at its first ]
 
 
 def test_rewrite_targets_only_turns_after_a_gap_and_cleans_candidates() -> None:

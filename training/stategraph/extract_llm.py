@@ -50,6 +50,24 @@ def parse_json_list(text: str) -> list[Any] | None:
     return None
 
 
+def close_list(text: str) -> str:
+    """Restore the `]` a stop string cut off (stop strings are excluded from the reply).
+
+    Generation stops at the first `]`, which ends the first JSON list, the only part
+    `parse_json_list` reads, so a reply costs as many tokens as its list (a rambling tail
+    was most of the time on CPU). A `]` inside a fact string ends the list early and the
+    reply then fails to parse (counted as a failure, like any other). Backends report an
+    end-of-sequence as "stop" too, so a list the model itself left open is closed as well.
+
+    >>> close_list('Facts: ["a", "b"'), close_list("no list"), close_list("[1, 2]")
+    ('Facts: ["a", "b"]', 'no list', '[1, 2]')
+    """
+    start = text.find("[")
+    if start < 0 or "]" in text[start:]:
+        return text
+    return text + "]"
+
+
 def fact_key(text: str) -> str:
     norm = _SPACE.sub(" ", text).strip().lower()
     return "f:" + hashlib.sha1(norm.encode("utf-8")).hexdigest()[:12]
@@ -67,6 +85,7 @@ class LLMExtractor:
     temperature: float = 0.7
     facts_tokens: int = 96
     uses_tokens: int = 32
+    stop_at_list_end: bool = True  # stop generating at the first "]" (see `close_list`)
 
     def _ask(self, messages: list[Message], run: int, max_tokens: int) -> str:
         generation = self.backend.generate(
@@ -74,7 +93,10 @@ class LLMExtractor:
             max_tokens=max_tokens,
             temperature=0.0 if run == 0 else self.temperature,
             seed=run,
+            stop=["]"] if self.stop_at_list_end else None,
         )
+        if self.stop_at_list_end and generation.finish_reason == "stop":
+            return close_list(generation.text)
         return generation.text
 
     def facts(self, text: str, run: int) -> list[str] | None:
@@ -106,16 +128,19 @@ class LLMExtractor:
         enables: list[set[str]] = [set() for _ in range(n)]
         info_text: dict[str, str] = {}
         known: list[str] = []  # keys in production order
-        failures = calls = 0
+        failures = calls = uses_calls = uses_failures = 0
         for a in range(n):
             if a:
                 window = known[-self.max_known :]
-                calls += 1
                 picked = (
                     self.uses(actions[a], [info_text[k] for k in window], run) if window else []
                 )
+                if window:
+                    calls += 1
+                    uses_calls += 1
                 if picked is None:
                     failures += 1
+                    uses_failures += 1
                 else:
                     enables[a] = {window[i] for i in picked}
             if a == n - 1:
@@ -140,8 +165,10 @@ class LLMExtractor:
             run=run,
             granularity="llm-facts",
             notes={
-                "calls": calls,
+                "calls": calls,  # replies asked for (a "uses" prompt only when facts exist)
                 "parse_failures": failures,
+                "uses_calls": uses_calls,
+                "uses_failures": uses_failures,
                 "backend": getattr(self.backend, "name", ""),
             },
         )

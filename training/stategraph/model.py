@@ -69,6 +69,15 @@ class StateGraph:
     def edge_count(self) -> tuple[int, int]:
         return sum(map(len, self.produces)), sum(map(len, self.enables))
 
+    @property
+    def extraction_failed(self) -> bool:
+        """True for an LLM construction none of whose replies parsed: it holds no information,
+        so every search on it keeps only the required actions, and three such empty graphs
+        would "agree". The vote counts it as a failed construction instead."""
+        calls = self.notes.get("calls", 0)
+        failures = self.notes.get("parse_failures", 0)
+        return isinstance(calls, int) and isinstance(failures, int) and 0 < calls <= failures
+
 
 def is_valid(graph: StateGraph, actions: Iterable[int]) -> bool:
     """True when `actions` (plus query and answer) derive the answer in turn order.

@@ -141,6 +141,7 @@ class _Prepared:
     answer_keys: list[str]
     required: set[int]
     graph_ids: list[str]
+    failed: list[bool]  # per construction: an extraction none of whose replies parsed
 
 
 Extractor = Callable[[Trajectory, Lexicon], list[StateGraph]]
@@ -287,7 +288,8 @@ def _run_chunk(
         keys, required = answer_entities(trajectory, lexicon)
         graphs = extract(trajectory, lexicon)
         gids = [rows.add(record.rollout_id, trajectory, g) for g in graphs]
-        prepared.append(_Prepared(record, trajectory, lexicon, keys, required, gids))
+        failed = [g.extraction_failed for g in graphs]
+        prepared.append(_Prepared(record, trajectory, lexicon, keys, required, gids, failed))
     store.write_graphs(driver, database, rows)
     roots = {gid: p.required for p in prepared for gid in p.graph_ids}
     ancestors = store.find_ancestors(driver, database, roots) if roots else {}
@@ -306,9 +308,13 @@ def _run_chunk(
         )
         kinds = detour_turns(p.record.detours)
         outcome.detours, outcome.detour_kinds = sorted(kinds), kinds
-        for gid in p.graph_ids:
+        for gid, broken in zip(p.graph_ids, p.failed, strict=True):
             graph = restrict(stored[gid], ancestors.get(gid, set()))
-            found, search_cost, exact_cost = _search(graph, p.required, config.exact_max_candidates)
+            found, search_cost, exact_cost = (
+                (None, None, None)
+                if broken
+                else _search(graph, p.required, config.exact_max_candidates)
+            )
             sets.append(found)
             outcome.costs.append((search_cost, exact_cost))
             outcome.necessary_sets.append(sorted(found) if found is not None else None)
