@@ -12,6 +12,7 @@ from training.rewards import (
     make_trl_rewards,
     precision_recall,
     score_completion,
+    score_trajectory,
     soft_f,
 )
 
@@ -51,10 +52,13 @@ def test_efficiency_is_ise_over_targets() -> None:
 def test_format_score() -> None:
     assert format_score("<think>ok</think>\n<answer>Paris</answer>") == 1.0
     assert format_score("<answer>Paris</answer>") == 1.0
-    assert format_score("<answer>a</answer><answer>b</answer>") == 0.0
+    assert format_score("<answer>a</answer><answer>b</answer>") == pytest.approx(0.2)
     call = '<think>go</think>\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>'
     assert format_score(call) == 0.5
-    assert format_score("<tool_call>{not json}</tool_call>") == 0.0
+    assert format_score("<tool_call>{not json}</tool_call>") == pytest.approx(0.2)
+    assert format_score("<think>x</think><tool_call>{bad}</tool_call><answer>") == pytest.approx(
+        0.4
+    )
     assert format_score("Paris is the answer.") == 0.0
 
 
@@ -72,3 +76,30 @@ def test_trl_signature_reads_dataset_columns() -> None:
     assert fmt(prompts, completions, **columns) == [1.0, 0.0, 1.0]
     scored = score_completion("<answer>Paris</answer>", [["Paris"]], prior_actions=1)
     assert scored == {"soft_f": 1.0, "efficiency": 1.0, "format": 1.0}
+
+
+def test_trajectory_rewards_score_every_turn_and_visit_observations() -> None:
+    trajectory = {
+        "steps": [
+            {"role": "tool_call", "tool": "search", "observation": "Paris and Lyon are cities"},
+            {"role": "tool_call", "tool": "visit", "observation": "Nice, Metz and Lugdunum"},
+            {"role": "tool_call", "tool": "visit", "observation": "nothing here"},
+        ],
+        "turns": [
+            '<tool_call>\n{"name": "visit", "arguments": {}}\n</tool_call>',
+            "junk",
+            "<answer>Paris\nRome</answer>",
+        ],
+        "prediction": "Paris\nRome",
+    }
+    scored = score_trajectory(trajectory, TARGETS, omega=1.0)
+    # P = 1/2, R = 1/4 -> F = 2 * 1/8 / (3/4) = 1/3
+    assert scored["soft_f"] == pytest.approx(1 / 3)
+    # visits revealed Nice, Metz, Lyon (alias Lugdunum): 3 targets / 3 calls / |R| = 4
+    assert scored["efficiency"] == pytest.approx(3 / 3 / 4)
+    assert scored["format"] == pytest.approx((0.5 + 0.0 + 1.0) / 3)
+    soft, eff, fmt = make_trl_rewards(omega=1.0)
+    columns = {"targets": [TARGETS, TARGETS], "trajectory": [trajectory, {"turns": []}]}
+    assert soft(["q", "q"], ["ignored", "ignored"], **columns) == pytest.approx([1 / 3, 0.0])
+    assert eff(["q", "q"], ["", ""], **columns) == pytest.approx([0.25, 0.0])
+    assert fmt(["q", "q"], ["", ""], **columns) == pytest.approx([0.5, 0.0])

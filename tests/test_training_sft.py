@@ -12,10 +12,11 @@ from pathlib import Path
 
 import neo4j
 import pytest
+import torch
 
 from training.config import DatasetSpec, SFTRunConfig
 from training.datasets import build_dataset
-from training.runs import checkpoint_trajectories
+from training.runs import checkpoint_trajectories, dropped_examples
 from training.sft import build_trainer, run_sft
 from training.synthetic import messages, trajectory_rows, write_rows
 
@@ -47,7 +48,7 @@ def test_loss_is_on_assistant_turns_only(smollm2_checkpoint: Path, tmp_path: Pat
     assert "<|im_start|>assistant" in masked  # the role header is a prompt, not a target
 
 
-def _weights(path: Path) -> dict[str, object]:
+def _weights(path: Path) -> dict[str, torch.Tensor]:
     from safetensors.torch import load_file
 
     return load_file(str(path / "model.safetensors"))
@@ -80,7 +81,7 @@ def test_sft_loss_falls_params_change_resumes_and_is_traceable(
     assert result.steps == 3 and len(result.losses) == 3
     assert result.losses[-1] < result.losses[0]  # the same example every step: it learns
     before, after = _weights(smollm2_checkpoint), _weights(result.checkpoint)
-    changed = [k for k in before if not (before[k] == after[k]).all()]  # type: ignore[union-attr]
+    changed = [k for k in before if not torch.equal(before[k], after[k])]
     assert len(changed) > len(before) // 2
     # the run in the graph: config, dataset, per-step metrics, checkpoints, code version
     run = clean_db.execute_query(
@@ -95,16 +96,35 @@ def test_sft_loss_falls_params_change_resumes_and_is_traceable(
     logged = [s["step"] for s in json.loads(node["metrics_json"])["steps"] if "loss" in s]
     assert logged == [1, 2, 3]
     assert str((tmp_path / "run" / "checkpoint-2").resolve()) in node["checkpoints"]
-    # one query: which trajectories trained this checkpoint (final or intermediate)
-    trained = checkpoint_trajectories(clean_db, database, str(result.checkpoint))
-    included = clean_db.execute_query(
-        "MATCH (:Dataset {dataset_id: $id})-[:INCLUDES]->(r) RETURN r.rollout_id AS id",
-        id=built.dataset_id,
+    # every dataset example has a TRAINING_EXAMPLE edge: used, or dropped with its reason
+    edges = clean_db.execute_query(
+        "MATCH (:Dataset {dataset_id: $d})-[i:INCLUDES]->(r:Rollout) "
+        "OPTIONAL MATCH (:TrainingRun {run_id: $id})-[e:TRAINING_EXAMPLE]->(r) "
+        "RETURN r.rollout_id AS id, i.position AS position, e.used AS used, e.reason AS reason, "
+        "e.tokens AS tokens ORDER BY position",
+        d=built.dataset_id,
+        id=result.run_id,
         database_=database,
     ).records
-    assert sorted(r["rollout_id"] for r in trained) == sorted(r["id"] for r in included)
+    assert len(edges) == built.n_examples and all(e["used"] is not None for e in edges)
+    used = [e["id"] for e in edges if e["used"]]
+    too_long = [e for e in edges if e["reason"] == "over_max_length"]
+    assert len(used) == 1 and too_long and all(e["tokens"] > 256 for e in too_long)
+    assert all(e["tokens"] <= 256 for e in edges if e["reason"] != "over_max_length")
+    assert {e["reason"] for e in edges if not e["used"]} <= {
+        "over_max_length",
+        "over_limit_examples",
+    }
+    assert result.dropped_too_long == len(too_long)
+    # one query: which trajectories trained this checkpoint (final or intermediate): the used ones
+    trained = checkpoint_trajectories(clean_db, database, str(result.checkpoint))
+    assert [r["rollout_id"] for r in trained] == used
     assert all(r["pruned"] and r["original_id"] for r in trained)
     assert checkpoint_trajectories(clean_db, database, node["checkpoints"][0]) == trained
+    dropped = dropped_examples(clean_db, database, result.run_id)
+    assert sorted(r["rollout_id"] for r in dropped) == sorted(
+        e["id"] for e in edges if not e["used"]
+    )
     # a kill after checkpoint-2: the same config resumes from there and ends at step 3
     shutil.rmtree(result.checkpoint)
     for later in (tmp_path / "run").glob("checkpoint-*"):

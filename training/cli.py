@@ -154,10 +154,20 @@ def sft(
     help="TOML/YAML GRPO config (see configs/grpo_cpu_smollm2.toml).",
 )
 @click.option("--max-steps", type=int, help="Override max_steps.")
+@click.option("--max-rounds", type=int, help="Override max_rounds (policy turns per rollout).")
 @click.option("--output-dir", help="Override output_dir.")
 @pass_app
-def grpo(app: AppContext, config_file: Path, max_steps: int | None, output_dir: str | None) -> None:
-    """Single-turn GRPO on task prompts with soft-F, ISE and format rewards."""
+def grpo(
+    app: AppContext,
+    config_file: Path,
+    max_steps: int | None,
+    max_rounds: int | None,
+    output_dir: str | None,
+) -> None:
+    """Multi-turn GRPO through the agent's search/visit tools; soft-F, ISE and format rewards.
+
+    Rollouts run the policy for up to max_rounds turns; its tool calls are executed on the
+    graph's offline web and the tool responses are context only (no loss)."""
     from training.config import GRPORunConfig, load_config
     from training.grpo import run_grpo
 
@@ -166,7 +176,7 @@ def grpo(app: AppContext, config_file: Path, max_steps: int | None, output_dir: 
             GRPORunConfig,
             config_file,
             section="grpo",
-            overrides={"max_steps": max_steps, "output_dir": output_dir},
+            overrides={"max_steps": max_steps, "max_rounds": max_rounds, "output_dir": output_dir},
         )
         result = run_grpo(config, driver=app.driver(), database=app.database, echo=click.echo)
     except (TrainingError, GraphDBError, AgentError) as e:
@@ -210,12 +220,26 @@ def eval_command(
 
 @click.command("trained-on")
 @click.argument("checkpoint")
+@click.option(
+    "--dropped",
+    is_flag=True,
+    help="List the dataset examples the run did NOT train on, with the reason, instead.",
+)
 @pass_app
-def trained_on(app: AppContext, checkpoint: str) -> None:
-    """Which trajectories trained CHECKPOINT (a checkpoint path or a run id)."""
-    from training.runs import checkpoint_trajectories
+def trained_on(app: AppContext, checkpoint: str, dropped: bool) -> None:
+    """Which trajectories trained CHECKPOINT (a checkpoint path or a run id).
+
+    Only the examples the run used are listed (those dropped as longer than `max_length` are
+    not); `--dropped` lists those instead."""
+    from training.runs import checkpoint_trajectories, dropped_examples
 
     try:
+        if dropped:
+            left_out = dropped_examples(app.driver(), app.database, checkpoint)
+            for r in left_out:
+                click.echo(f"{r['rollout_id']}\t{r['reason']}\t{r['tokens']} tokens")
+            click.echo(f"{len(left_out)} examples dropped")
+            return
         rows = checkpoint_trajectories(app.driver(), app.database, checkpoint)
     except GraphDBError as e:
         raise _fail(e) from e

@@ -82,19 +82,26 @@ class SFTRunConfig:
 
 @dataclass(frozen=True)
 class GRPORunConfig:
-    """Single-turn GRPO with TRL's GRPOTrainer on the graph's tasks (see training/grpo.py)."""
+    """Multi-turn GRPO with TRL's GRPOTrainer through the agent environment (training/grpo.py)."""
 
     model: str = "smollm2"
     output_dir: str = ""
     split: str = "train"
     variants: tuple[str, ...] = ()
     limit_tasks: int = 32
-    search_context: bool = True  # prepend one real `search` call and its observation
+    # environment-written opening turns ("search" the question, "visit" its top hit); () = none
+    seed_actions: tuple[str, ...] = ("search",)
+    max_rounds: int = 3  # assistant turns the policy writes per rollout (seeded ones not counted)
+    turn_max_tokens: int = 64  # new tokens per policy turn
+    observation_chars: int = 1500  # tool responses are cut to this many characters
+    top_k: int = 3  # search results per query
+    evidence_chars: int = 1500  # extractive visit budget per page
+    date: str = ""  # "Current date" of the system prompt; "" = today
     num_generations: int = 4
     per_device_train_batch_size: int = 4
     gradient_accumulation_steps: int = 1
     max_prompt_length: int = 512
-    max_completion_length: int = 64
+    max_completion_length: int = 1024  # one rollout: policy turns + tool responses, in tokens
     temperature: float = 1.0
     learning_rate: float = 1e-6
     beta: float = 0.0  # KL weight; 0 needs no reference model

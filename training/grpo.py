@@ -1,19 +1,22 @@
-"""`seekgraph train grpo`: GRPO with TRL's `GRPOTrainer` on the graph's tasks — SINGLE-TURN.
+"""`seekgraph train grpo`: multi-turn GRPO with TRL's `GRPOTrainer` on the graph's tasks.
 
-What it is: each prompt is a task question in the agent's wire format; with `search_context`
-the environment takes the first step — one real `search` call through the agent's tools
-(`agent.web.tools`, cached in the graph) — and the prompt ends with its `<tool_response>`, so the
-model writes the next assistant turn. Rewards (training/rewards.py) score that turn against the
-task's target set from the graph: WebLeaper's soft-F over entities, an ISE efficiency term
-(targets found per action, counting the environment's call and any the model adds) and a format
-term. What it is not: a multi-turn agent loop inside GRPO — TRL's multi-turn `environment_factory`
-needs a tool-calling chat template and response parser that SmolLM2 lacks, so the model's own
-tool calls are scored (format/efficiency) but not executed during GRPO.
+Each prompt is a task question in the agent's wire format (issue 5's system prompt with the
+`search`/`visit` tool specs). With `seed_actions` the environment writes the first assistant
+turn(s) — e.g. one real `search` for the question, optionally a `visit` of its top hit — so a
+small model starts from a realistic context. Rollouts then go through the agent's environment
+via TRL's `rollout_func` hook (training/multiturn.py): the policy writes
+``<think>…</think><tool_call>{…}</tool_call>``, the real tools over the graph's offline web
+answer with ``<tool_response>…</tool_response>``, for up to `max_rounds` policy turns or until
+``<answer>``. Tool-response tokens are context only (TRL's ``env_mask``: no loss). Rewards
+(training/rewards.py) score the whole trajectory against the task's target set from the
+graph: WebLeaper's soft-F over entities, an ISE efficiency term (targets revealed by `visit`
+observations per tool call) and a format term over the policy's turns.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,15 +24,13 @@ from typing import Any
 
 import neo4j
 
+from agent.trajectory import system_prompt, tool_call_text, tool_response_text
 from training import runs
 from training.config import GRPORunConfig, as_dict
-from training.errors import TrainingError
+from training.errors import TrainingConfigError, TrainingError
 from training.sft import resolve_model
 
-SYSTEM = (
-    "You are a deep research assistant. Use the search results to answer. Think inside "
-    "<think></think>, then give the final answer inside <answer></answer>, one item per line."
-)
+_URL = re.compile(r"\]\((\S+?)\)")
 
 
 @dataclass
@@ -44,10 +45,40 @@ class GRPOResult:
     metrics: dict[str, Any] = field(default_factory=dict)
 
 
+def seed_turns(tools: Any, question: str, actions: tuple[str, ...]) -> list[dict[str, str]]:
+    """Environment-written opening turns: ``search`` the question, ``visit`` the top hit of the
+    last search (goal: the question). Each is a real tool call; its response follows."""
+    messages: list[dict[str, str]] = []
+    last_search = ""
+    for action in actions:
+        if action == "search":
+            arguments: dict[str, Any] = {"query": [question]}
+            thought = "I will search for the question."
+        elif action == "visit":
+            urls = _URL.findall(last_search)
+            if not urls:
+                break  # nothing to visit: the policy takes over
+            arguments = {"url": [urls[0]], "goal": question}
+            thought = "I will read the top result."
+        else:
+            raise TrainingConfigError(f"seed action {action!r} is not 'search' or 'visit'")
+        observation = tools.call(action, arguments)
+        if action == "search":
+            last_search = observation.text
+        messages += [
+            {
+                "role": "assistant",
+                "content": f"<think>{thought}</think>\n{tool_call_text(action, arguments)}",
+            },
+            {"role": "user", "content": tool_response_text(observation.text)},
+        ]
+    return messages
+
+
 def task_prompts(
-    driver: neo4j.Driver, database: str | None, config: GRPORunConfig
+    driver: neo4j.Driver, database: str | None, config: GRPORunConfig, tools: Any | None = None
 ) -> list[dict[str, Any]]:
-    """One record per task: `prompt` (messages), `targets` (name lists), `prior_actions`."""
+    """One record per task: `prompt` (messages, seeded turns included), `targets` (name lists)."""
     from agent.metrics import gold_items
     from agent.rollouts import load_targets, load_tasks
 
@@ -60,12 +91,8 @@ def task_prompts(
     if not tasks:
         raise TrainingError(f"no kept task with split={config.split!r} for GRPO")
     targets = load_targets(driver, database, [t.task_id for t in tasks])
-    tools = None
-    if config.search_context:
-        from agent.cli import make_tools
-        from agent.config import AgentSettings
-
-        tools = make_tools(driver, database, replace(AgentSettings(), top_k=3))
+    if config.seed_actions and tools is None:
+        tools = grpo_tools(driver, database, config)
     records = []
     for task in tasks:
         names = [list(t.names) for t in targets.get(task.task_id, []) if t.names]
@@ -73,29 +100,23 @@ def task_prompts(
             names = [[item] for item in gold_items(task.answer_json)]
         if not names:
             continue
-        prompt = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": task.question}]
-        prior = 0
-        if tools is not None:
-            call = {"name": "search", "arguments": {"query": [task.question]}}
-            observation = tools.call("search", call["arguments"])
-            import json
-
-            prompt += [
-                {
-                    "role": "assistant",
-                    "content": "<think>I will search for the question.</think>\n"
-                    f"<tool_call>\n{json.dumps(call, ensure_ascii=False)}\n</tool_call>",
-                },
-                {
-                    "role": "user",
-                    "content": f"<tool_response>\n{observation.text}\n</tool_response>",
-                },
-            ]
-            prior = 1
-        records.append(
-            {"prompt": prompt, "targets": names, "prior_actions": prior, "task_id": task.task_id}
-        )
+        prompt = [
+            {"role": "system", "content": system_prompt(config.date or None)},
+            {"role": "user", "content": task.question},
+        ]
+        if config.seed_actions:
+            prompt += seed_turns(tools, task.question, tuple(config.seed_actions))
+        records.append({"prompt": prompt, "targets": names, "task_id": task.task_id})
     return records
+
+
+def grpo_tools(driver: neo4j.Driver, database: str | None, config: GRPORunConfig) -> Any:
+    """The agent's real tools (cached in the graph), with GRPO's result count."""
+    from agent.cli import make_tools
+    from agent.config import AgentSettings
+
+    settings = replace(AgentSettings(), top_k=config.top_k, evidence_chars=config.evidence_chars)
+    return make_tools(driver, database, settings)
 
 
 def run_grpo(
@@ -112,11 +133,13 @@ def run_grpo(
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from trl import GRPOConfig, GRPOTrainer
 
+    from training.multiturn import EpisodeConfig, make_rollout_func
     from training.rewards import make_trl_rewards
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-    records = task_prompts(driver, database, config)
+    tools = grpo_tools(driver, database, config)
+    records = task_prompts(driver, database, config, tools)
     if not records:
         raise TrainingError("no task has targets or a gold answer to reward against")
     model_path = resolve_model(config.model)
@@ -138,10 +161,18 @@ def run_grpo(
     metrics: dict[str, Any] = {
         "tasks": len(records),
         "model": str(model_path),
-        "mode": "single-turn, one environment search step"
-        if config.search_context
-        else "single-turn",
+        "mode": "multi-turn through the agent environment (TRL rollout_func, env_mask)",
+        "seed_actions": list(config.seed_actions),
+        "max_rounds": config.max_rounds,
     }
+    rollout_stats: dict[str, Any] = {"batches": []}
+    metrics["rollouts"] = rollout_stats["batches"]  # per generation batch: rounds, calls, ...
+    episode = EpisodeConfig(
+        max_rounds=config.max_rounds,
+        turn_max_tokens=config.turn_max_tokens,
+        max_completion_tokens=config.max_completion_length,
+        observation_chars=config.observation_chars,
+    )
     checkpoints: list[str] = []
     tokenizer = AutoTokenizer.from_pretrained(str(model_path), padding_side="left")
     if tokenizer.pad_token is None:
@@ -178,6 +209,7 @@ def run_grpo(
         train_dataset=Dataset.from_list(records),
         processing_class=tokenizer,
         callbacks=[callback],
+        rollout_func=make_rollout_func(tools, episode, config.temperature, rollout_stats),
     )
     echo(f"GRPO run {rid}: {len(records)} task prompts, model {model_path}")
     start = time.perf_counter()

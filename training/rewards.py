@@ -7,9 +7,11 @@
   P = 2/3, R = 1/2, F = 2·(1/3)/(2/3 + 1/2) = 4/7.
 - `efficiency`: from ISE = n/T (targets found per action), normalised by |R| into [0, 1].
 - `format_score`: 1 for ``[<think>…</think>] <answer>…</answer>``, 0.5 for one well-formed tool
-  call, 0 otherwise.
+  call, else 0.1 per wire tag present (at most 0.4).
 
-`make_trl_rewards` wraps them in TRL's signature ``f(prompts, completions, **columns)``.
+`score_trajectory` applies them to a whole multi-turn GRPO trajectory (answer, every tool call
+and observation, every policy turn); `make_trl_rewards` wraps them in TRL's signature
+``f(prompts, completions, **columns)``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agent.metrics import prediction_items
+from agent.metrics import Target, match_entities, prediction_items
 from agent.web.tools import normalize
 
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S)
@@ -58,8 +60,13 @@ def efficiency(n_found: int, n_actions: int, n_targets: int) -> float:
     return min(1.0, n_found / max(1, n_actions) / n_targets)
 
 
+WIRE_TAGS = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<answer>", "</answer>")
+
+
 def format_score(completion: str) -> float:
-    """1.0: optional think then exactly one answer; 0.5: one tool call with JSON name/arguments."""
+    """1.0: optional think then exactly one answer; 0.5: one tool call with JSON name/arguments;
+    otherwise 0.1 per distinct wire tag present, at most 0.4 (shaping, as in the common GRPO
+    "xml count" reward: a small model gets a gradient toward the format before it masters it)."""
     if _FULL_ANSWER.match(completion) and len(_ANSWER.findall(completion)) == 1:
         return 1.0
     call = _TOOL_CALL.match(completion)
@@ -67,10 +74,10 @@ def format_score(completion: str) -> float:
         try:
             payload = json.loads(call.group(2))
         except json.JSONDecodeError:
-            return 0.0
+            payload = None
         if isinstance(payload, dict) and "name" in payload and "arguments" in payload:
             return 0.5
-    return 0.0
+    return min(0.4, 0.1 * sum(1 for tag in WIRE_TAGS if tag in completion))
 
 
 def answer_text(completion: str) -> str:
@@ -103,15 +110,55 @@ def score_completion(
     }
 
 
+def score_trajectory(
+    trajectory: dict[str, Any], targets: TargetNames, *, omega: float = 1.0
+) -> dict[str, float]:
+    """All three terms for one multi-turn GRPO trajectory (training/multiturn.py's record).
+
+    `trajectory` holds ``steps`` (``role``, ``tool``, ``observation`` per action, the seeded
+    ones first), ``turns`` (the text of every assistant turn the policy wrote) and
+    ``prediction`` (its ``<answer>``, '' if none). soft-F scores the prediction's items; the
+    efficiency term is ISE (targets revealed by ``visit`` observations per tool call, as in
+    `agent.metrics.score`) divided by |R|; the format term is the mean `format_score` of the
+    policy's turns (0 when it wrote none).
+    """
+    items = prediction_items(trajectory.get("prediction") or "", len(targets))
+    p, r = precision_recall(items, targets)
+    steps = trajectory.get("steps") or []
+    actions = sum(1 for s in steps if s.get("role") == "tool_call")
+    goals = [Target(f"t{i}", tuple(names)) for i, names in enumerate(targets)]
+    found_visit: set[str] = set()
+    for step in steps:
+        if step.get("tool") == "visit" and step.get("observation"):
+            found_visit |= match_entities(step["observation"], goals)
+    turns = trajectory.get("turns") or []
+    return {
+        "soft_f": soft_f(p, r, omega),
+        "efficiency": efficiency(len(found_visit), max(1, actions), len(targets)),
+        "format": sum(format_score(t) for t in turns) / len(turns) if turns else 0.0,
+    }
+
+
 RewardFn = Callable[..., list[float]]
 
 
 def make_trl_rewards(omega: float = 1.0) -> list[RewardFn]:
-    """[soft_f, efficiency, format] in TRL's reward signature; dataset columns used:
-    ``targets`` (list of name lists) and ``prior_actions`` (tool calls already in the prompt)."""
+    """[soft_f, efficiency, format] in TRL's reward signature ``f(prompts, completions, **kw)``.
+
+    Multi-turn: the rollout function returns a ``trajectory`` field per completion (TRL hands
+    it to the rewards next to the dataset columns); ``targets`` (list of name lists) is a
+    dataset column. Without ``trajectory`` (plain single-turn generation) the completion text is
+    read as one policy turn with ``prior_actions`` tool calls before it.
+    """
 
     def _scores(completions: list[Any], kwargs: dict[str, Any]) -> list[dict[str, float]]:
         targets = kwargs["targets"]
+        trajectories = kwargs.get("trajectory")
+        if trajectories is not None:
+            return [
+                score_trajectory(t, names, omega=omega)
+                for t, names in zip(trajectories, targets, strict=True)
+            ]
         prior = kwargs.get("prior_actions") or [0] * len(completions)
         return [
             score_completion(completion_text(c), t, prior_actions=int(a), omega=omega)

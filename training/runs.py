@@ -116,10 +116,33 @@ def link_tasks(
     )
 
 
+def record_examples(
+    driver: neo4j.Driver, database: str | None, run_id: str, decisions: list[dict[str, Any]]
+) -> None:
+    """`TRAINING_EXAMPLE {used, reason, position, tokens}` from the run to every example's rollout."""
+    rows = [d for d in decisions if d.get("rollout_id")]
+    cypher.run_batches(
+        driver, "training/merge_run_examples", rows, database=database, params={"run_id": run_id}
+    )
+
+
+def dropped_examples(
+    driver: neo4j.Driver, database: str | None, checkpoint: str
+) -> list[dict[str, Any]]:
+    """The examples of the run behind `checkpoint` that it did NOT train on, with the reason."""
+    key = str(Path(checkpoint).resolve()) if Path(checkpoint).exists() else checkpoint
+    return cypher.read(
+        driver, "training/find_checkpoint_dropped_examples", database=database, checkpoint=key
+    )
+
+
 def checkpoint_trajectories(
     driver: neo4j.Driver, database: str | None, checkpoint: str
 ) -> list[dict[str, Any]]:
-    """Every rollout that trained `checkpoint` (a final/intermediate checkpoint path or run id)."""
+    """Every rollout that trained `checkpoint` (a final/intermediate checkpoint path or run id).
+
+    Only the examples the run used (`TRAINING_EXAMPLE.used`); a run recorded before those edges
+    existed falls back to its whole dataset."""
     key = str(Path(checkpoint).resolve()) if Path(checkpoint).exists() else checkpoint
     return cypher.read(
         driver, "training/find_checkpoint_trajectories", database=database, checkpoint=key

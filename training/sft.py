@@ -6,8 +6,9 @@ template's ``{% generation %}`` markers; templates without them are patched by T
 them (Qwen3, Llama 3, ...) and ChatML templates such as SmolLM2's get
 `training/templates/chatml_training.jinja`.
 
-Examples longer than `max_length` are dropped (and counted), not truncated: truncating a
-trajectory would cut its final answer. The run is a TrainingRun node; re-running the same config
+Examples longer than `max_length` are dropped, not truncated: truncating a trajectory would cut
+its final answer. Which examples a run used and which it dropped (and why) is recorded on the
+graph as ``(:TrainingRun)-[:TRAINING_EXAMPLE {used, reason, position, tokens}]->(:Rollout)``. The run is a TrainingRun node; re-running the same config
 resumes from the last checkpoint in the run's folder.
 """
 
@@ -99,12 +100,43 @@ def fit_examples(
     tokenizer: Any, examples: list[dict[str, Any]], max_length: int
 ) -> tuple[list[dict[str, Any]], int]:
     """Keep the conversations whose rendered length fits `max_length` tokens."""
-    kept = []
-    for ex in examples:
-        ids = tokenizer.apply_chat_template(ex["messages"], tokenize=True, return_dict=True)
-        if len(ids["input_ids"]) <= max_length:
-            kept.append({"messages": ex["messages"]})
+    decisions = example_decisions(tokenizer, examples, max_length)
+    kept = [
+        {"messages": ex["messages"]} for ex, d in zip(examples, decisions, strict=True) if d["used"]
+    ]
     return kept, len(examples) - len(kept)
+
+
+def example_decisions(
+    tokenizer: Any, examples: list[dict[str, Any]], max_length: int, limit: int = 0
+) -> list[dict[str, Any]]:
+    """Per example (in dataset order): `used`, the drop `reason` ('' when used), `tokens`.
+
+    Reasons: ``over_max_length`` (rendered conversation longer than `max_length` tokens; it is
+    dropped, not truncated) and ``over_limit_examples`` (fits, but beyond `limit_examples`).
+    """
+    out = []
+    fitting = 0
+    for position, ex in enumerate(examples):
+        ids = tokenizer.apply_chat_template(ex["messages"], tokenize=True, return_dict=True)
+        tokens = len(ids["input_ids"])
+        reason = ""
+        if tokens > max_length:
+            reason = "over_max_length"
+        elif limit and fitting >= limit:
+            reason = "over_limit_examples"
+        else:
+            fitting += 1
+        out.append(
+            {
+                "rollout_id": ex.get("rollout_id", ""),
+                "position": position,
+                "tokens": tokens,
+                "used": not reason,
+                "reason": reason,
+            }
+        )
+    return out
 
 
 def build_trainer(
@@ -193,9 +225,11 @@ def run_sft(
 
     examples = read_examples(folder)
     tokenizer = load_tokenizer(model_path, config.chat_template)
-    fitting, dropped = fit_examples(tokenizer, examples, config.max_length)
-    if config.limit_examples:
-        fitting = fitting[: config.limit_examples]
+    decisions = example_decisions(tokenizer, examples, config.max_length, config.limit_examples)
+    fitting = [
+        {"messages": ex["messages"]} for ex, d in zip(examples, decisions, strict=True) if d["used"]
+    ]
+    dropped = sum(1 for d in decisions if d["reason"] == "over_max_length")
     if not fitting:
         raise TrainingError(
             f"no example of {folder} fits max_length={config.max_length} tokens "
@@ -211,6 +245,7 @@ def run_sft(
             dataset_id=dataset_id,
             output_dir=output_dir,
         )
+        runs.record_examples(driver, database, rid, decisions)
     metrics: dict[str, Any] = {
         "examples": len(fitting),
         "dropped_too_long": dropped,
