@@ -129,7 +129,7 @@ def main() -> None:
         lines,
         note="\n".join(f"- {n}" for n in notes)
         + f"\n- {args.queries} queries (6 consecutive words of a random page), "
-        "visits of the same pages; 2-core shared machine, Neo4j 5.26 heap 1 GiB.",
+        "visits of the same pages; 2-core shared machine; Neo4j 5.26 as configured for the run.",
     )
 
 
