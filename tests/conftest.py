@@ -53,6 +53,18 @@ def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerSet
         server.stop(settings, timeout=30.0)
 
 
+def cli_login(connection: ConnectionSettings) -> list[str]:
+    """The CLI flags that point `seekgraph` at the test server."""
+    return [
+        "--uri",
+        connection.uri,
+        "--username",
+        connection.username,
+        "--password",
+        connection.password,
+    ]
+
+
 @pytest.fixture(scope="session")
 def neo4j_connection(neo4j_server: ServerSettings | None) -> ConnectionSettings:
     """Connection settings of the session's server (or of the external one from NEO4J_URI)."""

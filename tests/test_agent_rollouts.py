@@ -30,7 +30,7 @@ from agent.web.tools import CachedTools, WebTools
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
 from tests.agent_fixture import LEAPER_TASK, SHAPER_TASK, load_fixture
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, cli_login
 
 
 def teacher(driver: neo4j.Driver, database: str | None, rate: float = 0.0) -> TeacherRollouts:
@@ -180,12 +180,7 @@ def test_a_killed_rollout_run_resumes_without_repeating_work(
 
 def test_cli_rollout_score_filter_and_web(web, database, neo4j_connection, tmp_path) -> None:
     base = [
-        "--uri",
-        neo4j_connection.uri,
-        "--username",
-        neo4j_connection.username,
-        "--password",
-        neo4j_connection.password,
+        *cli_login(neo4j_connection),
     ]
     runner = CliRunner()
     out = runner.invoke(
@@ -247,12 +242,7 @@ def test_cli_rollout_names_requested_tasks_that_are_unknown_or_not_kept(
         database_=database,
     )
     base = [
-        "--uri",
-        neo4j_connection.uri,
-        "--username",
-        neo4j_connection.username,
-        "--password",
-        neo4j_connection.password,
+        *cli_login(neo4j_connection),
     ]
     args = ["rollout", "--n", "1", "--task", LEAPER_TASK, "--task", "nope:1"]
     out = CliRunner().invoke(main, [*base, *args, "--task", SHAPER_TASK])

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
+from tests.conftest import cli_login
 from training.stategraph import store
 from training.stategraph.extract_rules import Lexicon
 from training.stategraph.model import StateGraph
@@ -357,12 +358,7 @@ def test_cli_prunes_with_progress_and_summary(
 ) -> None:
     load_fixture(clean_db)
     args = [
-        "--uri",
-        neo4j_connection.uri,
-        "--username",
-        neo4j_connection.username,
-        "--password",
-        neo4j_connection.password,
+        *cli_login(neo4j_connection),
         "prune",
         "--no-rewrite",
     ]

@@ -14,6 +14,7 @@ from graphdb import cypher
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
 from seekgraph.pipeline import PipelineContext, run_stages, select_stages
+from tests.conftest import cli_login
 
 DEFAULT = Path(__file__).resolve().parents[1] / "data" / "default"
 LEAPER = ("leaper-trees", "leaper-basic", "leaper-union", "leaper-reverse")
@@ -49,12 +50,7 @@ def test_cli_synth_and_export(
 
     write_source_tables(clean_db, TABLES, neo4j_connection.database)
     conn = [
-        "--uri",
-        neo4j_connection.uri,
-        "--username",
-        neo4j_connection.username,
-        "--password",
-        neo4j_connection.password,
+        *cli_login(neo4j_connection),
     ]
     runner = CliRunner()
     result = runner.invoke(

@@ -25,6 +25,7 @@ from synth.relations import (
     rule_relation,
     set_human_mapping,
 )
+from tests.conftest import cli_login
 
 
 @pytest.mark.parametrize(
@@ -108,12 +109,7 @@ def test_cli_set_and_list(
 ) -> None:
     run_ingest(PipelineContext(driver=clean_db, database=database, data_dir=DEFAULT_DATA))
     base = [
-        "--uri",
-        neo4j_connection.uri,
-        "--username",
-        neo4j_connection.username,
-        "--password",
-        neo4j_connection.password,
+        *cli_login(neo4j_connection),
         "ingest",
         "relations",
     ]

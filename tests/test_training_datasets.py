@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from graphdb import cypher
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
+from tests.conftest import cli_login
 from training.config import DatasetSpec, load_config
 from training.datasets import Candidate, build_dataset, select, variant_counts
 from training.errors import DatasetError, TrainingConfigError
@@ -221,12 +222,7 @@ def test_cli_builds_and_reports_bad_specs(
     spec = tmp_path / "spec.toml"
     spec.write_text('[dataset]\nname = "cli"\nmix = "eff"\nkept_only = false\n')
     base = [
-        "--uri",
-        neo4j_connection.uri,
-        "--username",
-        neo4j_connection.username,
-        "--password",
-        neo4j_connection.password,
+        *cli_login(neo4j_connection),
         "dataset",
         "build",
     ]

@@ -10,6 +10,7 @@ from typing import Any
 import neo4j
 
 from graphdb import cypher
+from graphdb.stages import StageReport
 from synth.errors import SynthError
 
 
@@ -136,6 +137,22 @@ def write_tasks(
     return cypher.run_batches(
         driver, "leaper/merge_tasks", rows, database=database, batch_size=config.batch_size
     )
+
+
+def record_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    tasks: list[TaskRecord],
+    config: LeaperConfig,
+    report: StageReport,
+) -> None:
+    """Write proven tasks, kept and rejected, and count each in the stage report."""
+    write_tasks(driver, database, tasks, config)
+    for task in tasks:
+        if task.status == "kept":
+            report.keep()
+        else:
+            report.reject(task.task_id, task.reason, task.question[:200])
 
 
 def target_of(role: str, fact: dict[str, Any]) -> Target:

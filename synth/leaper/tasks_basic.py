@@ -21,8 +21,8 @@ from synth.leaper.common import (
     Target,
     TaskRecord,
     existing_task_ids,
+    record_tasks,
     target_of,
-    write_tasks,
 )
 from synth.leaper.proofs import prove_basic
 from synth.leaper.questions import basic_question, paraphrase
@@ -90,12 +90,7 @@ def build_basic_tasks(
                 task.reject("too_large")
             tasks.append(task)
         prove_basic(driver, database, [t for t in tasks if t.status == "kept"])
-        write_tasks(driver, database, tasks, config)
-        for task in tasks:
-            if task.status == "kept":
-                report.keep()
-            else:
-                report.reject(task.task_id, task.reason, task.question[:200])
+        record_tasks(driver, database, tasks, config, report)
         if progress is not None:
             progress(len(batch))
     return report.finish()

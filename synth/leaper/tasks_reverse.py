@@ -33,7 +33,7 @@ from synth.leaper.common import (
     Target,
     TaskRecord,
     existing_task_ids,
-    write_tasks,
+    record_tasks,
 )
 from synth.leaper.proofs import prove_reverse
 from synth.leaper.questions import paraphrase, reverse_question
@@ -226,12 +226,7 @@ def build_reverse_tasks(
                 if t.task_id not in done
             ]
         prove_reverse(driver, database, [t for t in tasks if t.status == "kept"])
-        write_tasks(driver, database, tasks, config)
-        for task in tasks:
-            if task.status == "kept":
-                report.keep()
-            else:
-                report.reject(task.task_id, task.reason, task.question[:200])
+        record_tasks(driver, database, tasks, config, report)
         if progress is not None:
             progress(len(batch))
     return report.finish()

@@ -40,8 +40,8 @@ from synth.leaper.common import (
     Target,
     TaskRecord,
     existing_task_ids,
+    record_tasks,
     target_of,
-    write_tasks,
 )
 from synth.leaper.proofs import prove_union
 from synth.leaper.questions import paraphrase, union_question
@@ -324,9 +324,4 @@ def _write_union_tasks(
             task.reject("too_large")
         tasks.append(task)
     prove_union(driver, database, [t for t in tasks if t.status == "kept"])
-    write_tasks(driver, database, tasks, config)
-    for task in tasks:
-        if task.status == "kept":
-            report.keep()
-        else:
-            report.reject(task.task_id, task.reason, task.question[:200])
+    record_tasks(driver, database, tasks, config, report)
