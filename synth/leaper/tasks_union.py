@@ -54,15 +54,18 @@ STAGE = "leaper-union"
 
 
 def find_topic_groups(
-    driver: neo4j.Driver, database: str | None, config: LeaperConfig, report: StageReport
+    driver: neo4j.Driver,
+    database: str | None,
+    config: LeaperConfig,
+    report: StageReport,
+    trees: list[dict[str, Any]],
 ) -> list[TopicGroup]:
     """Groups of related trees to search (largest first); groups too large are rejected.
 
     Only trees sharing an anchor with another tree of their group are kept in it
     (``leaper/find_anchor_sharing_trees``): a biclique of the others could only give a Union
-    task with an empty answer.
+    task with an empty answer. `trees`: rows of ``leaper/find_trees``.
     """
-    trees = cypher.read(driver, "leaper/find_trees", database=database)
 
     def sharing(tree_ids: list[str]) -> list[str]:
         rows = cypher.read(
@@ -211,8 +214,8 @@ def build_union_tasks(
     trees: those of each finished group, then the trees in no group.
     """
     report = StageReport(STAGE)
-    groups = find_topic_groups(driver, database, config, report)
-    n_trees = len(cypher.read(driver, "leaper/find_trees", database=database))
+    trees = cypher.read(driver, "leaper/find_trees", database=database)
+    groups = find_topic_groups(driver, database, config, report, trees)
     finished = {
         r["group_id"]: r
         for r in cypher.read(
@@ -232,7 +235,7 @@ def build_union_tasks(
         if progress is not None:
             progress(len(group.trees))
     if progress is not None:
-        progress(n_trees - sum(len(g.trees) for g in groups))
+        progress(len(trees) - sum(len(g.trees) for g in groups))
     report.notes["maximal bicliques"] = n_bicliques
     return report.finish()
 
@@ -303,8 +306,9 @@ def _write_union_tasks(
     tasks = []
     for b in batch:
         trees = [layers[t] for t in b.trees]
-        family = select_family(_anchor_sets(trees), config.max_anchor_overlap)
-        sets = [{a["id"] for a in layers[t]["anchors"] if a["id"]} for t in family]
+        anchor_sets = _anchor_sets(trees)
+        family = select_family(anchor_sets, config.max_anchor_overlap)
+        sets = [anchor_sets[t] for t in family]
         common = sorted(set.intersection(*sets)) if sets else []
         tables = [layers[t]["table_id"] for t in family]
         facts = (
