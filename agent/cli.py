@@ -45,6 +45,7 @@ def make_tools(
         database,
         top_k=settings.top_k,
         embedder=embedder,
+        vector_weight=settings.vector_weight,
         summary_backend=summary,
         evidence_chars=settings.evidence_chars,
     )

@@ -14,6 +14,7 @@ class AgentSettings:
     top_k: int = 5  # search results per query
     evidence_chars: int = 3000  # extractive visit budget per page
     hybrid: bool = True  # vector + full-text when pages carry embeddings
+    vector_weight: float = 0.1  # RRF weight of the vector ranking (full-text: 1), measured
     n: int = 3  # rollouts per task
     concurrency: int = 2  # rollout threads
     detour_rate: float = 0.3  # teacher detours per planned action (pipeline default)

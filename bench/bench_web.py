@@ -3,7 +3,8 @@
 Runs against the graph in $NEO4J_URI (load the corpus first, e.g. `seekgraph ingest pages
 …/passages.train.jsonl.gz` and `seekgraph ingest tables …/tables.train.jsonl.gz`). Embeds pages
 without an embedding for at most `--embed-seconds` (resumable; the rest later), then times
-`search` (full-text only = the reference, and hybrid) and `visit` on sampled pages.
+`search` (full-text only = the reference, and hybrid) and `visit` on sampled pages, and how
+often each ranking finds the page a query was made from.
 
     .venv/bin/python -m bench.bench_web --queries 200 --embed-seconds 1200
 """
@@ -14,10 +15,12 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from agent.web.index import Embedder, build_embeddings, embedding_counts
-from agent.web.tools import WebTools
+from agent.web.tools import WebTools, content_words, lucene_query, normalize, segments
 from bench.common import Measurement, peak_rss, table, write_markdown
 from graphdb import cypher
 from graphdb.driver import open_driver
@@ -45,6 +48,31 @@ def timed(case: str, calls: list[tuple[str, dict[str, object]]], tools: WebTools
     return m
 
 
+def query_sets(sample: list[dict[str, Any]], rng: random.Random) -> dict[str, list[str]]:
+    """Three queries per sampled page, each of which that page answers.
+
+    fragment: 6 consecutive words of the page; description: the content words of its first
+    sentence minus the title's (what the page says of its subject without naming it, as a
+    clue does); title: the page's title (a lookup by name).
+    """
+    sets: dict[str, list[str]] = {"fragment": [], "description": [], "title": []}
+    for page in sample:
+        words = page["text"].split()
+        start = rng.randrange(max(1, len(words) - 6))
+        sets["fragment"].append(" ".join(words[start : start + 6]) or page["title"])
+        first = (segments(page["text"]) or [page["title"]])[0]
+        named = content_words(page["title"])
+        clue = [w for w in normalize(first).split() if w not in named and len(w) > 1]
+        sets["description"].append(" ".join(clue[:12]) or page["title"])
+        sets["title"].append(page["title"])
+    return sets
+
+
+def source_found(rank: Callable[[str], list[str]], queries: list[str], sources: list[str]) -> float:
+    """Share of queries whose source page is among the ranked pages."""
+    return sum(src in rank(q) for q, src in zip(queries, sources, strict=True)) / len(queries)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--queries", type=int, default=200)
@@ -68,22 +96,30 @@ def main() -> None:
         )
 
     embedder = Embedder()
-    embedder.embed(["warm-up"])  # model load is not part of the rate
-    with peak_rss() as mem:
-        report = build_embeddings(
-            driver, database, embedder, batch_size=256, max_seconds=args.embed_seconds
-        )
-    pages, embedded = embedding_counts(driver, database)
-    notes.append(
-        f"embedding: {report.kept:,} pages this run in {report.seconds:.0f} s "
-        f"({report.notes['pages_per_second']} pages/s on CPU, peak RSS "
-        f"{mem['peak_mib']:.0f} MiB); {embedded:,} of {pages:,} pages embedded in all"
-    )
-    if embedded < pages:
-        rate = float(str(report.notes["pages_per_second"])) or 1.0
+    embedder.embed(["warm-up"])  # model load is not part of the rate or the latencies
+    if args.embed_seconds > 0:
+        with peak_rss() as mem:
+            report = build_embeddings(
+                driver, database, embedder, batch_size=256, max_seconds=args.embed_seconds
+            )
+        rate = float(str(report.notes["pages_per_second"]))
         notes.append(
-            f"NOT all pages are embedded: the rest needs about "
-            f"{(pages - embedded) / rate / 60:.0f} more minutes at this rate "
+            f"embedding: {report.kept:,} pages this run in {report.seconds:.0f} s "
+            f"({rate} pages/s on CPU, peak RSS {mem['peak_mib']:.0f} MiB)"
+        )
+    else:
+        rate = 0.0
+        notes.append("embedding: skipped (--embed-seconds 0)")
+    pages, embedded = embedding_counts(driver, database)
+    notes.append(f"{embedded:,} of {pages:,} pages have an embedding")
+    if embedded < pages:
+        remaining = (
+            f"about {(pages - embedded) / rate / 60:.0f} more minutes at this rate"
+            if rate > 0
+            else f"{pages - embedded:,} more pages"
+        )
+        notes.append(
+            f"NOT all pages are embedded: the rest needs {remaining} "
             "(`seekgraph web index` resumes); the vector half of hybrid search "
             "covers only the embedded pages"
         )
@@ -100,11 +136,11 @@ def main() -> None:
             skip=rng.randrange(max(1, total - 1)),
             limit=1,
         )
-    searches = []
-    for page in sample:
-        words = page["text"].split()
-        start = rng.randrange(max(1, len(words) - 6))
-        searches.append(("search", {"query": " ".join(words[start : start + 6]) or page["title"]}))
+    sets = query_sets(sample, rng)
+    sources = [p["page_id"] for p in sample]
+    searches: list[tuple[str, dict[str, object]]] = [
+        ("search", {"query": q}) for q in sets["fragment"]
+    ]
     visits = [("visit", {"url": p["page_id"], "goal": p["title"] + " facts"}) for p in sample]
     fulltext = WebTools(driver, database)
     hybrid = WebTools(driver, database, embedder=embedder)
@@ -121,6 +157,43 @@ def main() -> None:
             f"{r.case:<40} {r.extra['p50_ms']:>8.1f} {r.extra['p95_ms']:>8.1f} "
             f"{r.extra['mean_ms']:>8.1f}"
         )
+
+    def by_cypher(name: str, make: Callable[[str], dict[str, Any]]) -> Callable[[str], list[str]]:
+        def rank(query: str) -> list[str]:
+            params = make(query)
+            if not params:
+                return []
+            rows = cypher.read(driver, name, database=database, year=None, **params)
+            return [r["page_id"] for r in rows]
+
+        return rank
+
+    top = fulltext.top_k
+    rankers: dict[str, Callable[[str], list[str]]] = {
+        "full-text, bag of words only": by_cypher(
+            "agent/search_pages_fulltext",
+            lambda q: {"query": lucene_query(q), "fetch": top, "k": top} if lucene_query(q) else {},
+        ),
+        "full-text, bag + phrase (used)": lambda q: [p["page_id"] for p in fulltext.ranked(q)],
+        "vector only": by_cypher(
+            "agent/search_pages_vector",
+            # fetch as `ranked` does: the approximate (HNSW) top 5 is worse when asked for 5
+            lambda q: {"vector": embedder.embed([q])[0], "fetch": 3 * top, "k": top},
+        ),
+        "hybrid, vector weight 1": lambda q: [
+            p["page_id"]
+            for p in WebTools(driver, database, embedder=embedder, vector_weight=1.0).ranked(q)
+        ],
+        f"hybrid, vector weight {hybrid.vector_weight:g} (used)": lambda q: [
+            p["page_id"] for p in hybrid.ranked(q)
+        ],
+    }
+    lines.append("")
+    lines.append(f"source page in the top {top}")
+    lines.append(f"{'ranking':<40}" + "".join(f"{name:>13}" for name in sets))
+    for label, rank in rankers.items():
+        found = [source_found(rank, queries, sources) for queries in sets.values()]
+        lines.append(f"{label:<40}" + "".join(f"{f:>13.1%}" for f in found))
     for line in [*notes, "", *lines]:
         print(line)
     write_markdown(
@@ -128,8 +201,10 @@ def main() -> None:
         "Offline web: search/visit latency, embeddings",
         lines,
         note="\n".join(f"- {n}" for n in notes)
-        + f"\n- {args.queries} queries (6 consecutive words of a random page), "
-        "visits of the same pages; 2-core shared machine; Neo4j 5.26 as configured for the run.",
+        + f"\n- {args.queries} random pages; latency: a query of 6 consecutive words of each "
+        "page, and a visit of it; 'source page in the top k': how often the page a query was "
+        "made from is among the results (`query_sets` in the bench says how each kind is "
+        "made); 2-core shared machine; Neo4j 5.26 as configured for the run.",
     )
 
 
