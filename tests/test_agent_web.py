@@ -6,7 +6,15 @@ import neo4j
 import pytest
 
 from agent.web.index import Embedder, EmbedderError, build_embeddings, embedding_counts
-from agent.web.tools import CachedTools, WebTools, extract_evidence, lucene_query, page_key
+from agent.web.tools import (
+    CachedTools,
+    WebTools,
+    extract_evidence,
+    fulltext_query,
+    lucene_query,
+    page_key,
+)
+from graphdb import cypher
 from tests.agent_fixture import PAGES, load_fixture
 
 
@@ -41,6 +49,35 @@ def test_search_takes_a_list_of_queries_and_filter_year(web, database) -> None:
     assert by_year.pages == ("/wiki/Salman_Rushdie",)
     as_text = tools.call("search", {"query": "Booker Prize", "filter_year": "1947"})
     assert as_text.pages == ("/wiki/Salman_Rushdie",)
+
+
+def test_the_page_holding_the_query_as_a_phrase_ranks_first(web, database) -> None:
+    # the decoy repeats every word of the query in its short title, so by the bag of words
+    # alone it outranks the page that holds the words in order
+    web.execute_query(
+        "UNWIND $rows AS row MERGE (p:Page {page_id: row[0]}) "
+        "SET p.title = row[1], p.text = row[2], p.source = 'default', p.url = ''",
+        rows=[
+            ["/wiki/Harbour_notes", "Harbour notes", "The old harbour was closed in winter 1901."],
+            ["/wiki/Decoy", "Winter harbour closed old", "Old, closed, winter: the harbour."],
+        ],
+        database_=database,
+    )
+    query = "old harbour was closed in winter"
+    bag = cypher.read(
+        web,
+        "agent/search_pages_fulltext",
+        database=database,
+        query=lucene_query(query),
+        fetch=2,
+        year=None,
+        k=2,
+    )
+    assert [r["page_id"] for r in bag] == ["/wiki/Decoy", "/wiki/Harbour_notes"]
+    assert WebTools(web, database).call("search", {"query": query}).pages[:2] == (
+        "/wiki/Harbour_notes",
+        "/wiki/Decoy",
+    )
 
 
 def test_expected_failures_are_observations(web, database) -> None:
@@ -88,6 +125,9 @@ def test_visit_returns_goal_relevant_evidence(web, database) -> None:
 
 def test_helpers() -> None:
     assert lucene_query('a AND (b) "c"') == 'a and \\(b\\) \\"c\\"'
+    assert fulltext_query('Lord of the "Flies"') == 'Lord of the \\"Flies\\" "lord of the flies"^2'
+    assert fulltext_query("Coetzee") == "Coetzee"
+    assert fulltext_query("") == ""
     assert page_key("https://en.wikipedia.org/wiki/J._M._Coetzee#Life") == "/wiki/J._M._Coetzee"
     assert page_key("table:X") == "table:X"
     chosen, top = extract_evidence("Alpha one. Beta two.\nGamma three.", "gamma", 1000)
