@@ -282,40 +282,27 @@ class WebTools:
         full-text alone, 0.1 least so; hence the default.
         """
         fetch = self.top_k * (10 if filter_year is not None else 3)
+
+        def read(name: str, **params: Any) -> list[dict[str, Any]]:
+            # `fetch` and `k` are both the pages to fetch: the queries rank, RRF cuts to top_k
+            return cypher.read(
+                self.driver,
+                name,
+                database=self.database,
+                fetch=fetch,
+                k=fetch,
+                year=filter_year,
+                **params,
+            )
+
         lists: list[tuple[float, list[dict[str, Any]]]] = []
         text_query = fulltext_query(query)
         if text_query:
-            lists.append(
-                (
-                    1.0,
-                    cypher.read(
-                        self.driver,
-                        "agent/search_pages_fulltext",
-                        database=self.database,
-                        query=text_query,
-                        fetch=fetch,
-                        year=filter_year,
-                        k=fetch,
-                    ),
-                )
-            )
+            lists.append((1.0, read("agent/search_pages_fulltext", query=text_query)))
         if self.embedder is not None and self.vector_weight > 0:
             with self._embed_lock:  # the model is shared by the rollout threads
                 vector = self.embedder.embed([query])[0]
-            lists.append(
-                (
-                    self.vector_weight,
-                    cypher.read(
-                        self.driver,
-                        "agent/search_pages_vector",
-                        database=self.database,
-                        vector=vector,
-                        fetch=fetch,
-                        year=filter_year,
-                        k=fetch,
-                    ),
-                )
-            )
+            lists.append((self.vector_weight, read("agent/search_pages_vector", vector=vector)))
         fused: dict[str, float] = {}
         pages: dict[str, dict[str, Any]] = {}
         for weight, ranking in lists:
