@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import neo4j
 import pytest
 
 from agent.web.index import Embedder, EmbedderError, build_embeddings, embedding_counts
 from agent.web.tools import (
+    RANKING_VERSION,
     CachedTools,
     WebTools,
     extract_evidence,
@@ -145,6 +148,23 @@ def test_tool_cache_answers_repeats_from_toolcall_nodes(web, database) -> None:
     assert (cached.misses, cached.hits) == (1, 1)
     records, _, _ = web.execute_query("MATCH (c:ToolCall) RETURN count(c) AS n", database_=database)
     assert records[0]["n"] == 1
+    # another ranking is another cache key: its results are never served from this one's
+    other_ranking = CachedTools(WebTools(web, database, top_k=2))
+    other_ranking.call("search", {"query": ["Booker Prize"]})
+    assert (other_ranking.misses, other_ranking.hits) == (1, 0)
+    salts = {
+        WebTools(web, database, embedder=embedder, vector_weight=w).cache_salt
+        for embedder, w in [(None, 0.1), (_Zero(), 0.0), (_Zero(), 0.1), (_Zero(), 1.0)]
+    }
+    assert len(salts) == 3  # no embedder and weight 0 both rank by full-text alone
+    assert all(salt.startswith(RANKING_VERSION + "/") for salt in salts)
+
+
+class _Zero:
+    """A query embedder that never runs (only the cache key is asked for)."""
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        raise AssertionError("not called")
 
 
 @pytest.mark.slow

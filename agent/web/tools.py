@@ -36,6 +36,7 @@ from graphdb.ids import stable_id
 
 RRF_K = 60
 PHRASE_BOOST = 2  # weight of the exact-phrase clause against the bag of words
+RANKING_VERSION = "r2"  # r1: bag of words, RRF weights 1:1; r2: + phrase clause, vector weight
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_WORDS = re.compile(r"\b(AND|OR|NOT|TO)\b")
 _WORD = re.compile(r"\w+")
@@ -228,9 +229,15 @@ class WebTools:
 
     @property
     def cache_salt(self) -> str:
-        """Part of every cache key: results depend on the ranking and the visit mode."""
+        """Part of every cache key: results depend on the ranking and the visit mode.
+
+        Change RANKING_VERSION when the ranking changes, so no cached result of the old one
+        is served.
+        """
         summary = self.summary_backend.name if self.summary_backend is not None else "extractive"
-        ranking = f"hybrid{self.vector_weight:g}" if self.embedder is not None else "fulltext"
+        ranking = f"{RANKING_VERSION}/fulltext"
+        if self.embedder is not None and self.vector_weight > 0:
+            ranking += f"+vector{self.vector_weight:g}"
         return f"{ranking}/k{self.top_k}/{summary}/{self.evidence_chars}"
 
     def call(self, name: str, arguments: Any) -> Observation:
