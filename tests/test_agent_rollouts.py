@@ -179,9 +179,7 @@ def test_a_killed_rollout_run_resumes_without_repeating_work(
 
 
 def test_cli_rollout_score_filter_and_web(web, database, neo4j_connection, tmp_path) -> None:
-    base = [
-        *cli_login(neo4j_connection),
-    ]
+    base = cli_login(neo4j_connection)
     runner = CliRunner()
     out = runner.invoke(
         main,
@@ -241,9 +239,7 @@ def test_cli_rollout_names_requested_tasks_that_are_unknown_or_not_kept(
         id=LEAPER_TASK,
         database_=database,
     )
-    base = [
-        *cli_login(neo4j_connection),
-    ]
+    base = cli_login(neo4j_connection)
     args = ["rollout", "--n", "1", "--task", LEAPER_TASK, "--task", "nope:1"]
     out = CliRunner().invoke(main, [*base, *args, "--task", SHAPER_TASK])
     assert out.exit_code == 0, out.output

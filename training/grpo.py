@@ -16,7 +16,6 @@ observations per tool call) and a format term over the policy's turns.
 from __future__ import annotations
 
 import os
-import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,8 +28,6 @@ from training import runs
 from training.config import GRPORunConfig, as_dict
 from training.errors import TrainingConfigError, TrainingError
 from training.sft import resolve_model
-
-_URL = re.compile(r"\]\((\S+?)\)")
 
 
 @dataclass
@@ -49,22 +46,21 @@ def seed_turns(tools: Any, question: str, actions: tuple[str, ...]) -> list[dict
     """Environment-written opening turns: ``search`` the question, ``visit`` the top hit of the
     last search (goal: the question). Each is a real tool call; its response follows."""
     messages: list[dict[str, str]] = []
-    last_search = ""
+    last_hits: tuple[str, ...] = ()  # pages of the last search, best first
     for action in actions:
         if action == "search":
             arguments: dict[str, Any] = {"query": [question]}
             thought = "I will search for the question."
         elif action == "visit":
-            urls = _URL.findall(last_search)
-            if not urls:
+            if not last_hits:
                 break  # nothing to visit: the policy takes over
-            arguments = {"url": [urls[0]], "goal": question}
+            arguments = {"url": [last_hits[0]], "goal": question}
             thought = "I will read the top result."
         else:
             raise TrainingConfigError(f"seed action {action!r} is not 'search' or 'visit'")
         observation = tools.call(action, arguments)
         if action == "search":
-            last_search = observation.text
+            last_hits = observation.pages
         messages += [
             {
                 "role": "assistant",

@@ -8,8 +8,9 @@ them (Qwen3, Llama 3, ...) and ChatML templates such as SmolLM2's get
 
 Examples longer than `max_length` are dropped, not truncated: truncating a trajectory would cut
 its final answer. Which examples a run used and which it dropped (and why) is recorded on the
-graph as ``(:TrainingRun)-[:TRAINING_EXAMPLE {used, reason, position, tokens}]->(:Rollout)``. The run is a TrainingRun node; re-running the same config
-resumes from the last checkpoint in the run's folder.
+graph as ``(:TrainingRun)-[:TRAINING_EXAMPLE {used, reason, position, tokens}]->(:Rollout)``.
+The run is a TrainingRun node; re-running the same config resumes from the last checkpoint in
+the run's folder.
 """
 
 from __future__ import annotations
@@ -97,14 +98,15 @@ def load_tokenizer(model_path: Path, chat_template_file: str = "") -> Any:
 
 
 def fit_examples(
-    tokenizer: Any, examples: list[dict[str, Any]], max_length: int
-) -> tuple[list[dict[str, Any]], int]:
-    """Keep the conversations whose rendered length fits `max_length` tokens."""
-    decisions = example_decisions(tokenizer, examples, max_length)
+    tokenizer: Any, examples: list[dict[str, Any]], max_length: int, limit: int = 0
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The conversations to train on (rendered length fits `max_length` tokens, at most `limit`
+    of them when set) and the decision on every example (`example_decisions`)."""
+    decisions = example_decisions(tokenizer, examples, max_length, limit)
     kept = [
         {"messages": ex["messages"]} for ex, d in zip(examples, decisions, strict=True) if d["used"]
     ]
-    return kept, len(examples) - len(kept)
+    return kept, decisions
 
 
 def example_decisions(
@@ -225,10 +227,7 @@ def run_sft(
 
     examples = read_examples(folder)
     tokenizer = load_tokenizer(model_path, config.chat_template)
-    decisions = example_decisions(tokenizer, examples, config.max_length, config.limit_examples)
-    fitting = [
-        {"messages": ex["messages"]} for ex, d in zip(examples, decisions, strict=True) if d["used"]
-    ]
+    fitting, decisions = fit_examples(tokenizer, examples, config.max_length, config.limit_examples)
     dropped = sum(1 for d in decisions if d["reason"] == "over_max_length")
     if not fitting:
         raise TrainingError(

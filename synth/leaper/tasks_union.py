@@ -166,8 +166,8 @@ def union_task(
     leaper/find_tree_anchors; `facts`: the answers' values). Without a family it is rejected:
     ``near_duplicate_trees`` when only copies of one list share anchors, else ``empty_answer``."""
     by_id = {t["tree_id"]: t for t in trees}
+    sets = _anchor_sets(trees)
     chosen = [by_id[t] for t in family] if family else sorted(trees, key=lambda t: t["tree_id"])
-    sets = _anchor_sets(chosen)
     anchor_sets = [sets[t["tree_id"]] for t in chosen]
     names = {a["id"]: a["name"] for t in chosen for a in t["anchors"] if a["id"]}
     common = sorted(set.intersection(*anchor_sets)) if family else []
@@ -194,9 +194,7 @@ def union_task(
         bicliques=[biclique.biclique_id],
     )
     if not common:
-        task.reject(
-            "near_duplicate_trees" if select_family(_anchor_sets(trees)) else "empty_answer"
-        )
+        task.reject("near_duplicate_trees" if select_family(sets) else "empty_answer")
     return task
 
 
@@ -228,8 +226,9 @@ def build_union_tasks(
     n_bicliques = 0
     for group in groups:
         if group.group_id in finished:
-            n_bicliques += finished[group.group_id]["n_bicliques"] or 0
-            report.skip(finished[group.group_id]["n_bicliques"] or 0)
+            found = finished[group.group_id]["n_bicliques"] or 0
+            n_bicliques += found
+            report.skip(found)
         else:
             n_bicliques += _search_group(driver, database, config, group, report, backend)
         if progress is not None:

@@ -5,9 +5,10 @@ all-MiniLM-L6-v2, loaded offline) is at least `threshold`; the biclique search t
 each connected component. Components chain: on the 7,891 OTT-QA trees one component at 0.45
 holds 7,621 of them, which is no topic at all and has more maximal bicliques than can be
 enumerated. `topic_groups` therefore splits a component larger than `max_size` again at a
-stricter threshold (``+ step``), until every group is small enough. The token-overlap measure (Jaccard of content words) exists only as
-an explicit choice (``method="tokens"``) for machines without the model: it is never used as a
-silent fallback.
+stricter threshold (``+ step``), until every group is small enough.
+
+The token-overlap measure (Jaccard of content words) exists only as an explicit choice
+(``method="tokens"``) for machines without the model: it is never used as a silent fallback.
 """
 
 from __future__ import annotations
