@@ -29,15 +29,16 @@ def make_tools(
     driver: neo4j.Driver, database: str | None, settings: AgentSettings, *, cached: bool = True
 ) -> Any:
     """WebTools (hybrid when pages carry embeddings), behind the ToolCall cache if `cached`."""
-    from agent.web.index import Embedder, embedding_counts
+    from agent.web.index import embedding_counts
     from agent.web.tools import CachedTools, WebTools
+    from common.embeddings import Embedder
 
     embedder = None
     if settings.hybrid and embedding_counts(driver, database)[1] > 0:
         embedder = Embedder()
     summary = None
     if settings.summary_backend:
-        from agent.llm.registry import load_backend
+        from common.llm.registry import load_backend
 
         summary = load_backend(settings.summary_backend)
     tools = WebTools(
@@ -76,7 +77,8 @@ def web_index(
     max_tokens: int | None,
 ) -> None:
     """Embed every page without an embedding (all-MiniLM-L6-v2, CPU); resumable."""
-    from agent.web.index import Embedder, build_embeddings, embedding_counts
+    from agent.web.index import build_embeddings, embedding_counts
+    from common.embeddings import Embedder
     from graphdb.schema import apply_schema
     from graphdb.stages import save_report
 
@@ -248,7 +250,7 @@ def make_policy(
                 TeacherConfig(detour_rate=settings.detour_rate, max_rounds=settings.max_rounds),
             )
         )
-    from agent.llm.registry import load_backend
+    from common.llm.registry import load_backend
 
     config = ReactConfig(
         max_rounds=settings.max_rounds,

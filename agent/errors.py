@@ -1,23 +1,9 @@
-"""Typed errors of the agent side (one root); the CLI turns them into user messages."""
+"""Errors of the agent side (under the one root, `graphdb.errors.SeekgraphError`)."""
 
 from __future__ import annotations
 
+from graphdb.errors import SeekgraphError
 
-class AgentError(Exception):
+
+class AgentError(SeekgraphError):
     """Root of every expected failure in `agent`."""
-
-
-class BackendError(AgentError):
-    """An LLM backend failed (server down, bad response, out of memory).
-
-    Never turned into text inside a trajectory: the rollout ends with termination
-    `backend_error` and the error is recorded on the Rollout node.
-    """
-
-
-class TransientBackendError(BackendError):
-    """A backend failure worth retrying (connection reset, HTTP 429/503, timeout)."""
-
-
-class BackendConfigError(AgentError):
-    """A backend spec that cannot work (unknown kind, missing package, missing model)."""

@@ -17,10 +17,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from agent.errors import BackendError, TransientBackendError
-from agent.llm.base import LLMBackend
 from agent.trajectory import Termination, Trajectory, tool_call_text
 from agent.web.tools import Observation, ToolBox
+from common.llm.base import LLMBackend
+from common.llm.errors import BackendError, TransientBackendError
 
 STOP = ["\n<tool_response>", "<tool_response>"]
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.S)

@@ -22,12 +22,12 @@ from typing import Any, Protocol
 import neo4j
 
 from agent.errors import AgentError
-from agent.llm.base import LLMBackend
 from agent.metrics import Target, match_entities
 from agent.react import ReactConfig, run_react
 from agent.teacher import TaskInfo, TeacherPolicy
 from agent.trajectory import Termination, Trajectory
 from agent.web.tools import ToolBox
+from common.llm.base import LLMBackend
 from graphdb import cypher
 from graphdb.stages import Rejection, StageReport
 

@@ -15,7 +15,8 @@ def _settings(ctx: PipelineContext) -> AgentSettings:
 
 def web_index(ctx: PipelineContext) -> StageReport:
     """Embed every page that has no embedding yet."""
-    from agent.web.index import Embedder, build_embeddings
+    from agent.web.index import build_embeddings
+    from common.embeddings import Embedder
 
     return build_embeddings(
         ctx.driver, ctx.database, Embedder(), batch_size=_settings(ctx).embed_batch
@@ -43,9 +44,9 @@ def rollout_llm(ctx: PipelineContext) -> StageReport:
     from agent.rollouts import load_tasks, run_rollouts
 
     settings = _settings(ctx)
-    if importlib.util.find_spec("agent.llm.registry") is None:
+    if importlib.util.find_spec("common.llm.registry") is None:
         report = StageReport("rollout-llm")
-        report.notes["skipped"] = "no LLM backend registry (agent/llm/registry.py) yet"
+        report.notes["skipped"] = "no LLM backend registry (common/llm/registry.py) yet"
         return report.finish()
     settings = replace(
         settings,

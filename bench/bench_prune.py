@@ -210,7 +210,7 @@ def llm_lines(driver, database, ids: list[str], args: argparse.Namespace) -> lis
     Shorter prompts than the extractor's defaults (`--llm-source-chars`, `--llm-max-known`)
     because CPU prefill of ~450-token prompts dominated: ~5 CPU-minutes per trajectory.
     """
-    from agent.llm.registry import load_backend
+    from common.llm.registry import load_backend
     from training.stategraph.extract_llm import LLMExtractor
 
     order = list(ids)

@@ -72,7 +72,7 @@ def bench_dataset(n_trajectories: int, repeat: int, root: Path) -> list[Measurem
 
 
 def bench_sft(steps: int, max_length: int, root: Path) -> tuple[Measurement, float, int]:
-    from agent.llm.smollm2 import ensure_checkpoint
+    from common.llm.smollm2 import ensure_checkpoint
     from training.sft import build_trainer, fit_examples, load_tokenizer
 
     model = ensure_checkpoint()

@@ -19,9 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agent.web.index import Embedder, build_embeddings, embedding_counts
+from agent.web.index import build_embeddings, embedding_counts
 from agent.web.tools import WebTools, content_words, lucene_query, normalize, segments
 from bench.common import Measurement, peak_rss, table, write_markdown
+from common.embeddings import Embedder
 from graphdb import cypher
 from graphdb.driver import open_driver
 from graphdb.schema import apply_schema

@@ -70,8 +70,8 @@ def materialise(model_dir: Path, out: Path) -> Path:
 
 
 def generations(spec: str, n: int = 3, max_tokens: int = 128) -> dict[str, Any]:
-    from agent.errors import AgentError
-    from agent.llm import load_backend
+    from common.llm import load_backend
+    from graphdb.errors import SeekgraphError
 
     try:
         backend = load_backend(spec)
@@ -95,7 +95,7 @@ def generations(spec: str, n: int = 3, max_tokens: int = 128) -> dict[str, Any]:
             "tokens_per_s": round(tokens / seconds, 1),
             "sample": gen.text[:80],
         }
-    except (AgentError, ImportError) as e:
+    except (SeekgraphError, ImportError) as e:
         return {"spec": spec, "ok": False, "error": f"{type(e).__name__}: {str(e)[:200]}"}
 
 
@@ -170,7 +170,7 @@ def main() -> None:
     model_dir = materialise(args.model, Path("/tmp/gpu_check_model"))
     results: dict[str, Any] = {"generation": [], "sft": []}
     results["generation"].append(generations(f"vllm:{model_dir}", max_tokens=args.gen_tokens))
-    from agent.llm.transformers_backend import TransformersBackend
+    from common.llm.transformers_backend import TransformersBackend
 
     tb = TransformersBackend(model_dir, device=args.device, dtype="bfloat16")
     start = time.perf_counter()

@@ -1,20 +1,31 @@
-"""The one contract every batch stage follows: count what it kept, skipped and rejected (with why).
+"""The one contract every stage follows, and the bookkeeping of its runs in the graph.
 
-A stage function returns a `StageReport`; rejected records are written as `(:Rejection)` nodes
-(keyed by stage and record id, so a re-run updates instead of duplicating) and the run itself
-as a `(:StageRun)` node. The CLI prints `StageReport.summary_lines()` at the end of a stage.
+A stage is a `Stage`: a name (which is also its command's name), a config dataclass, the config
+section it reads, and ``run(ctx, config) -> StageReport``. The command line and the pipeline both
+build the config with the one config loader and call the same object. A stage counts what it
+kept, skipped (already done) and rejected, each rejection with a short reason code and a detail;
+`save_report` writes the rejections as ``(:Rejection)`` nodes (keyed by stage and record, so a
+re-run updates them) and the run as a ``(:StageRun)`` node. A stage must be idempotent and
+resumable: re-running it after a kill adds nothing and repeats no finished work.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TextIO, TypeVar
 
 import neo4j
 
 from graphdb import cypher
+
+C = TypeVar("C")
 
 
 @dataclass
@@ -45,6 +56,10 @@ class StageReport:
     def reject(self, record_id: str, reason: str, detail: str = "") -> None:
         self.rejections.append(Rejection(str(record_id), reason, detail[:2000]))
 
+    def count(self, note: str, n: int = 1) -> None:
+        """Add `n` to the integer note `note` (a counter shown in the summary)."""
+        self.notes[note] = int(str(self.notes.get(note, 0))) + n
+
     @property
     def rejected(self) -> int:
         return len(self.rejections)
@@ -66,6 +81,95 @@ class StageReport:
         lines += [f"  rejected {n:>6}  {reason}" for reason, n in self.reasons.most_common()]
         lines += [f"  {key}: {value}" for key, value in self.notes.items()]
         return lines
+
+
+class Progress:
+    """Progress of long work: a bar on a terminal, a line every `every` seconds in a log."""
+
+    def __init__(
+        self, label: str, total: int | None, stream: TextIO | None = None, every: float = 10.0
+    ) -> None:
+        self.label = label
+        self.total = total
+        self.done = 0
+        self.stream = stream
+        self.every = every
+        self._tty = bool(stream is not None and stream.isatty())
+        self._started = time.monotonic()
+        self._last = self._started
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        now = time.monotonic()
+        if self.stream is None:
+            return
+        if self._tty and now - self._last >= 0.2:
+            self._draw("\r", "")
+            self._last = now
+        elif not self._tty and now - self._last >= self.every:
+            self._draw("", "\n")
+            self._last = now
+
+    def _line(self) -> str:
+        elapsed = time.monotonic() - self._started
+        if self.total:
+            share = min(1.0, self.done / self.total)
+            return f"{self.label}: {self.done}/{self.total} ({share:.0%}) {elapsed:.0f}s"
+        return f"{self.label}: {self.done} {elapsed:.0f}s"
+
+    def _draw(self, start: str, end: str) -> None:
+        assert self.stream is not None
+        self.stream.write(f"{start}{self._line()}{end}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.stream is not None and (self._tty or time.monotonic() - self._started >= 2.0):
+            self._draw("\r" if self._tty else "", "\n")
+
+
+@dataclass
+class StageContext:
+    """What a stage gets besides its config: the driver (owned by the CLI), where to write
+    files, and where to say things."""
+
+    driver: neo4j.Driver
+    database: str | None = None
+    out_dir: Path = Path("out")
+    echo: Callable[[str], None] = print
+    progress_stream: TextIO | None = field(default_factory=lambda: sys.stderr)
+
+    @contextmanager
+    def progress(self, label: str, total: int | None = None) -> Iterator[Progress]:
+        bar = Progress(label, total, self.progress_stream)
+        try:
+            yield bar
+        finally:
+            bar.close()
+
+
+@dataclass(frozen=True)
+class Stage(Generic[C]):
+    """One stage: its name (= its command's name), config class, config section and work.
+
+    `defaults` override the config class's defaults for this stage (two stages may share a
+    class, e.g. `rollout` and `rollout-llm`); `optional` stages run in the pipeline only when
+    asked for.
+    """
+
+    name: str
+    help: str
+    config: type[C]
+    section: str
+    work: Callable[[StageContext, C], StageReport]
+    optional: bool = False
+    defaults: tuple[tuple[str, Any], ...] = ()
+
+    def run(self, ctx: StageContext, config: C) -> StageReport:
+        """Run the stage and return its finished report (seconds set)."""
+        report = self.work(ctx, config)
+        if report.seconds == 0.0:
+            report.finish()
+        return report
 
 
 def save_report(driver: neo4j.Driver, report: StageReport, database: str | None = None) -> None:

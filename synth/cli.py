@@ -102,12 +102,12 @@ def tables_command(
     llm = None
     spec = llm_spec or app.section("synth").get("key_llm")
     if spec:
-        from agent.errors import AgentError
-        from agent.llm.registry import load_backend
+        from common.llm.errors import LLMError
+        from common.llm.registry import load_backend
 
         try:
             llm = load_backend(str(spec))
-        except AgentError as e:
+        except LLMError as e:
             raise click.ClickException(f"LLM backend {spec!r}: {e}") from e
     try:
         config = IngestConfig.from_section(app.section("synth"), **flags)

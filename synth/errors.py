@@ -1,9 +1,11 @@
-"""Typed errors of `synth` (one root); the CLI turns each into a message a user can act on."""
+"""Typed errors of `synth` (under the one root, `graphdb.errors.SeekgraphError`); the CLI turns each into a message a user can act on."""
 
 from __future__ import annotations
 
+from graphdb.errors import SeekgraphError
 
-class SynthError(Exception):
+
+class SynthError(SeekgraphError):
     """Root of every expected failure in `synth`."""
 
 

@@ -36,7 +36,7 @@ from synth.ingest.records import Cell
 from synth.ingest.values import typed_value
 
 if TYPE_CHECKING:
-    from agent.llm.base import LLMBackend
+    from common.llm.base import LLMBackend
 
 WEIGHTS = {
     "link": 0.30,

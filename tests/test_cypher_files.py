@@ -11,7 +11,7 @@ from graphdb import cypher
 from graphdb.errors import CypherFileError
 from tests.conftest import REPO_ROOT
 
-CODE_DIRS = ["graphdb", "synth", "agent", "training", "seekgraph", "viz", "bench"]
+CODE_DIRS = ["graphdb", "common", "synth", "agent", "training", "seekgraph", "viz", "bench"]
 
 
 def _code_text() -> str:

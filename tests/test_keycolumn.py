@@ -72,7 +72,7 @@ def test_unusable_columns_give_no_key() -> None:
 
 
 def test_llm_hook_uses_only_a_valid_answer() -> None:
-    from agent.llm.base import Generation
+    from common.llm.base import Generation
     from synth.keycolumn import column_stats, llm_key_column
 
     class Fixed:

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from agent.errors import BackendError, TransientBackendError
-from agent.llm import load_backend
-from agent.llm.openai_backend import OpenAIBackend
+from common.llm import load_backend
+from common.llm.errors import BackendError, TransientBackendError
+from common.llm.openai_backend import OpenAIBackend
 from graphdb.server import free_port
 
 pytestmark = pytest.mark.slow

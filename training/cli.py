@@ -10,8 +10,7 @@ from typing import Any
 
 import click
 
-from agent.errors import AgentError
-from graphdb.errors import GraphDBError
+from graphdb.errors import GraphDBError, SeekgraphError
 from graphdb.stages import save_report
 from seekgraph.context import AppContext, pass_app
 from training.errors import TrainingError
@@ -132,7 +131,7 @@ def sft(
             overrides={"dataset": dataset_key, "max_steps": max_steps, "output_dir": output_dir},
         )
         result = run_sft(config, driver=app.driver(), database=app.database, echo=click.echo)
-    except (TrainingError, GraphDBError, AgentError) as e:
+    except (TrainingError, GraphDBError, SeekgraphError) as e:
         raise _fail(e) from e
     losses = ", ".join(f"{x:.3f}" for x in result.losses[:3])
     click.echo(
@@ -179,7 +178,7 @@ def grpo(
             overrides={"max_steps": max_steps, "max_rounds": max_rounds, "output_dir": output_dir},
         )
         result = run_grpo(config, driver=app.driver(), database=app.database, echo=click.echo)
-    except (TrainingError, GraphDBError, AgentError) as e:
+    except (TrainingError, GraphDBError, SeekgraphError) as e:
         raise _fail(e) from e
     rewards = ", ".join(f"{x:.3f}" for x in result.rewards)
     click.echo(
@@ -213,7 +212,7 @@ def eval_command(
         result = evaluate_checkpoint(
             app.driver(), app.database, checkpoint, settings, echo=click.echo
         )
-    except (TrainingError, GraphDBError, AgentError) as e:
+    except (TrainingError, GraphDBError, SeekgraphError) as e:
         raise _fail(e) from e
     click.echo(f"{result.eval_id} ({result.run_id or 'no training run'}): {result.summary()}")
 

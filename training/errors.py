@@ -1,9 +1,11 @@
-"""Typed errors of datasets, SFT, GRPO and evaluation (one root); the CLI turns them into messages."""
+"""Typed errors of datasets, SFT, GRPO and evaluation (under the one root, `graphdb.errors.SeekgraphError`); the CLI turns them into messages."""
 
 from __future__ import annotations
 
+from graphdb.errors import SeekgraphError
 
-class TrainingError(Exception):
+
+class TrainingError(SeekgraphError):
     """Root of every expected failure in dataset building, training and evaluation."""
 
 

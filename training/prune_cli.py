@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from agent.errors import AgentError
-from graphdb.errors import GraphDBError
+from graphdb.errors import GraphDBError, SeekgraphError
 from graphdb.stages import save_report
 from seekgraph.context import AppContext, pass_app
 
@@ -88,7 +87,7 @@ def prune(app: AppContext, rollout_ids: tuple[str, ...], **flags: object) -> Non
 
     try:
         result = prune_rollouts(driver, app.database, config, on_start=start, on_progress=advance)
-    except (ClipperError, AgentError, GraphDBError) as e:
+    except (ClipperError, SeekgraphError, GraphDBError) as e:
         raise click.ClickException(str(e)) from e
     finally:
         if bar:

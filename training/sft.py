@@ -50,7 +50,7 @@ class SFTResult:
 def resolve_model(model: str) -> Path:
     """'smollm2' → the packaged model's converted checkpoint; else an existing folder."""
     if model in ("smollm2", "default", ""):
-        from agent.llm.smollm2 import ensure_checkpoint
+        from common.llm.smollm2 import ensure_checkpoint
 
         return ensure_checkpoint()
     path = Path(model)
@@ -223,7 +223,7 @@ def run_sft(
         else (out_root / "runs" / rid.replace(":", "-"))
     )
     output_dir.mkdir(parents=True, exist_ok=True)
-    from agent.llm.smollm2 import is_converted  # light import: no torch
+    from common.llm.smollm2 import is_converted  # light import: no torch
 
     examples = read_examples(folder)
     tokenizer = load_tokenizer(model_path, config.chat_template)

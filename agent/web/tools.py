@@ -30,7 +30,7 @@ from urllib.parse import unquote
 
 import neo4j
 
-from agent.llm.base import LLMBackend
+from common.llm.base import LLMBackend
 from graphdb import cypher
 from graphdb.ids import stable_id
 

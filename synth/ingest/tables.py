@@ -26,7 +26,7 @@ from synth.ingest.values import clean_text, typed_value, value_id
 from synth.keycolumn import ColumnStats, column_stats, llm_key_column
 
 if TYPE_CHECKING:
-    from agent.llm.base import LLMBackend
+    from common.llm.base import LLMBackend
 from synth.relations import Mapping, current_mappings, header_key, relation_for
 
 STAGE = "ingest"
@@ -69,7 +69,7 @@ def _ask_llm(
     llm: LLMBackend, table: RawTable, key: ColumnStats, report: StageReport
 ) -> ColumnStats:
     """On a close call (another usable column within 0.15 of the best score) let the LLM pick."""
-    from agent.errors import BackendError
+    from common.llm.errors import BackendError
 
     close = [
         s

@@ -15,7 +15,7 @@ from seekgraph.context import AppContext, pass_app
 from synth.errors import SynthError
 
 if TYPE_CHECKING:
-    from agent.llm.base import LLMBackend
+    from common.llm.base import LLMBackend
 
 VARIANTS = ("basic", "union", "reverse-union")
 
@@ -24,7 +24,7 @@ def _load_backend(spec: str | None) -> LLMBackend | None:
     if not spec:
         return None
     try:
-        registry = importlib.import_module("agent.llm.registry")
+        registry = importlib.import_module("common.llm.registry")
         backend: LLMBackend = registry.load_backend(spec)
     except (ImportError, AttributeError) as e:
         raise click.ClickException(f"no LLM backend registry to load {spec!r}: {e}") from e

@@ -28,7 +28,7 @@ from synth.leaper.proofs import prove_basic
 from synth.leaper.questions import basic_question, paraphrase
 
 if TYPE_CHECKING:
-    from agent.llm.base import LLMBackend
+    from common.llm.base import LLMBackend
 
 STAGE = "leaper-basic"
 

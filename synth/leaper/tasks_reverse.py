@@ -39,7 +39,7 @@ from synth.leaper.proofs import prove_reverse
 from synth.leaper.questions import paraphrase, reverse_question
 
 if TYPE_CHECKING:
-    from agent.llm.base import LLMBackend
+    from common.llm.base import LLMBackend
 
 STAGE = "leaper-reverse"
 

@@ -48,7 +48,7 @@ from synth.leaper.questions import paraphrase, union_question
 from synth.leaper.topics import Method, TopicGroup, topic_groups
 
 if TYPE_CHECKING:
-    from agent.llm.base import LLMBackend
+    from common.llm.base import LLMBackend
 
 STAGE = "leaper-union"
 

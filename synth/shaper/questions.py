@@ -3,7 +3,7 @@
 Every triple becomes one clause; constants are quoted, the target is "the answer", other
 variables "entity A", "entity B". A rendering is valid when every constant's text appears and no
 answer entity's name does (as a whole word, case-insensitive). An optional LLM paraphrase
-(`agent.llm.base.LLMBackend`) is kept only when it passes the same check.
+(`common.llm.base.LLMBackend`) is kept only when it passes the same check.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from synth.shaper.kp import Const, KPTask, Term, Triple, Var, parse_relation
 
 if TYPE_CHECKING:
-    from agent.llm.base import LLMBackend
+    from common.llm.base import LLMBackend
 
 
 def _var_name(var: Var, letters: dict[Var, str]) -> str:

@@ -25,7 +25,7 @@ from synth.shaper.seeds import SeedConfig, make_seeds
 from synth.shaper.store import load_tasks, save_tasks
 
 if TYPE_CHECKING:
-    from agent.llm.base import LLMBackend
+    from common.llm.base import LLMBackend
     from seekgraph.pipeline import PipelineContext
 
 IMPORT_STAGE = "shaper-import"

@@ -1,9 +1,11 @@
-"""Typed errors of the WebClipper pruning stage (one root); the CLI turns them into messages."""
+"""Typed errors of the WebClipper pruning stage (under the one root, `graphdb.errors.SeekgraphError`); the CLI turns them into messages."""
 
 from __future__ import annotations
 
+from graphdb.errors import SeekgraphError
 
-class ClipperError(Exception):
+
+class ClipperError(SeekgraphError):
     """Root of every expected failure in `training.stategraph`."""
 
 

@@ -1,4 +1,4 @@
-"""LLM-based state-graph extraction: prompted JSON through `agent.llm.base.LLMBackend`, 3 runs.
+"""LLM-based state-graph extraction: prompted JSON through `common.llm.base.LLMBackend`, 3 runs.
 
 Per run, two kinds of prompts (both short, so a small CPU model can answer them):
 
@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agent.llm.base import LLMBackend, Message
+from common.llm.base import LLMBackend, Message
 from training.stategraph.model import StateGraph
 from training.stategraph.wire import Trajectory
 

@@ -229,7 +229,7 @@ def prune_rollouts(
 def _default_extractor(config: PruneConfig) -> Extractor:
     if config.extractor == "rule":
         return rule_extractor
-    from agent.llm.registry import load_backend
+    from common.llm.registry import load_backend
     from training.stategraph.extract_llm import LLMExtractor
 
     llm = LLMExtractor(load_backend(config.extractor_backend))
@@ -237,8 +237,8 @@ def _default_extractor(config: PruneConfig) -> Extractor:
 
 
 def _make_rewriter(config: PruneConfig) -> Any:
-    from agent.llm.registry import load_backend
-    from agent.llm.transformers_backend import TransformersBackend
+    from common.llm.registry import load_backend
+    from common.llm.transformers_backend import TransformersBackend
     from training.stategraph.rewrite import RewriteConfig, Rewriter, smollm2_scorer
 
     backend = load_backend(config.rewrite_backend)

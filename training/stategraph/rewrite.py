@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agent.llm.base import LLMBackend, Message
+from common.llm.base import LLMBackend, Message
 from training.stategraph.wire import Trajectory, Turn, render_turn
 
 _TAGS = re.compile(r"</?(think|tool_call|tool_response|answer)>", re.I)
@@ -124,9 +124,9 @@ def chat_text(trajectory: Trajectory, before: int) -> str:
 
 
 def smollm2_scorer(backend: Any = None, *, context_chars: int = 3000) -> Scorer:
-    """Perplexity under a transformers model (SmolLM2 by default) via `agent.llm.scoring`."""
-    from agent.llm.scoring import perplexity
-    from agent.llm.transformers_backend import TransformersBackend
+    """Perplexity under a transformers model (SmolLM2 by default) via `common.llm.scoring`."""
+    from common.llm.scoring import perplexity
+    from common.llm.transformers_backend import TransformersBackend
 
     model = backend if isinstance(backend, TransformersBackend) else TransformersBackend()
 

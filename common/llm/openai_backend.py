@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 import requests
 
-from agent.errors import BackendConfigError, BackendError, TransientBackendError
-from agent.llm.base import Generation, Message
-from agent.llm.transformers_backend import cut_at_stop
+from common.llm.base import Generation, Message
+from common.llm.errors import BackendConfigError, BackendError, TransientBackendError
+from common.llm.transformers_backend import cut_at_stop
 
 TRANSIENT_STATUS = frozenset({429, 502, 503, 504})
 

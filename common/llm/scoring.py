@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from agent.llm.transformers_backend import TransformersBackend
+from common.llm.transformers_backend import TransformersBackend
 
 Scored = str | tuple[str, str]
 

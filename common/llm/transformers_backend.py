@@ -12,8 +12,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from agent.errors import BackendConfigError, BackendError
-from agent.llm.base import Generation, Message
+from common.llm.base import Generation, Message
+from common.llm.errors import BackendConfigError, BackendError
 
 
 def cut_at_stop(text: str, stop: list[str] | None) -> tuple[str, bool]:
@@ -61,7 +61,7 @@ class TransformersBackend:
                 raise BackendConfigError("the transformers backend needs the `ml` extra") from e
             path = self.path
             if path is None:
-                from agent.llm.smollm2 import ensure_checkpoint
+                from common.llm.smollm2 import ensure_checkpoint
 
                 path = ensure_checkpoint()
             if not Path(path).exists():

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from agent.errors import BackendConfigError
+from common.llm.errors import BackendConfigError
 
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_NAME = "smollm2-135m-instruct"

@@ -1,6 +1,6 @@
 """`load_backend(spec)`: the one place a spec string becomes an `LLMBackend`.
 
-Specs (see `agent/llm/base.py`):
+Specs (see `common/llm/base.py`):
 
 - ``transformers`` (packaged SmolLM2) or ``transformers:PATH`` (a local checkpoint folder);
 - ``openai:URL[,URL...]#MODEL`` — e.g. ``openai:http://127.0.0.1:8000/v1,http://h2:8000/v1#qwen3``;
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 
-from agent.errors import BackendConfigError
-from agent.llm.base import LLMBackend
+from common.llm.base import LLMBackend
+from common.llm.errors import BackendConfigError
 
 KINDS = ("transformers", "openai", "vllm")
 
@@ -26,11 +26,11 @@ def load_backend(spec: str) -> LLMBackend:
     kind, _, rest = spec.partition(":")
     kind = kind.lower()
     if kind == "transformers":
-        from agent.llm.transformers_backend import TransformersBackend
+        from common.llm.transformers_backend import TransformersBackend
 
         return TransformersBackend(rest or None)
     if kind == "openai":
-        from agent.llm.openai_backend import OpenAIBackend
+        from common.llm.openai_backend import OpenAIBackend
 
         urls, sep, model = rest.rpartition("#")
         if not sep or not urls or not model:
@@ -43,7 +43,7 @@ def load_backend(spec: str) -> LLMBackend:
             api_key=os.environ.get("OPENAI_API_KEY"),
         )
     if kind == "vllm":
-        from agent.llm.vllm_backend import VLLMBackend
+        from common.llm.vllm_backend import VLLMBackend
 
         if not rest:
             raise BackendConfigError(f"bad vllm spec {spec!r}: expected vllm:MODEL_OR_PATH")

