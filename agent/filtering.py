@@ -1,4 +1,4 @@
-"""`seekgraph filter`: keep trajectories with ISR > α and ISE > β (WebLeaper: α=0.3, β=0.1).
+"""The `filter` stage: keep trajectories with ISR > α and ISE > β (WebLeaper: α=0.3, β=0.1).
 
 A trajectory that did not end with an answer is rejected first (`not_answered`); then ISR and
 ISE are checked in that order. Every verdict is written onto the Rollout (`kept`,
@@ -7,19 +7,11 @@ ISE are checked in that order. Every verdict is written onto the Rollout (`kept`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import neo4j
 
+from agent.config import FilterConfig
 from graphdb import cypher
 from graphdb.stages import StageReport
-
-
-@dataclass(frozen=True)
-class FilterConfig:
-    alpha: float = 0.3  # ISR must exceed this (coverage)
-    beta: float = 0.1  # ISE must exceed this (efficiency)
-    require_answer: bool = True
 
 
 def verdict(termination: str, isr: float, ise: float, config: FilterConfig) -> str | None:

@@ -1,76 +1,145 @@
-"""Pipeline stages of the agent: web-index, rollout (teacher), rollout-llm, score, filter."""
+"""The agent stages: web-index, rollout (teacher), rollout-llm (optional), score, filter."""
 
 from __future__ import annotations
 
-import importlib.util
-
-from agent.config import AgentSettings
-from graphdb.stages import StageReport
-from seekgraph.pipeline import PipelineContext
+from agent.config import FilterConfig, RolloutConfig, ScoreConfig, WebIndexConfig
+from graphdb.stages import Stage, StageContext, StageReport
 
 
-def _settings(ctx: PipelineContext) -> AgentSettings:
-    return AgentSettings.from_section(ctx.section("agent"))
-
-
-def web_index(ctx: PipelineContext) -> StageReport:
-    """Embed every page that has no embedding yet."""
-    from agent.web.index import build_embeddings
+def run_web_index(ctx: StageContext, config: WebIndexConfig) -> StageReport:
+    """Embed every page that has no embedding yet (stops early when told; resumable)."""
+    from agent.web.index import build_embeddings, embedding_counts
     from common.embeddings import Embedder
 
-    return build_embeddings(
-        ctx.driver, ctx.database, Embedder(), batch_size=_settings(ctx).embed_batch
+    total, done = embedding_counts(ctx.driver, ctx.database)
+    with ctx.progress("embedding pages", total - done) as bar:
+        return build_embeddings(
+            ctx.driver,
+            ctx.database,
+            Embedder(max_tokens=config.max_tokens or None),
+            batch_size=config.batch_size,
+            max_pages=config.max_pages or None,
+            max_seconds=config.max_seconds or None,
+            on_batch=bar.update,
+        )
+
+
+def run_rollout(ctx: StageContext, config: RolloutConfig) -> StageReport:
+    """Roll out the selected tasks `n` times each; finished (task, index) pairs are skipped.
+
+    Requested task ids that cannot run are reported as rejections with their reason."""
+    from agent.policies import make_policy
+    from agent.rollouts import load_tasks, parse_shard, run_rollouts, unavailable_tasks
+
+    shard = parse_shard(config.shard)
+    selection = {
+        "kind": config.kind or None,
+        "variant": config.variant or None,
+        "split": config.split or None,
+    }
+    tasks = load_tasks(
+        ctx.driver,
+        ctx.database,
+        task_ids=config.tasks or None,
+        limit=config.limit,
+        shard=shard,
+        **selection,
     )
-
-
-def rollout(ctx: PipelineContext) -> StageReport:
-    """Teacher rollouts with detours on every kept task (n per task)."""
-    from agent.cli import make_policy
-    from agent.rollouts import load_tasks, run_rollouts
-
-    settings = _settings(ctx)
-    tasks = load_tasks(ctx.driver, ctx.database)
-    policy = make_policy(ctx.driver, ctx.database, "teacher", settings)
-    return run_rollouts(
-        ctx.driver, ctx.database, tasks, policy, n=settings.n, concurrency=settings.concurrency
+    unavailable = (
+        unavailable_tasks(ctx.driver, ctx.database, config.tasks, **selection)
+        if config.tasks
+        else []
     )
+    for r in unavailable:
+        ctx.echo(f"not rolled out: {r.record_id}: {r.reason} ({r.detail})")
+    policy = make_policy(ctx.driver, ctx.database, config)
+    with ctx.progress(f"{config.policy} rollouts", len(tasks) * config.n) as bar:
+        return run_rollouts(
+            ctx.driver,
+            ctx.database,
+            tasks,
+            policy,
+            n=config.n,
+            concurrency=config.concurrency,
+            shard=config.shard,
+            on_done=bar.update,
+            unavailable=unavailable,
+        )
 
 
-def rollout_llm(ctx: PipelineContext) -> StageReport:
-    """A few SmolLM2 (transformers, CPU) rollouts with a small round budget."""
-    from dataclasses import replace
-
-    from agent.cli import make_policy
-    from agent.rollouts import load_tasks, run_rollouts
-
-    settings = _settings(ctx)
-    if importlib.util.find_spec("common.llm.registry") is None:
-        report = StageReport("rollout-llm")
-        report.notes["skipped"] = "no LLM backend registry (common/llm/registry.py) yet"
-        return report.finish()
-    settings = replace(
-        settings,
-        max_rounds=settings.pipeline_llm_rounds,
-        max_tokens=settings.pipeline_llm_max_tokens,
-    )
-    tasks = load_tasks(ctx.driver, ctx.database, limit=settings.pipeline_llm_tasks)
-    policy = make_policy(ctx.driver, ctx.database, "llm", settings)
-    return run_rollouts(ctx.driver, ctx.database, tasks, policy, n=1, concurrency=1)
-
-
-def score(ctx: PipelineContext) -> StageReport:
+def run_score(ctx: StageContext, config: ScoreConfig) -> StageReport:
+    from agent.rollouts import parse_shard
     from agent.scoring import score_rollouts
 
-    return score_rollouts(ctx.driver, ctx.database)
+    return score_rollouts(
+        ctx.driver,
+        ctx.database,
+        policy=config.policy or None,
+        rescore=config.rescore,
+        shard=parse_shard(config.shard),
+    )
 
 
-def filter_stage(ctx: PipelineContext) -> StageReport:
-    """ISR/ISE filter, then the kept trajectories as Tongyi JSONL in `<out>/trajectories.jsonl`."""
+def run_filter(ctx: StageContext, config: FilterConfig) -> StageReport:
+    """ISR/ISE filter; the kept trajectories as Tongyi JSONL in `<out>/trajectories.jsonl`."""
     from agent.export import export_jsonl
-    from agent.filtering import FilterConfig, filter_rollouts
+    from agent.filtering import filter_rollouts
 
-    settings = _settings(ctx)
-    report = filter_rollouts(ctx.driver, ctx.database, FilterConfig(settings.alpha, settings.beta))
-    path = ctx.out_dir / "trajectories.jsonl"
-    report.notes["exported"] = f"{export_jsonl(ctx.driver, ctx.database, path)} to {path}"
+    report = filter_rollouts(ctx.driver, ctx.database, config, policy=config.policy or None)
+    if config.export:
+        path = ctx.out_dir / "trajectories.jsonl"
+        n = export_jsonl(
+            ctx.driver,
+            ctx.database,
+            path,
+            kept_only=not config.export_all,
+            policy=config.policy or None,
+        )
+        report.notes["exported"] = f"{n} to {path}"
     return report
+
+
+WEB_INDEX = Stage(
+    "web-index",
+    "page embeddings (all-MiniLM-L6-v2) for the hybrid search of the offline web",
+    WebIndexConfig,
+    "web-index",
+    run_web_index,
+)
+ROLLOUT = Stage(
+    "rollout",
+    "teacher rollouts with recorded detours (real search/visit calls), resumable",
+    RolloutConfig,
+    "rollout",
+    run_rollout,
+)
+ROLLOUT_LLM = Stage(
+    "rollout-llm",
+    "ReAct rollouts of an LLM (default: SmolLM2 on CPU, 3 tasks, 4 rounds)",
+    RolloutConfig,
+    "rollout-llm",
+    run_rollout,
+    optional=True,
+    defaults=(
+        ("policy", "llm"),
+        ("limit", 3),
+        ("n", 1),
+        ("concurrency", 1),
+        ("max_rounds", 4),
+        ("max_tokens", 200),
+    ),
+)
+SCORE = Stage(
+    "score",
+    "ISR, ISE, P/R/F1, accuracy and F-AE of each rollout",
+    ScoreConfig,
+    "score",
+    run_score,
+)
+FILTER = Stage(
+    "filter",
+    "keep ISR > alpha and ISE > beta; kept trajectories as Tongyi JSONL",
+    FilterConfig,
+    "filter",
+    run_filter,
+)

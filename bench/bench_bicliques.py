@@ -222,11 +222,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     driver: neo4j.Driver | None = None
     if args.uri:
+        from common.config import ConfigFile, resolve_settings
         from graphdb.driver import open_driver
-        from graphdb.settings import resolve
 
         flags = {"uri": args.uri, "password": args.password, "database": args.database}
-        driver = open_driver(resolve(flags).connection)
+        driver = open_driver(resolve_settings(ConfigFile(), flags=flags).connection)
     lines: list[str] = []
     if driver is not None:
         real = _real_adjacency(driver, args.database)

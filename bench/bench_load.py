@@ -22,9 +22,10 @@ from typing import Any
 import neo4j
 
 from bench.common import Measurement, measure, peak_rss, table, write_markdown
+from common.config import ConfigFile, resolve_settings
 from graphdb import cypher, server
 from graphdb.driver import open_driver
-from graphdb.settings import ConnectionSettings, ServerSettings, resolve
+from graphdb.settings import ConnectionSettings, ServerSettings
 
 
 def generate(n: int, seed: int = 7) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -37,7 +38,7 @@ def generate(n: int, seed: int = 7) -> tuple[list[dict[str, Any]], list[dict[str
 
 def private_server(root: Path) -> ServerSettings:
     return server.private_server(
-        resolve(env={}).server,
+        resolve_settings(ConfigFile(), env={}).server,
         root / "neo4j",
         heap="1g",
         pagecache="512m",

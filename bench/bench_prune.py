@@ -27,8 +27,8 @@ from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
 from agent.teacher import TeacherConfig, TeacherPolicy
 from agent.web.tools import CachedTools, WebTools
 from bench.common import Measurement, table, write_markdown
+from common.config import ConfigFile, resolve_settings
 from graphdb.driver import open_driver
-from graphdb.settings import resolve
 from training.stategraph import store
 from training.stategraph.compare import Judgement, jaccard, judge
 from training.stategraph.extract_rules import Lexicon, extract_rule_graphs
@@ -106,7 +106,7 @@ def main() -> None:
     )
     parser.add_argument("--rewrite", type=int, default=2, help="trajectories rewritten (SmolLM2)")
     args = parser.parse_args()
-    driver = open_driver(resolve().connection)
+    driver = open_driver(resolve_settings(ConfigFile()).connection)
     database = None
     ids = teacher_rollouts(driver, database, args.trajectories, args.detour_rate)
     if not args.llm_only:

@@ -19,17 +19,18 @@ import time
 from pathlib import Path
 
 from bench.common import measure, table, write_markdown
+from common.config import ConfigFile, resolve_settings
 from graphdb.driver import open_driver
 from graphdb.schema import apply_schema
-from graphdb.settings import resolve
 from graphdb.stages import save_report
 from synth.shaper.compile import execute
+from synth.shaper.config import ShaperConfig
 from synth.shaper.evaluate import evaluate
-from synth.shaper.expand import ExpandConfig, expand_tasks
+from synth.shaper.expand import expand_tasks
 from synth.shaper.graphs import read_wikispeedia
 from synth.shaper.kp import KPTask
 from synth.shaper.published import to_row
-from synth.shaper.seeds import SeedConfig, make_seeds
+from synth.shaper.seeds import make_seeds
 from synth.shaper.stages import import_published
 from synth.shaper.store import delete_tasks, load_tasks
 
@@ -60,7 +61,7 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="delete seeds/expansions first")
     parser.add_argument("--samples", type=Path, default=Path("out/shaper_samples.jsonl"))
     args = parser.parse_args()
-    settings = resolve(flags={"home": args.home})
+    settings = resolve_settings(ConfigFile(), flags={"home": args.home})
     driver = open_driver(settings.connection)
     apply_schema(driver)
     if args.fresh:
@@ -72,11 +73,11 @@ def main() -> None:
         save_report(driver, report)
         stage_times.append(f"import published   {report.seconds:8.1f} s")
         lines += report.summary_lines()
-    seeds = make_seeds(driver, None, SeedConfig(n_seeds=args.seeds, seed=args.seed))
+    seeds = make_seeds(driver, None, ShaperConfig(n_seeds=args.seeds, seed=args.seed))
     save_report(driver, seeds)
     stage_times.append(f"seeds ({args.seeds} walks) {seeds.seconds:8.1f} s")
     lines += seeds.summary_lines()
-    expanded = expand_tasks(driver, None, ExpandConfig(layers=args.layers, seed=args.seed))
+    expanded = expand_tasks(driver, None, ShaperConfig(layers=args.layers, seed=args.seed))
     save_report(driver, expanded)
     stage_times.append(f"expand ({args.layers} layers) {expanded.seconds:8.1f} s")
     for line in seeds.summary_lines() + expanded.summary_lines():

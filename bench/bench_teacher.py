@@ -20,9 +20,9 @@ from agent.scoring import score_rollouts
 from agent.teacher import TeacherConfig, TeacherPolicy
 from agent.web.tools import CachedTools, WebTools
 from bench.common import Measurement, table, write_markdown
+from common.config import ConfigFile, resolve_settings
 from graphdb import cypher
 from graphdb.driver import open_driver
-from graphdb.settings import resolve
 
 
 def quantiles(values: list[float]) -> str:
@@ -46,7 +46,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--kind", default=None)
     args = parser.parse_args()
-    driver = open_driver(resolve().connection)
+    driver = open_driver(resolve_settings(ConfigFile()).connection)
     database = None
     tasks = load_tasks(driver, database, kind=args.kind, limit=args.tasks)
     kinds = {f"{t.kind}/{t.variant}" for t in tasks}

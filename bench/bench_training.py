@@ -17,6 +17,7 @@ import os
 import random
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ def bench_dataset(n_trajectories: int, repeat: int, root: Path) -> list[Measurem
 
         def build(spec: DatasetSpec, hf: bool) -> int:
             folder = out / f"{spec.name}-{time.perf_counter_ns()}"  # a fresh folder: full work
-            return build_dataset(driver, None, spec, folder, hf_folder=hf).n_examples
+            return build_dataset(driver, None, replace(spec, hf_folder=hf), folder).n_examples
 
         filtered = DatasetSpec(name="all", mix="filtered", kept_only=False)
         results.append(

@@ -22,11 +22,11 @@ from typing import Any
 from agent.web.index import build_embeddings, embedding_counts
 from agent.web.tools import WebTools, content_words, lucene_query, normalize, segments
 from bench.common import Measurement, peak_rss, table, write_markdown
+from common.config import ConfigFile, resolve_settings
 from common.embeddings import Embedder
 from graphdb import cypher
 from graphdb.driver import open_driver
 from graphdb.schema import apply_schema
-from graphdb.settings import resolve
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -80,7 +80,7 @@ def main() -> None:
     parser.add_argument("--embed-seconds", type=float, default=1200.0)
     parser.add_argument("--skip-index-rebuild", action="store_true")
     args = parser.parse_args()
-    driver = open_driver(resolve().connection)
+    driver = open_driver(resolve_settings(ConfigFile()).connection)
     database = None
     notes: list[str] = []
     by_source = cypher.read(driver, "agent/count_pages_by_source", database=database)

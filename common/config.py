@@ -331,3 +331,19 @@ def resolve_settings(
             server.bolt_uri, "neo4j", neo.password or stored, database, True
         )
     return Settings(server=server, connection=connection)
+
+
+def load_stage_config(
+    stage: Any,
+    config: ConfigFile,
+    flags: Mapping[str, Any] | None = None,
+    extra: ConfigFile | None = None,
+) -> Any:
+    """A stage's config: its defaults, the config file's section, a stage-level config file's
+    section (`extra`), then flags. `stage` is a `graphdb.stages.Stage`."""
+    values = {**dict(stage.defaults), **config.section(stage.section)}
+    source = config.source
+    if extra is not None and stage.section in extra.sections:
+        values.update(extra.section(stage.section))
+        source = extra.source
+    return load_section(stage.config, values, source=source, section=stage.section, flags=flags)

@@ -33,7 +33,6 @@ from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from graphdb.errors import AlreadyRunningError, InstallError, PortInUseError, ServerError
 from graphdb.settings import ServerSettings
-from viz.style import browser_post_connect_cmd
 
 POM = Path(__file__).resolve().parent / "server" / "pom.xml"
 
@@ -201,11 +200,10 @@ def write_config(settings: ServerSettings) -> Path:
         "dbms.usage_report.enabled": "false",
         "dbms.security.procedures.unrestricted": "apoc.*",
         "dbms.security.procedures.allowlist": "apoc.*",
-        # Neo4j Browser applies seekgraph's node colours/captions after connecting (a `:style`
-        # command with JSON grass from viz/style.py; see docs/browser.md). Issue 8.
-        "browser.post_connect_cmd": browser_post_connect_cmd(),
         "client.allow_telemetry": "false",  # Browser: no usage banner, no calls home (offline)
     }
+    if settings.browser_post_connect:  # e.g. node colours for Browser (the CLI passes them)
+        lines["browser.post_connect_cmd"] = settings.browser_post_connect
     conf = home / "conf" / "neo4j.conf"
     conf.parent.mkdir(parents=True, exist_ok=True)
     body = "# Written by seekgraph on every start; edit seekgraph.toml instead.\n"
@@ -253,18 +251,18 @@ def _port_free(host: str, port: int) -> bool:
     return True
 
 
-def private_server(installed: ServerSettings, home: Path, **memory: str) -> ServerSettings:
+def private_server(installed: ServerSettings, home: Path, **settings: str) -> ServerSettings:
     """Settings for another server that shares `installed`'s jars but has its own data and ports.
 
-    Tests and benchmarks use it to run a throw-away server beside the user's own.
-    `memory` may set `heap`, `pagecache` and `transaction_memory`.
+    Tests and benchmarks use it to run a throw-away server beside the user's own. `settings`
+    may set `heap`, `pagecache`, `transaction_memory` and `browser_post_connect`.
     """
     install(installed)
     home.mkdir(parents=True, exist_ok=True)
     for sub in ("lib", "plugins"):
         (home / sub).symlink_to(installed.home / sub, target_is_directory=True)
     (home / ".installed").write_text((installed.home / ".installed").read_text())
-    return ServerSettings(home=home, bolt_port=free_port(), http_port=free_port(), **memory)
+    return ServerSettings(home=home, bolt_port=free_port(), http_port=free_port(), **settings)
 
 
 def _wait_port_free(host: str, port: int, seconds: float) -> bool:

@@ -11,6 +11,7 @@ resumable: re-running it after a kill adds nothing and repeats no finished work.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 import uuid
@@ -191,4 +192,14 @@ def save_report(driver: neo4j.Driver, report: StageReport, database: str | None 
         skipped=report.skipped,
         reasons=reasons,
         seconds=round(report.seconds, 3),
+        notes_json=json.dumps(report.notes, sort_keys=True, default=str),
     )
+
+
+def last_notes(driver: neo4j.Driver, stage: str, database: str | None = None) -> dict[str, Any]:
+    """The notes of the latest run of `stage` ({} when it never ran)."""
+    rows = cypher.read(driver, "stages/find_last_stage_notes", database=database, stage=stage)
+    if not rows or not rows[0]["notes_json"]:
+        return {}
+    notes: dict[str, Any] = json.loads(rows[0]["notes_json"])
+    return notes

@@ -12,7 +12,7 @@ from seekgraph.cli import main
 
 def walk(command: click.Command, path: list[str], ctx: click.Context) -> list[tuple[str, str]]:
     runner = CliRunner()
-    result = runner.invoke(main, [*path[1:], "--help"], terminal_width=100)
+    result = runner.invoke(main, [*path[1:], "--help"], prog_name="seekgraph", terminal_width=100)
     out = [(" ".join(path), result.output)]
     if isinstance(command, click.Group):
         sub_ctx = click.Context(command, info_name=path[-1], parent=ctx)

@@ -10,5 +10,7 @@ echo "[test] ruff"
 .venv/bin/ruff format --check .
 echo "[test] mypy"
 .venv/bin/mypy
+echo "[test] import floors (import-linter)"
+.venv/bin/lint-imports
 echo "[test] pytest"
 .venv/bin/pytest "$@"

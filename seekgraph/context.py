@@ -1,24 +1,26 @@
-"""What every command receives: resolved settings and a driver the CLI opens once and closes."""
+"""What every command receives: resolved settings, the config file, and a driver the CLI opens
+once (the CLI owns the driver; library functions take it as an argument)."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import click
 import neo4j
 
+from common.config import ConfigFile
 from graphdb.driver import open_driver
-from graphdb.errors import GraphDBError
 from graphdb.settings import Settings
+from graphdb.stages import StageContext
 
 
 @dataclass
 class AppContext:
     settings: Settings
-    config: dict[str, Any] = field(default_factory=dict)
-    config_path: Path | None = None
+    config: ConfigFile = field(default_factory=ConfigFile)
+    debug: bool = False
     _driver: neo4j.Driver | None = None
 
     @property
@@ -26,17 +28,15 @@ class AppContext:
         return self.settings.connection.database
 
     def driver(self) -> neo4j.Driver:
-        """Open (once) and return the driver; errors become a `click.ClickException`."""
+        """Open (once) and return the driver; a failure is a `ConnectionFailedError`."""
         if self._driver is None:
-            try:
-                self._driver = open_driver(self.settings.connection)
-            except GraphDBError as e:
-                raise click.ClickException(str(e)) from e
+            self._driver = open_driver(self.settings.connection)
         return self._driver
 
-    def section(self, name: str) -> dict[str, Any]:
-        """One `[section]` of the config file (empty when absent)."""
-        return dict(self.config.get(name, {}))
+    def stage_context(self, out_dir: Path = Path("out")) -> StageContext:
+        return StageContext(
+            self.driver(), self.database, out_dir, echo=click.echo, progress_stream=sys.stderr
+        )
 
     def close(self) -> None:
         if self._driver is not None:

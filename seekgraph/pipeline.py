@@ -1,150 +1,70 @@
-"""`seekgraph pipeline`: every stage, in order, on one data set (the default one unless told).
+"""The pipeline: every stage in order, the only place that knows them all.
 
-A stage is a function ``run(ctx: PipelineContext) -> StageReport | list[StageReport]`` named in
-`STAGES` as ``module:function``; it must be idempotent and resumable (re-running adds nothing),
-because the pipeline is re-run after a kill. Later issues add their stage to `STAGES`.
+`STAGES` lists the stage objects (`graphdb.stages.Stage`) of every package; `seekgraph pipeline`
+runs them in this order, and each is also a command of the same name. A stage is idempotent and
+resumable, so the pipeline is simply re-run after a kill.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
-import neo4j
+from agent.stages import FILTER, ROLLOUT, ROLLOUT_LLM, SCORE, WEB_INDEX
+from common.config import ConfigFile, load_stage_config
+from graphdb.errors import SeekgraphError
+from graphdb.stages import Stage, StageContext, StageReport, save_report
+from synth.stages import (
+    INGEST,
+    LEAPER_BASIC,
+    LEAPER_REVERSE,
+    LEAPER_TREES,
+    LEAPER_UNION,
+    RELATIONS,
+    SHAPER_EXPAND,
+    SHAPER_IMPORT,
+    SHAPER_SEEDS,
+)
+from training.stages import DATASET, EVAL, PRUNE, TRAIN_GRPO, TRAIN_SFT
+from viz.stages import REPORT
 
-from graphdb.stages import StageReport, save_report
-from seekgraph import DEFAULT_DATA
-
-
-@dataclass(frozen=True)
-class Stage:
-    name: str
-    target: str  # "module:function"
-    help: str
-    optional: bool = False  # runs only when asked for (e.g. `--with-training`)
-
-    def load(self) -> Callable[[PipelineContext], StageReport | list[StageReport]]:
-        module, attr = self.target.split(":")
-        fn = getattr(importlib.import_module(module), attr)
-        return fn  # type: ignore[no-any-return]
-
-
-STAGES: list[Stage] = [
-    Stage(
-        "ingest",
-        "synth.ingest.stage:run_ingest",
-        "tables (JSONL, CSV, HTML) and pages of the data folder into the graph",
-    ),
-    Stage(
-        "relations",
-        "synth.ingest.stage:run_relations",
-        "header -> canonical relation names (rules + MiniLM), FACT edges renamed",
-    ),
-    Stage(
-        "leaper-trees",
-        "synth.leaper.stages:trees_stage",
-        "WebLeaper reasoning trees: root, anchors, relations per kept table",
-    ),
-    Stage(
-        "leaper-basic",
-        "synth.leaper.stages:basic_stage",
-        "Basic tasks (one tree), target sets proven from the source rows",
-    ),
-    Stage(
-        "leaper-union",
-        "synth.leaper.stages:union_stage",
-        "maximal bicliques of trees x relations (Cypher-driven), Union tasks proven",
-    ),
-    Stage(
-        "leaper-reverse",
-        "synth.leaper.stages:reverse_stage",
-        "Reverse-Union tasks: unique clues, pivot, proven answers; export JSONL",
-    ),
-    Stage(
-        "shaper-seeds",
-        "synth.shaper.stages:seeds_stage",
-        "WebShaper seed tasks: random walks over page links and facts, answers executed",
-    ),
-    Stage(
-        "shaper-expand",
-        "synth.shaper.stages:expand_stage",
-        "WebShaper layer-wise expansion, validated by queries (consistency, shortcut, "
-        "redundancy); export JSONL",
-    ),
-    # -- agent (issue 5): keep these after the synthesis stages (insert synthesis stages above)
-    Stage(
-        "web-index",
-        "agent.stages:web_index",
-        "page embeddings (all-MiniLM-L6-v2) for the hybrid search of the offline web",
-    ),
-    Stage(
-        "rollout",
-        "agent.stages:rollout",
-        "teacher rollouts with recorded detours (real search/visit calls), resumable",
-    ),
-    Stage(
-        "rollout-llm",
-        "agent.stages:rollout_llm",
-        "a few SmolLM2 (transformers, CPU) ReAct rollouts with a small round budget",
-    ),
-    Stage("score", "agent.stages:score", "ISR, ISE, P/R/F1, accuracy and F-AE of each rollout"),
-    Stage(
-        "filter",
-        "agent.stages:filter_stage",
-        "keep ISR > alpha and ISE > beta; kept trajectories as Tongyi JSONL",
-    ),
-    Stage(
-        "prune",
-        "training.stategraph.prune:run_stage",
-        "WebClipper: state graphs, minimum necessary DAG (Cypher + search), 2-of-3 vote, "
-        "thought rewriting; pruned rollouts next to their originals",
-    ),
-    Stage(
-        "dataset",
-        "training.stages:dataset_stage",
-        "training dataset from kept/pruned trajectories (TRL messages, card, Dataset node)",
-    ),
-    Stage(
-        "train-sft",
-        "training.stages:train_sft_stage",
-        "a short CPU SFT run of SmolLM2 on the pipeline dataset (--with-training)",
-        optional=True,
-    ),
-    # -- report (issue 8): ALWAYS the last stage; insert new stages above this line.
-    Stage(
-        "report",
-        "viz.report:run_stage",
-        "one HTML report with plots of stages, tasks, trajectories and training",
-    ),
+STAGES: list[Stage] = [  # type: ignore[type-arg]
+    INGEST,
+    RELATIONS,
+    LEAPER_TREES,
+    LEAPER_BASIC,
+    LEAPER_UNION,
+    LEAPER_REVERSE,
+    SHAPER_IMPORT,
+    SHAPER_SEEDS,
+    SHAPER_EXPAND,
+    WEB_INDEX,
+    ROLLOUT,
+    ROLLOUT_LLM,
+    SCORE,
+    FILTER,
+    PRUNE,
+    DATASET,
+    TRAIN_SFT,
+    TRAIN_GRPO,
+    EVAL,
+    REPORT,
 ]
+SECTIONS = frozenset({"neo4j", "server", *(s.section for s in STAGES)})
 
 
-@dataclass
-class PipelineContext:
-    """What a stage gets: the driver (owned by the CLI), the data set and an output folder."""
-
-    driver: neo4j.Driver
-    database: str | None
-    data_dir: Path = DEFAULT_DATA
-    out_dir: Path = Path("out")
-    config: dict[str, Any] = field(default_factory=dict)
-    with_training: bool = False
-    echo: Callable[[str], None] = print
-
-    def section(self, name: str) -> dict[str, Any]:
-        return dict(self.config.get(name, {}))
+class PipelineError(SeekgraphError):
+    """A stage of the pipeline failed; the message names the stage."""
 
 
 def select_stages(
     only: tuple[str, ...] = (), skip: tuple[str, ...] = (), with_optional: bool = False
-) -> list[Stage]:
-    names = {s.name for s in STAGES}
+) -> list[Stage]:  # type: ignore[type-arg]
+    """The stages to run: all non-optional ones (optional ones with `with_optional` or when
+    named in `only`), minus `skip`."""
+    names = [s.name for s in STAGES]
     unknown = [n for n in (*only, *skip) if n not in names]
     if unknown:
-        raise ValueError(f"unknown stage(s) {unknown}; stages are {[s.name for s in STAGES]}")
+        raise PipelineError(f"unknown stage(s) {unknown}", hint=f"stages are {', '.join(names)}")
     chosen = []
     for stage in STAGES:
         if only and stage.name not in only:
@@ -155,29 +75,50 @@ def select_stages(
     return chosen
 
 
-def run_stages(ctx: PipelineContext, stages: list[Stage]) -> list[StageReport]:
-    """Run `stages` in order, saving each report (rejections and a StageRun node) in the graph."""
+def run_stage(
+    ctx: StageContext,
+    stage: Stage,  # type: ignore[type-arg]
+    config_file: ConfigFile,
+    flags: dict[str, object] | None = None,
+    extra: ConfigFile | None = None,
+) -> StageReport:
+    """Load the stage's config (the one loader), run it, save and print its report."""
+    config = load_stage_config(stage, config_file, flags, extra)
+    report = stage.run(ctx, config)
+    save_report(ctx.driver, report, ctx.database)
+    for line in report.summary_lines():
+        ctx.echo(line)
+    return report
+
+
+def run_stages(
+    ctx: StageContext,
+    stages: list[Stage],  # type: ignore[type-arg]
+    config_file: ConfigFile,
+    flags: dict[str, dict[str, object]] | None = None,
+    on_failure: Callable[[list[StageReport]], None] | None = None,
+) -> list[StageReport]:
+    """Run `stages` in order; a failing stage stops the run with a `PipelineError` naming it
+    (`on_failure` sees the reports of the stages that finished)."""
     reports: list[StageReport] = []
     for stage in stages:
         ctx.echo(f"== {stage.name}: {stage.help}")
-        result = stage.load()(ctx)
-        for report in result if isinstance(result, list) else [result]:
-            if report.seconds == 0.0:
-                report.finish()
-            save_report(ctx.driver, report, ctx.database)
-            for line in report.summary_lines():
-                ctx.echo(line)
-            reports.append(report)
+        try:
+            reports.append(run_stage(ctx, stage, config_file, (flags or {}).get(stage.name)))
+        except SeekgraphError as e:
+            if on_failure is not None:
+                on_failure(reports)
+            raise PipelineError(f"stage {stage.name} failed: {e.one_line()}") from e
     return reports
 
 
 def summary_table(reports: list[StageReport]) -> list[str]:
     """A fixed-width table: stage, kept, rejected, skipped, seconds, top rejection reasons."""
-    head = f"{'stage':<28} {'kept':>8} {'rejected':>9} {'skipped':>8} {'seconds':>8}  reasons"
+    head = f"{'stage':<20} {'kept':>8} {'rejected':>9} {'skipped':>8} {'seconds':>8}  reasons"
     lines = [head, "-" * len(head)]
     for r in reports:
         reasons = ", ".join(f"{k}={v}" for k, v in r.reasons.most_common(3))
         lines.append(
-            f"{r.stage:<28} {r.kept:>8} {r.rejected:>9} {r.skipped:>8} {r.seconds:>8.1f}  {reasons}"
+            f"{r.stage:<20} {r.kept:>8} {r.rejected:>9} {r.skipped:>8} {r.seconds:>8.1f}  {reasons}"
         )
     return lines

@@ -14,8 +14,8 @@ One meaning gets one name across tables. A header first goes through rules, then
    "Rank in 2015"). Cost O(k·c) similarities for k names and c clusters.
 
 The result is stored as ``(:Header)-[:MAPS_TO {method, score, reviewed}]->(:Relation)``;
-``method`` is ``rule``, ``embedding`` or ``human``. A human mapping (``seekgraph ingest
-relations --set "Nation=nationality"``, or a MAPS_TO edge given ``method: 'human'`` in Neo4j
+``method`` is ``rule``, ``embedding`` or ``human``. A human mapping (``seekgraph relations
+--set "Nation=nationality"``, or a MAPS_TO edge given ``method: 'human'`` in Neo4j
 Browser) is never overwritten, and FACT edges are renamed to follow the mappings.
 
 >>> header_key("Genre(s)"), rule_relation("nationality")
@@ -33,6 +33,7 @@ from typing import Any
 
 import neo4j
 
+from common.config import option
 from common.embeddings import Embedder
 from graphdb import cypher
 from graphdb.stages import StageReport
@@ -95,6 +96,23 @@ def rule_relation(key: str) -> str:
         words[-1] = _singular(words[-1])
     name = "_".join(words)
     return SYNONYMS.get(name.replace("_", " "), name).replace(" ", "_")
+
+
+@dataclass(frozen=True)
+class RelationsConfig:
+    """Settings of the `relations` stage (config section ``[relations]``; flags override)."""
+
+    threshold: float = option(
+        RELATION_THRESHOLD,
+        "Cosine similarity at which two relation names merge.",
+        min=-1,
+        max=1,
+    )
+    embeddings: bool = option(True, "Merge names by MiniLM embeddings (off: header rules only).")
+    set: tuple[str, ...] = option(
+        (),
+        'Human mappings HEADER=relation, never overwritten (repeatable), e.g. "Nation=country".',
+    )
 
 
 @dataclass(frozen=True)
@@ -292,5 +310,5 @@ def set_human_mapping(
 
 
 def list_mappings(driver: neo4j.Driver, database: str | None = None) -> list[dict[str, Any]]:
-    """Every relation with its headers, for `seekgraph ingest relations --list`."""
+    """Every relation with its headers, for `seekgraph show relations`."""
     return cypher.read(driver, "relations/list_relations", database=database)

@@ -2,8 +2,10 @@
 
 The server's jars come from the installed Neo4j home (``seekgraph db install``; the test command
 runs it first); the session server links to them and keeps its own data, logs and password in a
-temporary folder, and is stopped at the end of the session, also when tests fail. Set
-``NEO4J_URI``/``NEO4J_PASSWORD`` to run against an existing server instead (it will be wiped!).
+temporary folder, and is stopped at the end of the session, also when tests fail. The tests talk
+ONLY to that server: ``NEO4J_URI``, ``NEO4J_PASSWORD``, ``SEEKGRAPH_CONFIG`` and a
+``./seekgraph.toml`` are ignored, so a user's own database is never touched (tested in
+``test_settings.py``).
 """
 
 from __future__ import annotations
@@ -12,38 +14,54 @@ import atexit
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import neo4j
 import pytest
 
+from common.config import ConfigFile, resolve_settings
 from graphdb import server
 from graphdb.driver import open_driver
 from graphdb.schema import apply_schema
-from graphdb.settings import ConnectionSettings, ServerSettings, resolve
+from graphdb.settings import ConnectionSettings, ServerSettings
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
 
 
+IGNORED_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
+IGNORED_ENV += ("SEEKGRAPH_CONFIG",)
+
+
 def _installed_home() -> ServerSettings:
-    settings = resolve(env={k: v for k, v in os.environ.items() if k != "NEO4J_URI"}).server
+    """The installed Neo4j (jars only; its data is never opened by the tests)."""
+    env = {k: v for k, v in os.environ.items() if k not in IGNORED_ENV}
+    settings = resolve_settings(ConfigFile(), env=env).server
     if not server.is_installed(settings):
         server.install(settings)
     return settings
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _ignore_user_database() -> Iterator[None]:
+    """No test reads the user's connection settings or config file."""
+    saved = {k: os.environ.pop(k) for k in IGNORED_ENV if k in os.environ}
+    yield
+    os.environ.update(saved)
+
+
 @pytest.fixture(scope="session")
-def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerSettings | None]:
-    """The session's private server (started here, stopped at the end); None when external."""
-    if os.environ.get("NEO4J_URI"):
-        yield None
-        return
+def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerSettings]:
+    """The session's private server (started here, stopped at the end)."""
+    from viz.style import browser_post_connect_cmd
+
     settings = server.private_server(
         _installed_home(),
         tmp_path_factory.mktemp("neo4j-home"),
         heap="512m",
         pagecache="256m",
         transaction_memory="256m",
+        browser_post_connect=browser_post_connect_cmd(),  # as the CLI starts it
     )
     server.start(settings)
     atexit.register(server.stop, settings, timeout=20.0)
@@ -66,10 +84,8 @@ def cli_login(connection: ConnectionSettings) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def neo4j_connection(neo4j_server: ServerSettings | None) -> ConnectionSettings:
-    """Connection settings of the session's server (or of the external one from NEO4J_URI)."""
-    if neo4j_server is None:
-        return resolve().connection
+def neo4j_connection(neo4j_server: ServerSettings) -> ConnectionSettings:
+    """Connection settings of the session's private server."""
     return ConnectionSettings(
         neo4j_server.bolt_uri,
         "neo4j",
@@ -134,3 +150,50 @@ def smollm2_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target.mkdir()
     (target / STALE_MARKER_FILE).write_text("partial\n")
     return ensure_checkpoint(target)
+
+
+# --- running stages the way the CLI and the pipeline do --------------------------------------
+
+DEFAULT_DATA = REPO_ROOT / "synth" / "default_data"
+BAD_DATA = REPO_ROOT / "tests" / "data" / "bad"
+
+
+def run_stage(
+    stage: Any,
+    driver: neo4j.Driver,
+    database: str | None = None,
+    *,
+    out_dir: Path | None = None,
+    **settings: Any,
+) -> Any:
+    """Run a `Stage` with `settings` as flags (the one loader, the report saved), quietly."""
+    from graphdb.stages import StageContext
+    from seekgraph.pipeline import run_stage as run
+
+    ctx = StageContext(
+        driver, database, out_dir or Path("out"), echo=lambda _: None, progress_stream=None
+    )
+    return run(ctx, stage, ConfigFile(), settings)
+
+
+def run_pipeline(
+    names: tuple[str, ...],
+    driver: neo4j.Driver,
+    database: str | None = None,
+    *,
+    out_dir: Path | None = None,
+    flags: dict[str, dict[str, Any]] | None = None,
+    echo: Any = None,
+) -> list[Any]:
+    """Run the named stages in pipeline order, as `seekgraph pipeline --only ...` does."""
+    from graphdb.stages import StageContext
+    from seekgraph.pipeline import run_stages, select_stages
+
+    ctx = StageContext(
+        driver,
+        database,
+        out_dir or Path("out"),
+        echo=echo or (lambda _: None),
+        progress_stream=None,
+    )
+    return run_stages(ctx, select_stages(names), ConfigFile(), flags)

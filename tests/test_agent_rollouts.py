@@ -30,7 +30,7 @@ from agent.web.tools import CachedTools, WebTools
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
 from tests.agent_fixture import LEAPER_TASK, SHAPER_TASK, load_fixture
-from tests.conftest import REPO_ROOT, cli_login
+from tests.conftest import REPO_ROOT, cli_login, run_pipeline, run_stage
 
 
 def teacher(driver: neo4j.Driver, database: str | None, rate: float = 0.0) -> TeacherRollouts:
@@ -128,11 +128,11 @@ def test_shards_split_tasks_without_overlap(web, database) -> None:
 WORKER = textwrap.dedent("""
     import sys
     from graphdb.driver import open_driver
-    from graphdb.settings import resolve
+    from common.config import ConfigFile, resolve_settings
     from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
     from agent.teacher import TeacherConfig, TeacherPolicy
     from agent.web.tools import CachedTools, WebTools
-    drv = open_driver(resolve().connection)
+    drv = open_driver(resolve_settings(ConfigFile()).connection)
     policy = TeacherRollouts(TeacherPolicy(drv, None, CachedTools(WebTools(drv, None)),
                                            TeacherConfig(detour_rate=0.3)))
     run_rollouts(drv, None, load_tasks(drv, None), policy, n=int(sys.argv[1]), concurrency=1)
@@ -200,34 +200,34 @@ def test_cli_rollout_score_filter_and_web(web, database, neo4j_connection, tmp_p
     assert "rollout: kept 2, rejected 0" in out.output
     out = runner.invoke(main, [*base, "score"])
     assert out.exit_code == 0 and "score: kept 2" in out.output, out.output
-    path = tmp_path / "kept.jsonl"
     out = runner.invoke(
-        main, [*base, "filter", "--alpha", "0.3", "--beta", "0.1", "--export", str(path)]
+        main, [*base, "filter", "--alpha", "0.3", "--beta", "0.1", "--out", str(tmp_path)]
     )
     assert out.exit_code == 0 and "filter: kept 2" in out.output, out.output
-    assert len(path.read_text().splitlines()) == 2
+    assert len((tmp_path / "trajectories.jsonl").read_text().splitlines()) == 2
     out = runner.invoke(main, [*base, "web", "search", "Lord of the Flies"])
     assert out.exit_code == 0 and "[Lord of the Flies](/wiki/Lord_of_the_Flies)" in out.output
     out = runner.invoke(main, [*base, "web", "visit", "/wiki/Nowhere", "--goal", "x"])
     assert out.exit_code == 0 and "could not be accessed" in out.output
     out = runner.invoke(main, [*base, "rollout", "--shard", "5/2"])
     assert out.exit_code != 0 and "need 0 <= i < n" in out.output
+    assert len(out.output.strip().splitlines()) == 1  # one line, no traceback
 
 
 def test_pipeline_stages_rollout_score_filter(web, database, tmp_path) -> None:
-    from agent import stages
-    from seekgraph.pipeline import PipelineContext, run_stages, select_stages
+    from agent.stages import ROLLOUT
 
-    config = {"agent": {"n": 2, "detour_rate": 0.5, "hybrid": False}}
-    ctx = PipelineContext(web, database, out_dir=tmp_path, config=config, echo=lambda _: None)
-    chosen = select_stages(only=("rollout", "score", "filter"))
-    reports = run_stages(ctx, chosen)
+    settings = {"n": 2, "detour_rate": 0.5, "hybrid": False}
+    flags = {"rollout": settings}
+    reports = run_pipeline(
+        ("rollout", "score", "filter"), web, database, out_dir=tmp_path, flags=flags
+    )
     assert [r.stage for r in reports] == ["rollout", "score", "filter"]
     assert reports[0].kept == 4 and reports[1].kept == 4
     assert reports[2].kept + reports[2].rejected == 4
     lines = (tmp_path / "trajectories.jsonl").read_text().splitlines()
     assert len(lines) == reports[2].kept
-    again = stages.rollout(ctx)
+    again = run_stage(ROLLOUT, web, database, out_dir=tmp_path, **settings)
     assert (again.kept, again.skipped) == (0, 4)
 
 
@@ -240,8 +240,8 @@ def test_cli_rollout_names_requested_tasks_that_are_unknown_or_not_kept(
         database_=database,
     )
     base = cli_login(neo4j_connection)
-    args = ["rollout", "--n", "1", "--task", LEAPER_TASK, "--task", "nope:1"]
-    out = CliRunner().invoke(main, [*base, *args, "--task", SHAPER_TASK])
+    args = ["rollout", "--n", "1", "--tasks", LEAPER_TASK, "--tasks", "nope:1"]
+    out = CliRunner().invoke(main, [*base, *args, "--tasks", SHAPER_TASK])
     assert out.exit_code == 0, out.output
     assert (
         f"not rolled out: {LEAPER_TASK}: task_not_kept (status=rejected reason=empty_answer)"

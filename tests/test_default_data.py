@@ -1,4 +1,4 @@
-"""Checks on the project's own default data set (data/default/). Pure Python, no database."""
+"""Checks on the project's own default data set (synth/default_data/). Pure Python, no database."""
 
 import csv
 import json
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "default"
+DATA = Path(__file__).resolve().parents[1] / "synth" / "default_data"
+BAD = Path(__file__).resolve().parent / "data" / "bad"
 TABLE_KEYS = {
     "table_id",
     "url",
@@ -187,7 +188,7 @@ def test_extra_html(pages):
 
 
 def test_bad_inputs_present_and_bad():
-    bad = DATA / "bad"
+    bad = BAD
     ragged = json.loads((bad / "ragged.jsonl").read_text(encoding="utf-8"))
     assert len({len(r) for r in ragged["data"]}) > 1
     empty = json.loads((bad / "empty.jsonl").read_text(encoding="utf-8"))

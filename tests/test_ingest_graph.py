@@ -9,36 +9,29 @@ import pytest
 from click.testing import CliRunner
 
 from graphdb.settings import ConnectionSettings
-from seekgraph import DEFAULT_DATA
 from seekgraph.cli import main
-from seekgraph.pipeline import PipelineContext
 from synth.ingest.inspect import entity_facts, list_tables, shared_entities
 from synth.ingest.readers import read_pages, read_tables
-from synth.ingest.stage import run_ingest
 from synth.ingest.tables import graph_counts, ingest_tables
-
-BAD = DEFAULT_DATA / "bad"
+from synth.stages import INGEST
+from tests.conftest import BAD_DATA as BAD
+from tests.conftest import DEFAULT_DATA, cli_login, run_stage
 
 
 def _content(counts: dict[str, int]) -> dict[str, int]:
-    return {k: v for k, v in counts.items() if k != "node:StageRun"}
-
-
-def _ctx(driver: neo4j.Driver, database: str | None) -> PipelineContext:
-    return PipelineContext(
-        driver=driver, database=database, data_dir=DEFAULT_DATA, echo=lambda _: None
-    )
+    return {k: v for k, v in counts.items() if k not in ("node:StageRun", "node:Rejection")}
 
 
 def test_default_data_ingest_counts_and_idempotence(
     clean_db: neo4j.Driver, database: str | None
 ) -> None:
-    tables, pages = run_ingest(_ctx(clean_db, database))
-    assert (tables.kept, tables.rejected) == (11, 0)  # 9 JSONL + prizes.csv + article.html
-    assert pages.kept == 259
+    report = run_stage(INGEST, clean_db, database)
+    assert (report.notes["tables kept"], report.rejected) == (11, 0)  # 9 JSONL + CSV + HTML
+    assert report.notes["pages kept"] == 259
+    assert report.kept == 11 + 259
     first = graph_counts(clean_db, database)
     assert first["node:Table"] == 11
-    assert first["node:Row"] == tables.notes["rows written"] == 194
+    assert first["node:Row"] == report.notes["rows written"] == 194
     assert first["rel:ANCHOR"] == 194
     assert first["node:Page"] == 259 + 11  # passages + one rendered page per kept table
     assert first["rel:RENDERS"] == 11
@@ -60,9 +53,8 @@ def test_default_data_ingest_counts_and_idempotence(
         ("country", "text:united kingdom"),
     }
 
-    again_tables, again_pages = run_ingest(_ctx(clean_db, database))
-    assert (again_tables.kept, again_tables.skipped) == (0, 11)
-    assert (again_pages.kept, again_pages.skipped) == (0, 259)
+    again = run_stage(INGEST, clean_db, database)
+    assert (again.kept, again.skipped) == (0, 11 + 259)
     assert _content(graph_counts(clean_db, database)) == _content(first)
 
 
@@ -95,9 +87,7 @@ def test_bad_inputs_are_rejected_with_reasons_and_the_rest_loads(
 
 
 def _cli(conn: ConnectionSettings, *args: str) -> str:
-    result = CliRunner().invoke(
-        main, ["--uri", conn.uri, "--username", conn.username, "--password", conn.password, *args]
-    )
+    result = CliRunner().invoke(main, [*cli_login(conn), *args])
     assert result.exit_code == 0, result.output + repr(result.exception)
     return result.output
 
@@ -105,15 +95,14 @@ def _cli(conn: ConnectionSettings, *args: str) -> str:
 def test_cli_ingest_is_idempotent(
     clean_db: neo4j.Driver, database: str | None, neo4j_connection: ConnectionSettings
 ) -> None:
-    paths = [str(DEFAULT_DATA / "tables.jsonl"), str(BAD / "ragged.jsonl")]
-    out = _cli(neo4j_connection, "ingest", "tables", *paths)
-    assert "ingest: kept 9, rejected 1" in out and "ragged" in out
-    out = _cli(neo4j_connection, "ingest", "pages", str(DEFAULT_DATA / "pages.jsonl"))
-    assert "ingest_pages: kept 259" in out
+    files = [DEFAULT_DATA / "tables.jsonl", BAD / "ragged.jsonl", DEFAULT_DATA / "pages.jsonl"]
+    args = ["ingest", *(x for f in files for x in ("--files", str(f)))]
+    out = _cli(neo4j_connection, *args)
+    assert "ingest: kept 268, rejected 1" in out and "ragged" in out
+    assert "tables kept: 9" in out and "pages kept: 259" in out
     first = _content(graph_counts(clean_db, database))
-    out = _cli(neo4j_connection, "ingest", "tables", *paths)
-    assert "kept 0, rejected 0, skipped (already done) 10" in out
-    _cli(neo4j_connection, "ingest", "pages", str(DEFAULT_DATA / "pages.jsonl"))
+    out = _cli(neo4j_connection, *args)
+    assert "kept 0, rejected 0, skipped (already done) 269" in out
     assert _content(graph_counts(clean_db, database)) == first
 
 

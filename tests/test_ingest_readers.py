@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from seekgraph import DEFAULT_DATA
+from common.config import load_section
 from synth.errors import IngestError
 from synth.ingest.clean import check_table
 from synth.ingest.config import IngestConfig
 from synth.ingest.readers import read_csv, read_html, read_ottqa, read_pages, read_tables
 from synth.ingest.records import RawTable, Unreadable, wiki_id
 from synth.ingest.values import typed_value
+from tests.conftest import BAD_DATA, DEFAULT_DATA
 
 
 def test_html_spans_are_expanded_and_lowest_header_row_names_columns() -> None:
@@ -52,14 +53,14 @@ def test_html_colspan_and_rowspan_grid(tmp_path: Path) -> None:
 
 
 def test_latin1_csv_is_rejected_for_encoding() -> None:
-    (item,) = list(read_csv(DEFAULT_DATA / "bad" / "latin1.csv"))
+    (item,) = list(read_csv(BAD_DATA / "latin1.csv"))
     assert isinstance(item, Unreadable)
     assert item.reason == "encoding"
     assert item.record_id == "csv:latin1"
 
 
 def test_broken_json_line_is_rejected_and_the_rest_is_read() -> None:
-    items = list(read_ottqa(DEFAULT_DATA / "bad" / "broken.jsonl"))
+    items = list(read_ottqa(BAD_DATA / "broken.jsonl"))
     assert [type(i).__name__ for i in items] == ["RawTable", "Unreadable", "RawTable"]
     bad = items[1]
     assert isinstance(bad, Unreadable)
@@ -93,7 +94,7 @@ def test_unknown_format_is_a_typed_error(tmp_path: Path) -> None:
     ],
 )
 def test_bad_tables_get_their_reason(name: str, reason: str) -> None:
-    (table,) = list(read_ottqa(DEFAULT_DATA / "bad" / name))
+    (table,) = list(read_ottqa(BAD_DATA / name))
     assert isinstance(table, RawTable)
     assert check_table(table, IngestConfig()).reason == reason
 
@@ -101,9 +102,10 @@ def test_bad_tables_get_their_reason(name: str, reason: str) -> None:
 def test_thresholds_are_configurable() -> None:
     table = next(t for t in read_ottqa(DEFAULT_DATA / "tables.jsonl") if isinstance(t, RawTable))
     assert check_table(table, IngestConfig()).reason is None
-    strict = IngestConfig.from_section({"min_rows": 100})
+    strict = load_section(IngestConfig, {"min_rows": 100}, source="t.toml", section="ingest")
     assert check_table(table, strict).reason == "too_few_rows"
-    assert IngestConfig.from_section({"min_rows": 100}, min_rows=2).min_rows == 2
+    flagged = load_section(IngestConfig, {"min_rows": 100}, flags={"min_rows": 2})
+    assert flagged.min_rows == 2
 
 
 def test_page_ids_meet_across_sources() -> None:
@@ -111,7 +113,11 @@ def test_page_ids_meet_across_sources() -> None:
     assert wiki_id("%C3%81ed%C3%A1n_mac_Gabr%C3%A1in") == "/wiki/Áedán_mac_Gabráin"
     assert wiki_id("Áedán_mac_Gabráin") == "/wiki/Áedán_mac_Gabráin"
     assert wiki_id("https://en.wikipedia.org/wiki/Kazuo_Ishiguro#Life") == "/wiki/Kazuo_Ishiguro"
-    pages = [p for p in read_pages(DEFAULT_DATA / "pages.jsonl") if not isinstance(p, Unreadable)]
+    pages = [
+        p
+        for p in read_pages(DEFAULT_DATA / "pages.jsonl", "default")
+        if not isinstance(p, Unreadable)
+    ]
     assert len(pages) == 259
     assert all(p.page_id.startswith("/wiki/") and p.source == "default" for p in pages)
 

@@ -13,10 +13,8 @@ from click.testing import CliRunner
 from graphdb import cypher
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
-from seekgraph.pipeline import PipelineContext, run_stages, select_stages
-from tests.conftest import cli_login
+from tests.conftest import cli_login, run_pipeline
 
-DEFAULT = Path(__file__).resolve().parents[1] / "data" / "default"
 LEAPER = ("leaper-trees", "leaper-basic", "leaper-union", "leaper-reverse")
 
 
@@ -24,10 +22,7 @@ LEAPER = ("leaper-trees", "leaper-basic", "leaper-union", "leaper-reverse")
 def test_pipeline_default_data_yields_all_variants(
     clean_db: neo4j.Driver, database: str | None, tmp_path: Path
 ) -> None:
-    ctx = PipelineContext(
-        driver=clean_db, database=database, data_dir=DEFAULT, out_dir=tmp_path, echo=print
-    )
-    reports = run_stages(ctx, select_stages(("ingest", "relations", *LEAPER)))
+    reports = run_pipeline(("ingest", "relations", *LEAPER), clean_db, database, out_dir=tmp_path)
     kept = {r.stage: r.kept for r in reports}
     for r in reports:
         print("\n".join(r.summary_lines()))
@@ -38,7 +33,7 @@ def test_pipeline_default_data_yields_all_variants(
     variants = {json.loads(line)["variant"] for line in lines}
     assert variants == {"basic", "union", "reverse-union"}
     # a second run of the leaper stages adds nothing
-    again = run_stages(ctx, select_stages(LEAPER))
+    again = run_pipeline(LEAPER, clean_db, database, out_dir=tmp_path)
     assert [r.kept for r in again] == [0, 0, 0, 0]
 
 
@@ -53,23 +48,14 @@ def test_cli_synth_and_export(
         *cli_login(neo4j_connection),
     ]
     runner = CliRunner()
-    result = runner.invoke(
-        main,
-        [
-            *conn,
-            "synth",
-            "leaper",
-            "--similarity",
-            "tokens",
-            "--threshold",
-            "0",
-            "--min-relations",
-            "2",
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    assert "leaper-union: kept 1" in result.output
-    assert "rejected      1  empty_answer" in result.output
+    settings = ["--similarity", "tokens", "--threshold", "0", "--min-relations", "2"]
+    output = ""
+    for stage in LEAPER:
+        result = runner.invoke(main, [*conn, stage, *settings, "--out", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+        output += result.output
+    assert "leaper-union: kept 1" in output
+    assert "rejected      1  empty_answer" in output
     out = tmp_path / "tasks.jsonl"
     result = runner.invoke(
         main, [*conn, "export", "tasks", "--variant", "union", "--out", str(out)]
@@ -77,6 +63,6 @@ def test_cli_synth_and_export(
     assert result.exit_code == 0, result.output
     (task,) = [json.loads(line) for line in out.read_text().splitlines()]
     assert task["variant"] == "union" and len(task["answers"]) == 3
-    bad = runner.invoke(main, [*conn, "synth", "leaper", "--similarity", "nope"])
+    bad = runner.invoke(main, [*conn, "leaper-union", "--similarity", "nope"])
     assert bad.exit_code != 0 and "nope" in bad.output
     assert cypher.read(clean_db, "leaper/find_leaper_tasks", variants=["basic"])

@@ -9,12 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from graphdb.settings import ConnectionSettings
-from seekgraph import DEFAULT_DATA
 from seekgraph.cli import main
-from seekgraph.pipeline import PipelineContext
 from synth.errors import RelationError
 from synth.ingest.inspect import entity_facts
-from synth.ingest.stage import run_ingest
 from synth.relations import (
     current_mappings,
     embed,
@@ -25,7 +22,8 @@ from synth.relations import (
     rule_relation,
     set_human_mapping,
 )
-from tests.conftest import cli_login
+from synth.stages import INGEST
+from tests.conftest import cli_login, run_stage
 
 
 @pytest.mark.parametrize(
@@ -84,7 +82,7 @@ def _facts(driver: neo4j.Driver, database: str | None, entity: str, table: str) 
 def test_country_nation_nationality_merge_and_human_correction_is_respected(
     clean_db: neo4j.Driver, database: str | None
 ) -> None:
-    run_ingest(PipelineContext(driver=clean_db, database=database, data_dir=DEFAULT_DATA))
+    run_stage(INGEST, clean_db, database)
     report = normalise_relations(clean_db, database)
     mappings = current_mappings(clean_db, database)
     assert {mappings[k].relation for k in ("country", "nation", "nationality")} == {"country"}
@@ -107,23 +105,19 @@ def test_country_nation_nationality_merge_and_human_correction_is_respected(
 def test_cli_set_and_list(
     clean_db: neo4j.Driver, database: str | None, neo4j_connection: ConnectionSettings
 ) -> None:
-    run_ingest(PipelineContext(driver=clean_db, database=database, data_dir=DEFAULT_DATA))
-    base = [
-        *cli_login(neo4j_connection),
-        "ingest",
-        "relations",
-    ]
+    run_stage(INGEST, clean_db, database)
+    base = [*cli_login(neo4j_connection), "relations"]
     runner = CliRunner()
     result = runner.invoke(main, [*base, "--no-embeddings"])
     assert result.exit_code == 0, result.output
     assert "relations: kept" in result.output
-    result = runner.invoke(main, [*base, "--set", "Nation=nationality"])
+    result = runner.invoke(main, [*base, "--no-embeddings", "--set", "Nation=nationality"])
     assert result.exit_code == 0, result.output
     assert "'nation' -> nationality (human)" in result.output
-    result = runner.invoke(main, [*base, "--list"])
+    result = runner.invoke(main, [*cli_login(neo4j_connection), "show", "relations"])
     assert result.exit_code == 0, result.output
     lines = {line.split()[0]: line for line in result.output.splitlines() if line.strip()}
     assert "'Nation'(human)" in lines["nationality"]
     assert "'Nationality'(rule)" in lines["country"]
-    result = runner.invoke(main, [*base, "--set", "Nation"])
+    result = runner.invoke(main, [*base, "--no-embeddings", "--set", "Nation"])
     assert result.exit_code != 0 and "HEADER=relation" in result.output

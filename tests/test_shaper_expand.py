@@ -3,25 +3,25 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import neo4j
 import pytest
 
 from graphdb import cypher
+from synth.shaper.config import ShaperConfig
 from synth.shaper.evaluate import KGraph, evaluate
-from synth.shaper.expand import ExpandConfig, expand_tasks
+from synth.shaper.expand import expand_tasks
 from synth.shaper.graphs import merge_kgraph
 from synth.shaper.kp import Const, KPTask, Triple, Var
 from synth.shaper.ops import GraphOps
 from synth.shaper.questions import check_question, render
-from synth.shaper.seeds import SeedConfig, make_seeds
+from synth.shaper.seeds import make_seeds
 from synth.shaper.store import load_tasks
 from synth.shaper.validate import find_redundant, validate_expansion
-from tests.conftest import REPO_ROOT
+from tests.conftest import DEFAULT_DATA
 
 T, A = Var("?"), Var("V@A")
-EXPAND = ExpandConfig(layers=2, seed=1, leaf_tries=2, candidate_tries=2)
+EXPAND = ShaperConfig(layers=2, seed=1, leaf_tries=2, candidate_tries=2)
 
 
 def e(name: str) -> Const:
@@ -130,7 +130,7 @@ def test_question_names_every_constant_and_never_the_answer() -> None:
 
 def default_pages_graph() -> KGraph:
     graph = KGraph()
-    for line in (REPO_ROOT / "data" / "default" / "pages.jsonl").read_text().splitlines():
+    for line in (DEFAULT_DATA / "pages.jsonl").read_text().splitlines():
         page = json.loads(line)
         graph.names[page["id"]] = page["title"]
         graph.links |= {(page["id"], t) for t in page.get("out_links", [])}
@@ -142,7 +142,7 @@ def test_seeds_and_expansion_on_the_default_pages(
 ) -> None:
     graph = default_pages_graph()
     merge_kgraph(clean_db, graph, database)
-    seeds = make_seeds(clean_db, database, SeedConfig(n_seeds=12, seed=1))
+    seeds = make_seeds(clean_db, database, ShaperConfig(n_seeds=12, seed=1))
     assert seeds.kept > 0
     assert set(seeds.reasons) <= {
         "dead_end",
@@ -170,7 +170,7 @@ def test_seeds_and_expansion_on_the_default_pages(
         assert len(task.triples) > len(parent.triples)
         assert check_question(task.question, task.constants(), task.answer) is None
     # Idempotent and resumable: a second run does nothing new.
-    again_seeds = make_seeds(clean_db, database, SeedConfig(n_seeds=12, seed=1))
+    again_seeds = make_seeds(clean_db, database, ShaperConfig(n_seeds=12, seed=1))
     again = expand_tasks(clean_db, database, EXPAND)
     assert again_seeds.kept == 0 and again.kept == 0
     assert len(load_tasks(clean_db, database)) == len(tasks)
@@ -181,4 +181,4 @@ def test_seeds_and_expansion_on_the_default_pages(
 
 
 def test_repo_default_pages_exist() -> None:
-    assert (Path(REPO_ROOT) / "data" / "default" / "pages.jsonl").is_file()
+    assert (DEFAULT_DATA / "pages.jsonl").is_file()

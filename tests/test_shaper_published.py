@@ -161,7 +161,9 @@ def test_graph_round_trip_and_cli(
 def test_cli_help_lists_the_shaper_commands() -> None:
     from seekgraph.cli import main
 
-    result = CliRunner().invoke(main, ["synth", "shaper", "--help"])
+    result = CliRunner().invoke(main, ["--help"])
     assert result.exit_code == 0
-    for name in ("import", "seeds", "expand", "export"):
+    for name in ("shaper-import", "shaper-seeds", "shaper-expand", "export"):
         assert name in result.output
+    result = CliRunner().invoke(main, ["shaper-import", "--help"])
+    assert result.exit_code == 0 and "--published" in result.output

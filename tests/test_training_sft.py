@@ -139,14 +139,19 @@ def test_sft_loss_falls_params_change_resumes_and_is_traceable(
 def test_eval_writes_an_evaluation(
     clean_db: neo4j.Driver, database: str | None, smollm2_checkpoint: Path
 ) -> None:
-    from training.evaluation import EvalSettings, evaluate_checkpoint
+    from training.config import EvalConfig
+    from training.evaluation import evaluate_checkpoint
 
     rows = trajectory_rows(2, pruned_share=0.0, heldout_share=1.0, seed=2, prefix="ev")
     write_rows(clean_db, database, rows)
-    settings = EvalSettings(split="heldout", limit_tasks=1, max_rounds=1, max_tokens=16)
-    result = evaluate_checkpoint(
-        clean_db, database, str(smollm2_checkpoint), settings, echo=lambda s: None
+    settings = EvalConfig(
+        checkpoint=str(smollm2_checkpoint),
+        split="heldout",
+        limit_tasks=1,
+        max_rounds=1,
+        max_tokens=16,
     )
+    result = evaluate_checkpoint(clean_db, database, settings, echo=lambda s: None)
     assert result.n_tasks == 1 and result.run_id is None  # the base model: no training run
     record = clean_db.execute_query(
         "MATCH (e:Evaluation {eval_id: $id})-[:ON_TASK]->(t:Task), (e)-[:USED_ROLLOUT]->(r) "
@@ -158,7 +163,5 @@ def test_eval_writes_an_evaluation(
     assert record[0]["e"]["checkpoint"] == str(smollm2_checkpoint.resolve())
     assert 0.0 <= record[0]["e"]["fae"] <= 1.0
     assert record[0]["termination"] in {"answer", "max_rounds", "format_error", "context_limit"}
-    again = evaluate_checkpoint(
-        clean_db, database, str(smollm2_checkpoint), settings, echo=lambda s: None
-    )
+    again = evaluate_checkpoint(clean_db, database, settings, echo=lambda s: None)
     assert again.eval_id == result.eval_id  # re-run: same node, no new rollouts

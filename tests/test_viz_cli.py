@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
-from seekgraph.pipeline import STAGES, PipelineContext
+from seekgraph.pipeline import STAGES
+from tests.conftest import run_stage
 from tests.viz_sample import BASIC, KP, REVERSE, ROLLOUT, load_sample
 from viz.browser_guide import (
     EXPLORE_NAMES,
@@ -23,7 +24,8 @@ from viz.browser_guide import (
     render_guide,
     serve_guide,
 )
-from viz.report import published_triple_counts, run_stage, write_report
+from viz.report import published_triple_counts, write_report
+from viz.stages import REPORT
 
 
 @pytest.fixture
@@ -73,9 +75,9 @@ def test_report_command_writes_every_plot(
     sample_db: neo4j.Driver, neo4j_connection: ConnectionSettings, tmp_path: Path
 ) -> None:
     out_file = tmp_path / "r.html"
-    code, out = _invoke(neo4j_connection, "report", "--out", str(out_file))
+    code, out = _invoke(neo4j_connection, "report", "--html", str(out_file))
     assert code == 0, out
-    assert "(7 plots)" in out
+    assert "report: kept 7" in out
     page = out_file.read_text()
     assert page.count('<img class="plot"') == 7
     assert "ISR &gt; 0.3" in page or "ISR > 0.3" in page
@@ -108,9 +110,8 @@ def test_report_stage_is_last_and_reports_its_path(
     sample_db: neo4j.Driver, database: str | None, tmp_path: Path
 ) -> None:
     assert STAGES[-1].name == "report"
-    ctx = PipelineContext(driver=sample_db, database=database, out_dir=tmp_path)
-    first = run_stage(ctx)
-    second = run_stage(ctx)
+    first = run_stage(REPORT, sample_db, database, out_dir=tmp_path)
+    second = run_stage(REPORT, sample_db, database, out_dir=tmp_path)
     assert first.kept == second.kept == 7
     assert first.notes["report"] == str((tmp_path / "report.html").resolve())
     assert (tmp_path / "report.html").is_file()

@@ -9,12 +9,11 @@ import neo4j
 import pytest
 
 from graphdb import cypher
-from seekgraph.pipeline import PipelineContext, run_stages, select_stages
+from tests.conftest import run_pipeline
 from viz import graphs
 from viz.html import render_html
 from viz.svg import render_svg
 
-DEFAULT = Path(__file__).resolve().parents[1] / "data" / "default"
 SYNTHESIS = (
     "ingest",
     "relations",
@@ -30,10 +29,7 @@ SYNTHESIS = (
 def test_viz_and_report_over_the_default_pipeline(
     clean_db: neo4j.Driver, database: str | None, tmp_path: Path
 ) -> None:
-    ctx = PipelineContext(
-        driver=clean_db, database=database, data_dir=DEFAULT, out_dir=tmp_path, echo=lambda _: None
-    )
-    reports = run_stages(ctx, select_stages(SYNTHESIS))
+    reports = run_pipeline(SYNTHESIS, clean_db, database, out_dir=tmp_path)
     report = reports[-1]
     assert report.stage == "report"
     assert Path(str(report.notes["report"])).is_file()

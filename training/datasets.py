@@ -1,4 +1,4 @@
-"""`seekgraph dataset build`: trajectories from the graph → TRL conversational data, with provenance.
+"""The `dataset` stage: trajectories from the graph → TRL conversational data, with provenance.
 
 Selection is a pure function over rollout metadata (`select`), so it is tested without a
 server; the graph only supplies candidates and stores the result:
@@ -293,7 +293,7 @@ def _card(
         "",
         "Trajectories of web-research agents from the seekgraph graph, in TRL's conversational",
         "format (`messages`; tool calls inside assistant turns, tool responses inside user turns,",
-        "the Tongyi-DeepResearch wire format). Built by `seekgraph dataset build`.",
+        "the Tongyi-DeepResearch wire format). Built by `seekgraph dataset`.",
         "",
         "## Counts",
         f"- examples: {len(chosen)} (of {n_candidates} candidate rollouts)",
@@ -326,7 +326,6 @@ def build_dataset(
     spec: DatasetSpec,
     out_dir: Path,
     *,
-    hf_folder: bool = True,
     echo: Callable[[str], None] | None = None,
 ) -> BuiltDataset:
     """Select, write `<out_dir>/<name>-<id>/{train.jsonl, hf/, README.md, spec.json}`, link it.
@@ -404,7 +403,7 @@ def build_dataset(
             "n_examples": len(chosen),
         }
         (tmp / "spec.json").write_text(json.dumps(spec_doc, indent=2, sort_keys=True) + "\n")
-        if hf_folder:
+        if spec.hf_folder:
             _write_hf(tmp / "hf", [json.loads(line) for line in lines], card)
         if folder.exists():
             shutil.rmtree(folder)
@@ -446,8 +445,9 @@ def build_dataset(
 
 def _write_hf(path: Path, records: list[dict[str, Any]], card: str) -> None:
     """A Hugging Face `datasets` folder (`load_from_disk`) with the card as its description."""
-    from datasets import Dataset, DatasetInfo
+    from datasets import Dataset, DatasetInfo, disable_progress_bars
 
+    disable_progress_bars()  # a bar per save fills logs with \r-joined lines
     ds = Dataset.from_list(records, info=DatasetInfo(description=card))
     ds.save_to_disk(str(path))
 

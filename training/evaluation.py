@@ -1,4 +1,4 @@
-"""`seekgraph eval --checkpoint PATH`: issue 5's evaluation of a checkpoint, written back.
+"""The `eval` stage: the agent evaluation of a checkpoint, written back to the graph.
 
 Runs the ReAct agent (`agent.rollouts.run_rollouts` with the transformers backend on the
 checkpoint) on held-out tasks, scores the rollouts (`agent.scoring.score_rollouts`), and stores
@@ -11,26 +11,17 @@ re-run finishes an interrupted evaluation and updates the same node.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import neo4j
 
+from agent.config import ToolSettings
 from graphdb import cypher
 from graphdb.ids import stable_id
+from training.config import EvalConfig
 from training.errors import TrainingError
-
-
-@dataclass(frozen=True)
-class EvalSettings:
-    split: str = "heldout"
-    limit_tasks: int = 10
-    max_rounds: int = 4
-    max_tokens: int = 160
-    max_context_tokens: int = 6000
-    max_seconds: float = 300.0
-    concurrency: int = 1
 
 
 @dataclass
@@ -65,19 +56,19 @@ def checkpoint_key(checkpoint: str) -> str:
 def evaluate_checkpoint(
     driver: neo4j.Driver,
     database: str | None,
-    checkpoint: str,
-    settings: EvalSettings = EvalSettings(),
+    settings: EvalConfig,
     *,
     task_ids: list[str] | None = None,
     echo: Any = print,
 ) -> EvalResult:
     """Roll out `checkpoint` on the split's tasks, score, and store an Evaluation node."""
-    from agent.cli import make_policy
-    from agent.config import AgentSettings
+    from agent.config import RolloutConfig
+    from agent.policies import make_policy
     from agent.rollouts import load_tasks, rollout_id, run_rollouts
     from agent.scoring import score_rollouts
     from training.sft import resolve_model
 
+    checkpoint = settings.checkpoint
     model_path = resolve_model(checkpoint)
     key = checkpoint_key(checkpoint) if checkpoint != "smollm2" else str(model_path.resolve())
     tasks = load_tasks(
@@ -89,15 +80,17 @@ def evaluate_checkpoint(
     )
     if not tasks:
         raise TrainingError(f"no kept task with split={settings.split!r} to evaluate on")
-    agent = replace(
-        AgentSettings(),
+    tools = {f.name: getattr(settings, f.name) for f in fields(ToolSettings)}
+    agent = RolloutConfig(
+        **tools,
+        policy="llm",
         backend=f"transformers:{model_path}",
         max_rounds=settings.max_rounds,
         max_tokens=settings.max_tokens,
         max_context_tokens=settings.max_context_tokens,
         max_seconds=settings.max_seconds,
     )
-    policy = make_policy(driver, database, "llm", agent)
+    policy = make_policy(driver, database, agent)
     echo(f"evaluating {key} on {len(tasks)} {settings.split} task(s)")
     run_rollouts(driver, database, tasks, policy, n=1, concurrency=settings.concurrency)
     score_rollouts(driver, database, policy="llm")

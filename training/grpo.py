@@ -1,4 +1,4 @@
-"""`seekgraph train grpo`: multi-turn GRPO with TRL's `GRPOTrainer` on the graph's tasks.
+"""The `train-grpo` stage: multi-turn GRPO with TRL's `GRPOTrainer` on the graph's tasks.
 
 Each prompt is a task question in the agent's wire format (issue 5's system prompt with the
 `search`/`visit` tool specs). With `seed_actions` the environment writes the first assistant
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -108,11 +108,9 @@ def task_prompts(
 
 def grpo_tools(driver: neo4j.Driver, database: str | None, config: GRPORunConfig) -> Any:
     """The agent's real tools (cached in the graph), with GRPO's result count."""
-    from agent.cli import make_tools
-    from agent.config import AgentSettings
+    from agent.policies import make_tools
 
-    settings = replace(AgentSettings(), top_k=config.top_k, evidence_chars=config.evidence_chars)
-    return make_tools(driver, database, settings)
+    return make_tools(driver, database, config)
 
 
 def run_grpo(

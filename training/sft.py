@@ -1,4 +1,4 @@
-"""`seekgraph train sft`: supervised fine-tuning on a dataset folder with TRL's `SFTTrainer`.
+"""The `train-sft` stage: supervised fine-tuning on a dataset folder with TRL's `SFTTrainer`.
 
 Loss is on assistant turns only (`assistant_only_loss=True`): the system prompt, the question
 and every `<tool_response>` user turn are masked (label -100). TRL builds the mask from the chat

@@ -1,56 +1,46 @@
-"""Pipeline stages of training: `dataset` (always) and `train-sft` (only with --with-training).
-
-Settings come from the `[training]` section of the config file: `[training.dataset]` (a
-DatasetSpec) and `[training.sft]` (an SFTRunConfig; the pipeline default is a short CPU run of
-SmolLM2 on the dataset this pipeline built).
-"""
+"""The training stages: prune, dataset, and (on request) train-sft, train-grpo and eval."""
 
 from __future__ import annotations
 
-from graphdb.stages import StageReport
-from seekgraph.pipeline import PipelineContext
-from training.config import DatasetSpec, SFTRunConfig, from_mapping
-from training.errors import DatasetError
-
-PIPELINE_DATASET = "pipeline"
-PIPELINE_SFT = {"max_steps": 10, "max_length": 1024, "save_steps": 5, "learning_rate": 2e-5}
+from graphdb.stages import Stage, StageContext, StageReport
+from training.config import DatasetSpec, EvalConfig, GRPORunConfig, SFTRunConfig
+from training.stategraph.prune import PruneConfig
 
 
-def dataset_stage(ctx: PipelineContext) -> StageReport:
-    """Build the pipeline's dataset (mix `auto`: hybrid when pruned trajectories exist)."""
+def run_prune(ctx: StageContext, config: PruneConfig) -> StageReport:
+    """WebClipper pruning of the kept trajectories (resumable: finished ones are skipped)."""
+    from training.stategraph.prune import prune_rollouts
+
+    with ctx.progress("prune (trajectories)") as bar:
+        result = prune_rollouts(
+            ctx.driver,
+            ctx.database,
+            config,
+            on_start=lambda n: setattr(bar, "total", n),
+            on_progress=bar.update,
+        )
+    limit = "all" if config.rewrite_limit < 0 else config.rewrite_limit
+    result.report.notes["trajectories rewritten"] = (
+        f"{result.rewrite_calls} (rewrite_limit {limit})"
+    )
+    return result.report
+
+
+def run_dataset(ctx: StageContext, config: DatasetSpec) -> StageReport:
+    """A training dataset with provenance from the graph's kept/pruned trajectories."""
     from training.datasets import build_dataset
 
-    section = ctx.section("training").get("dataset", {})
-    spec = from_mapping(
-        DatasetSpec, {"name": PIPELINE_DATASET, **section}, source="[training.dataset]"
-    )
-    try:
-        built = build_dataset(ctx.driver, ctx.database, spec, ctx.out_dir / "datasets")
-    except DatasetError as e:
-        report = StageReport("dataset")
-        report.notes["skipped"] = str(e)
-        return report.finish()
-    return built.report
+    return build_dataset(ctx.driver, ctx.database, config, ctx.out_dir / "datasets").report
 
 
-def train_sft_stage(ctx: PipelineContext) -> StageReport:
-    """A short CPU SFT run of SmolLM2 on the pipeline's dataset (resumes if interrupted)."""
+def run_train_sft(ctx: StageContext, config: SFTRunConfig) -> StageReport:
+    """SFT with TRL on a dataset (default: the pipeline's); resumes an interrupted run."""
     from training.sft import run_sft
 
     report = StageReport("train-sft")
-    section = {
-        "dataset": PIPELINE_DATASET,
-        **PIPELINE_SFT,
-        **ctx.section("training").get("sft", {}),
-    }
-    config = from_mapping(SFTRunConfig, section, source="[training.sft]")
-    try:
-        result = run_sft(
-            config, driver=ctx.driver, database=ctx.database, out_root=ctx.out_dir, echo=ctx.echo
-        )
-    except DatasetError as e:
-        report.notes["skipped"] = str(e)
-        return report.finish()
+    result = run_sft(
+        config, driver=ctx.driver, database=ctx.database, out_root=ctx.out_dir, echo=ctx.echo
+    )
     report.keep(result.steps)
     report.notes["run"] = result.run_id
     if result.losses:
@@ -59,4 +49,73 @@ def train_sft_stage(ctx: PipelineContext) -> StageReport:
     report.notes["checkpoint"] = str(result.checkpoint)
     if result.dropped_too_long:
         report.notes["dropped_too_long"] = result.dropped_too_long
-    return report.finish()
+    return report
+
+
+def run_train_grpo(ctx: StageContext, config: GRPORunConfig) -> StageReport:
+    """Multi-turn GRPO through the agent's tools; soft-F, ISE and format rewards."""
+    from training.grpo import run_grpo
+
+    report = StageReport("train-grpo")
+    result = run_grpo(
+        config, driver=ctx.driver, database=ctx.database, out_root=ctx.out_dir, echo=ctx.echo
+    )
+    report.keep(result.steps)
+    report.notes["run"] = result.run_id
+    report.notes["tasks"] = result.tasks
+    report.notes["mean reward per step"] = ", ".join(f"{x:.3f}" for x in result.rewards)
+    report.notes["checkpoint"] = str(result.checkpoint)
+    return report
+
+
+def run_eval(ctx: StageContext, config: EvalConfig) -> StageReport:
+    """Roll a checkpoint out on held-out tasks, score, write an Evaluation node."""
+    from training.evaluation import evaluate_checkpoint
+
+    report = StageReport("eval")
+    result = evaluate_checkpoint(ctx.driver, ctx.database, config, echo=ctx.echo)
+    report.keep(result.n_tasks)
+    report.notes["evaluation"] = f"{result.eval_id} ({result.run_id or 'no training run'})"
+    report.notes["scores"] = result.summary()
+    return report
+
+
+PRUNE = Stage(
+    "prune",
+    "WebClipper: state graphs, minimum necessary DAG (Cypher + search), 2-of-3 vote, thought "
+    "rewriting; pruned rollouts next to their originals",
+    PruneConfig,
+    "prune",
+    run_prune,
+)
+DATASET = Stage(
+    "dataset",
+    "training dataset from kept/pruned trajectories (TRL messages, card, Dataset node)",
+    DatasetSpec,
+    "dataset",
+    run_dataset,
+)
+TRAIN_SFT = Stage(
+    "train-sft",
+    "SFT with TRL (default: 10 CPU steps of SmolLM2 on the pipeline's dataset)",
+    SFTRunConfig,
+    "train-sft",
+    run_train_sft,
+    optional=True,
+)
+TRAIN_GRPO = Stage(
+    "train-grpo",
+    "multi-turn GRPO through the agent's search/visit tools (soft-F, ISE, format rewards)",
+    GRPORunConfig,
+    "train-grpo",
+    run_train_grpo,
+    optional=True,
+)
+EVAL = Stage(
+    "eval",
+    "the agent evaluation of a checkpoint on held-out tasks, as an Evaluation node",
+    EvalConfig,
+    "eval",
+    run_eval,
+    optional=True,
+)

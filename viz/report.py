@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import neo4j
 
+from common.config import option
 from graphdb import cypher
-from graphdb.stages import StageReport
+from graphdb.stages import StageContext, StageReport, last_notes
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from seekgraph.pipeline import PipelineContext
 
 PUBLISHED_KP = (
     Path(__file__).resolve().parent.parent.parent
@@ -36,7 +36,6 @@ PUBLISHED_KP = (
     / "webshaper"
     / "webshaper.500.jsonl"
 )
-DEFAULT_ALPHA, DEFAULT_BETA = 0.3, 0.1  # WebLeaper's ISR/ISE thresholds (agent/filtering.py)
 KEPT, REJECTED = "#009E73", "#D55E00"
 
 
@@ -89,17 +88,13 @@ def published_triple_counts(path: Path | None = None) -> list[int] | None:
     return counts
 
 
-def thresholds(config: dict[str, Any] | None = None) -> tuple[float, float]:
-    """ISR/ISE thresholds: `[agent] alpha/beta` in the config, else the filter's defaults."""
-    alpha, beta = DEFAULT_ALPHA, DEFAULT_BETA
-    try:
-        from agent.filtering import FilterConfig
+def thresholds(driver: neo4j.Driver, database: str | None) -> tuple[float, float]:
+    """ISR/ISE thresholds of the latest filter run, else the filter's defaults."""
+    from agent.config import FilterConfig
 
-        alpha, beta = FilterConfig().alpha, FilterConfig().beta
-    except ImportError:  # the agent package is optional for the report
-        pass
-    section = (config or {}).get("agent", {})
-    return float(section.get("alpha", alpha)), float(section.get("beta", beta))
+    notes = last_notes(driver, "filter", database)
+    default = FilterConfig()
+    return float(notes.get("alpha", default.alpha)), float(notes.get("beta", default.beta))
 
 
 def _read(
@@ -122,10 +117,7 @@ def _read(
 
 def stages_section(driver: neo4j.Driver, database: str | None) -> Section:
     runs = _read(driver, "explore/count_stage_results", database)
-    from seekgraph.pipeline import STAGES
-
-    order = {s.name: i for i, s in enumerate(STAGES)}
-    runs.sort(key=lambda r: (order.get(str(r["stage"]).split("_")[0], len(order)), r["stage"]))
+    runs.sort(key=lambda r: (str(r["finished_at"]), r["stage"]))
     rejections = _read(driver, "stages/count_rejections_by_reason", database, stage=None)
     title = "Records kept and rejected per stage"
     if not runs and not rejections:
@@ -372,7 +364,6 @@ def training_section(driver: neo4j.Driver, database: str | None) -> Section:
 def build_report(
     driver: neo4j.Driver,
     database: str | None = None,
-    config: dict[str, Any] | None = None,
     published_path: Path | None = None,
 ) -> Report:
     """Every section of the report, in reading order."""
@@ -382,7 +373,7 @@ def build_report(
         tasks_section(driver, database),
         targets_section(driver, database),
         kp_section(driver, database, published_triple_counts(published_path)),
-        isr_section(driver, database, thresholds(config)),
+        isr_section(driver, database, thresholds(driver, database)),
         pruning_section(driver, database),
         training_section(driver, database),
     ]
@@ -422,23 +413,32 @@ def write_report(
     driver: neo4j.Driver,
     path: Path,
     database: str | None = None,
-    config: dict[str, Any] | None = None,
     published_path: Path | None = None,
 ) -> Report:
-    report = build_report(driver, database, config, published_path)
+    report = build_report(driver, database, published_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render(report), encoding="utf-8")
     return report
 
 
-def run_stage(ctx: PipelineContext) -> StageReport:
-    """Pipeline stage `report`: write out/report.html (re-running just rewrites the file)."""
+@dataclass(frozen=True)
+class ReportConfig:
+    """Settings of the `report` stage (config section ``[report]``)."""
+
+    html: Path | None = option(None, "The HTML file to write (default: <out>/report.html).")
+    published: Path | None = option(
+        None, "webshaper.500.jsonl to compare KP tasks with (default: ../shared/data's)."
+    )
+
+
+def run_report(ctx: StageContext, config: ReportConfig) -> StageReport:
+    """Write the report (re-running just rewrites the file)."""
     stage = StageReport("report")
-    path = ctx.out_dir / "report.html"
-    report = write_report(ctx.driver, path, ctx.database, ctx.config)
+    path = config.html or ctx.out_dir / "report.html"
+    report = write_report(ctx.driver, path, ctx.database, config.published)
     stage.keep(report.n_plots)
     empty = [s.title for s in report.sections if not s.image]
     if empty:
         stage.notes["sections without data"] = len(empty)
     stage.notes["report"] = str(path.resolve())
-    return stage.finish()
+    return stage

@@ -1,26 +1,27 @@
-"""`seekgraph db ...`: install, run and initialise the project's Neo4j."""
+"""`seekgraph db ...`: install, run and initialise the project's Neo4j; read its bookkeeping."""
 
 from __future__ import annotations
 
 import click
 
 from graphdb import server
-from graphdb.errors import AlreadyRunningError, GraphDBError
+from graphdb.errors import AlreadyRunningError, ConfigError
 from graphdb.schema import SCHEMA_VERSION, apply_schema, describe_schema
 from seekgraph.context import AppContext, pass_app
 
 
 def _require_managed(app: AppContext, action: str) -> None:
     if not app.settings.connection.managed:
-        raise click.ClickException(
+        raise ConfigError(
             f"cannot {action}: seekgraph is configured to use the existing Neo4j at "
-            f"{app.settings.connection.uri} (unset NEO4J_URI / [neo4j] uri to use the managed server)"
+            f"{app.settings.connection.uri}",
+            hint="unset NEO4J_URI / [neo4j] uri to use the managed server",
         )
 
 
 @click.group()
 def db() -> None:
-    """Install, start, stop and initialise the Neo4j server."""
+    """Install, start, stop and initialise the Neo4j server; list rejections."""
 
 
 @db.command()
@@ -29,12 +30,10 @@ def db() -> None:
 def install(app: AppContext, force: bool) -> None:
     """Assemble Neo4j 5.26 Community + Browser + APOC from Maven Central."""
     _require_managed(app, "install")
-    home = app.settings.server.home
-    try:
-        changed = server.install(app.settings.server, force=force)
-    except GraphDBError as e:
-        raise click.ClickException(str(e)) from e
-    click.echo(f"{'installed' if changed else 'already installed'}: Neo4j in {home}")
+    changed = server.install(app.settings.server, force=force)
+    click.echo(
+        f"{'installed' if changed else 'already installed'}: Neo4j in {app.settings.server.home}"
+    )
 
 
 @db.command()
@@ -48,8 +47,6 @@ def start(app: AppContext, timeout: float) -> None:
     except AlreadyRunningError as e:
         click.echo(f"already running: {e}")
         return
-    except GraphDBError as e:
-        raise click.ClickException(str(e)) from e
     click.echo(f"started (pid {st.pid}); Bolt {st.bolt_uri}; Browser {st.browser_url}")
 
 
@@ -74,12 +71,8 @@ def status(app: AppContext) -> None:
     """Print addresses, the Browser URL, and whether the server answers."""
     conn = app.settings.connection
     if not conn.managed:
-        try:
-            app.driver()
-            click.echo(f"external Neo4j {conn.describe()}: answers")
-        except click.ClickException as e:
-            click.echo(f"external Neo4j {conn.describe()}: DOWN ({e.message})")
-            raise SystemExit(1) from e
+        app.driver()
+        click.echo(f"external Neo4j {conn.describe()}: answers")
         return
     st = server.status(app.settings.server)
     state = "up" if st.answers else ("starting or unhealthy" if st.process_alive else "down")
@@ -141,3 +134,23 @@ def rejects(app: AppContext, stage: str | None) -> None:
         click.echo("no rejections recorded")
     for row in rows:
         click.echo(f"{row['stage']:<24} {row['n']:>7}  {row['reason']}")
+
+
+@db.command("delete-kp-tasks")
+@click.option(
+    "--source",
+    "sources",
+    multiple=True,
+    default=("seed", "expanded"),
+    show_default=True,
+    type=click.Choice(["published", "seed", "expanded"]),
+    help="Which KP tasks to delete (repeatable).",
+)
+@click.confirmation_option(prompt="Delete these KP tasks and their rejections?")
+@pass_app
+def delete_kp_tasks(app: AppContext, sources: tuple[str, ...]) -> None:
+    """Delete WebShaper KP tasks (default: seeds and expansions) to make them again."""
+    from synth.shaper.store import delete_tasks
+
+    delete_tasks(app.driver(), app.database, list(sources))
+    click.echo(f"deleted KP tasks of sources {', '.join(sources)}")

@@ -1,4 +1,4 @@
-"""`seekgraph pipeline`: install and start Neo4j if needed, init the schema, run every stage."""
+"""`seekgraph pipeline`: install and start Neo4j if needed, apply the schema, run every stage."""
 
 from __future__ import annotations
 
@@ -6,24 +6,37 @@ from pathlib import Path
 
 import click
 
-from graphdb import server
-from graphdb.errors import AlreadyRunningError, GraphDBError
-from graphdb.schema import apply_schema
-from graphdb.settings import resolve
-from graphdb.stages import StageReport
-from seekgraph import DEFAULT_DATA
 from seekgraph.context import AppContext, pass_app
-from seekgraph.pipeline import STAGES, PipelineContext, run_stages, select_stages, summary_table
+
+
+def ensure_server(app: AppContext) -> None:
+    """Install and start the managed Neo4j when it is the one configured (no-op otherwise)."""
+    from common.config import resolve_settings
+    from graphdb import server
+    from graphdb.errors import AlreadyRunningError
+
+    if not app.settings.connection.managed:
+        return
+    srv = app.settings.server
+    if server.install(srv):
+        click.echo(f"installed Neo4j into {srv.home}")
+    try:
+        st = server.start(srv)
+        click.echo(f"started Neo4j (pid {st.pid})")
+    except AlreadyRunningError:
+        click.echo("Neo4j already running")
+    # The password file exists now: resolve again so the connection carries it.
+    fresh = resolve_settings(app.config, flags={"home": srv.home})
+    app.settings = type(app.settings)(server=srv, connection=fresh.connection)
 
 
 @click.command()
 @click.option(
     "--data",
     "data_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_DATA,
-    show_default=True,
-    help="Data set folder.",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Data folder for the ingest stage [default: the packaged default data].",
 )
 @click.option(
     "--out",
@@ -35,58 +48,51 @@ from seekgraph.pipeline import STAGES, PipelineContext, run_stages, select_stage
 )
 @click.option("--only", multiple=True, help="Run only these stages (repeatable).")
 @click.option("--skip", multiple=True, help="Skip these stages (repeatable).")
-@click.option("--with-training", is_flag=True, help="Also run the optional training stages.")
+@click.option("--with-training", is_flag=True, help="Also run the optional stages.")
+@click.option("--strict", is_flag=True, help="Fail when a stage keeps nothing.")
 @click.option("--list", "list_only", is_flag=True, help="List the stages and exit.")
 @pass_app
 def pipeline(
     app: AppContext,
-    data_dir: Path,
+    data_dir: Path | None,
     out_dir: Path,
     only: tuple[str, ...],
     skip: tuple[str, ...],
     with_training: bool,
+    strict: bool,
     list_only: bool,
 ) -> None:
-    """Run the whole pipeline (the default data unless --data), then print a summary."""
+    """Run the stages in order (the default data unless --data), then print a summary.
+
+    Each stage reads its [section] of the config file; a killed run is simply re-run (every
+    stage skips finished work)."""
+    from graphdb.errors import StageError
+    from graphdb.schema import apply_schema
+    from seekgraph.pipeline import STAGES, run_stages, select_stages, summary_table
+
     if list_only:
         for stage in STAGES:
-            click.echo(f"{stage.name:<20} {'(optional) ' if stage.optional else ''}{stage.help}")
+            optional = "(optional) " if stage.optional else ""
+            click.echo(f"{stage.name:<16} [{stage.section}] {optional}{stage.help}")
         return
-    try:
-        stages = select_stages(only, skip, with_training)
-    except ValueError as e:
-        raise click.UsageError(str(e)) from e
-    if app.settings.connection.managed:
-        srv = app.settings.server
-        try:
-            if server.install(srv):
-                click.echo(f"installed Neo4j into {srv.home}")
-            st = server.start(srv)
-            click.echo(f"started Neo4j (pid {st.pid})")
-        except AlreadyRunningError:
-            click.echo("Neo4j already running")
-        except GraphDBError as e:
-            raise click.ClickException(str(e)) from e
-        # The password file exists now; re-resolve so the connection carries it.
-        app.settings = resolve(flags={"home": srv.home}, config=app.config)
-    driver = app.driver()
-    n = apply_schema(driver, app.database)
+    if data_dir is not None and not data_dir.is_dir():
+        raise click.BadParameter(f"{data_dir} is not a folder", param_hint="--data")
+    stages = select_stages(only, skip, with_training)
+    ensure_server(app)
+    ctx = app.stage_context(out_dir)
+    n = apply_schema(ctx.driver, ctx.database)
     click.echo(f"schema ready ({n} statements)")
     out_dir.mkdir(parents=True, exist_ok=True)
-    ctx = PipelineContext(
-        driver=driver,
-        database=app.database,
-        data_dir=data_dir,
-        out_dir=out_dir,
-        config=app.config,
-        with_training=with_training,
-        echo=click.echo,
-    )
-    reports: list[StageReport] = run_stages(ctx, stages)
-    click.echo("")
-    for line in summary_table(reports):
-        click.echo(line)
-    click.echo("")
+    flags: dict[str, dict[str, object]] = {"ingest": {"data": data_dir}}
+
+    def summary(reports: list) -> None:  # type: ignore[type-arg]
+        click.echo("")
+        for line in summary_table(reports):
+            click.echo(line)
+        click.echo("")
+
+    reports = run_stages(ctx, stages, app.config, flags, on_failure=summary)
+    summary(reports)
     if app.settings.connection.managed:
         click.echo(
             f"Neo4j Browser: {app.settings.server.browser_url}  "
@@ -94,3 +100,6 @@ def pipeline(
         )
     else:
         click.echo(f"Neo4j: {app.settings.connection.describe()}")
+    empty = [r.stage for r in reports if r.kept == 0 and (r.rejected or not r.skipped)]
+    if strict and empty:
+        raise StageError(f"stages kept nothing: {', '.join(empty)}", hint="see the summary above")

@@ -1,60 +1,76 @@
-"""Cleaning thresholds and batch sizes for ingest, as a typed dataclass with help text.
+"""Settings of the `ingest` stage (config section ``[ingest]``; flags override).
 
-Precedence: CLI flag > ``[synth]`` section of the config file > default. Every field's help is
-shown by `seekgraph ingest tables --help` (the flags are generated from this dataclass).
+What makes a table worth keeping follows the paper: large, regular, structurally homogeneous
+tables with a usable key column. Every field is a ``seekgraph ingest --flag``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
-from synth.errors import IngestError
+from common.config import option
 
-
-def _opt(default: Any, help: str) -> Any:
-    return field(default=default, metadata={"help": help})
+PAGE_SOURCES = ("", "passage", "article", "default")
 
 
 @dataclass(frozen=True)
 class IngestConfig:
-    """What makes a table worth keeping (the paper keeps large, regular, homogeneous tables)."""
+    """Where the input is, and the cleaning thresholds and batch sizes of the ingest."""
 
-    min_rows: int = _opt(5, "Reject tables with fewer data rows.")
-    max_rows: int = _opt(500, "Reject tables with more data rows (lists, not entity tables).")
-    min_cols: int = _opt(2, "Reject tables with fewer columns (a key and one attribute).")
-    max_empty_share: float = _opt(0.5, "Reject tables where a larger share of cells is empty.")
-    max_ragged_share: float = _opt(
-        0.0, "Reject tables where a larger share of rows has a different length than the header."
+    data: Path | None = option(
+        None, "Data folder to ingest (default: the project's packaged default data set)."
     )
-    allow_duplicate_headers: bool = _opt(False, "Keep tables whose header repeats a column name.")
-    max_cell_chars: int = _opt(20_000, "Reject tables with a cell longer than this (characters).")
-    min_key_score: float = _opt(0.45, "Reject tables whose best key column scores lower.")
-    min_key_link_ratio: float = _opt(
-        0.5, "A key column needs this share of linked cells, unless the table has no links."
+    files: tuple[Path, ...] = option(
+        (), "Ingest these table or page files instead of a data folder (repeatable)."
     )
-    min_key_uniqueness: float = _opt(0.6, "A key column needs this share of distinct values.")
-    table_batch: int = _opt(50, "Tables written per round of transactions.")
-    cell_batch: int = _opt(2000, "Cells, rows or facts per write transaction.")
-    page_batch: int = _opt(500, "Pages per write transaction.")
+    page_source: str = option(
+        "",
+        "Source label of ingested pages (empty: article with out_links, else passage).",
+        choices=PAGE_SOURCES,
+    )
+    key_llm: str = option(
+        "", "LLM backend spec deciding close key-column calls (empty: the score alone)."
+    )
+    min_rows: int = option(5, "Reject tables with fewer data rows.", min=1)
+    max_rows: int = option(
+        500, "Reject tables with more data rows (lists, not entity tables).", min=1
+    )
+    min_cols: int = option(2, "Reject tables with fewer columns (a key and one attribute).", min=1)
+    max_empty_share: float = option(
+        0.5, "Reject tables where a larger share of cells is empty.", min=0, max=1
+    )
+    max_ragged_share: float = option(
+        0.0,
+        "Reject tables where a larger share of rows has a different length than the header.",
+        min=0,
+        max=1,
+    )
+    allow_duplicate_headers: bool = option(False, "Keep tables whose header repeats a column name.")
+    max_cell_chars: int = option(
+        20_000, "Reject tables with a cell longer than this (characters).", min=1
+    )
+    min_key_score: float = option(0.45, "Reject tables whose best key column scores lower.")
+    min_key_link_ratio: float = option(
+        0.5,
+        "A key column needs this share of linked cells, unless the table has no links.",
+        min=0,
+        max=1,
+    )
+    min_key_uniqueness: float = option(
+        0.6, "A key column needs this share of distinct values.", min=0, max=1
+    )
+    table_batch: int = option(50, "Tables written per round of transactions.", min=1)
+    cell_batch: int = option(2000, "Cells, rows or facts per write transaction.", min=1)
+    page_batch: int = option(500, "Pages per write transaction.", min=1)
 
-    @classmethod
-    def from_section(cls, section: dict[str, Any], **flags: Any) -> IngestConfig:
-        """Defaults, overridden by the ``[synth]`` section, overridden by non-None flags."""
-        known = {f.name: f for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for key, value in section.items():
-            if key in known:
-                values[key] = value
-        values.update({k: v for k, v in flags.items() if v is not None and k in known})
-        try:
-            config = replace(cls(), **{k: type(getattr(cls(), k))(v) for k, v in values.items()})
-        except (TypeError, ValueError) as e:
-            raise IngestError(f"invalid ingest setting: {e}") from e
-        return config
-
-    @classmethod
-    def help_items(cls) -> list[tuple[str, Any, str]]:
-        """(name, default, help) of every setting, for the CLI."""
-        default = cls()
-        return [(f.name, getattr(default, f.name), f.metadata.get("help", "")) for f in fields(cls)]
+    def fingerprint(self) -> str:
+        """A hash of the cleaning settings (not where the input is, not the batch sizes): a
+        table ingested under other settings is cleaned again."""
+        skip = {"data", "files", "page_source", "key_llm"}
+        cleaning = {
+            k: v for k, v in asdict(self).items() if not k.endswith("_batch") and k not in skip
+        }
+        return hashlib.sha1(json.dumps(cleaning, sort_keys=True).encode()).hexdigest()[:8]

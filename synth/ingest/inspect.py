@@ -1,4 +1,4 @@
-"""Read-only views of what ingest wrote, for `seekgraph ingest status|show` and the tests."""
+"""Read-only views of what ingest wrote, for `seekgraph show tables|entity` and the tests."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ content hash last, which marks it finished: a re-run skips finished, unchanged p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 import neo4j
 
@@ -18,19 +18,6 @@ from synth.ingest.config import IngestConfig
 from synth.ingest.records import PageRecord, Unreadable, title_from_id
 
 STAGE = "ingest"
-
-
-def _chunks(
-    items: Iterable[PageRecord | Unreadable], size: int
-) -> Iterator[list[PageRecord | Unreadable]]:
-    chunk: list[PageRecord | Unreadable] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
 
 
 def ingest_pages(
@@ -47,7 +34,7 @@ def ingest_pages(
     report = report or StageReport(STAGE)
     pending: list[dict[str, object]] = []
     n_links = 0
-    for chunk in _chunks(items, config.page_batch):
+    for chunk in cypher.batched(items, config.page_batch):
         pages = [p for p in chunk if isinstance(p, PageRecord)]
         for bad in chunk:
             if isinstance(bad, Unreadable):

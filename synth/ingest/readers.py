@@ -215,14 +215,16 @@ def read_html(path: Path) -> Iterator[TableItem]:
         )
 
 
-def read_tables(path: Path) -> Iterator[TableItem]:
-    """Dispatch on the file name: ``.jsonl[.gz]``/``.json``, ``.csv``, ``.html``/``.htm``."""
+def read_tables(path: Path, source: str | None = None) -> Iterator[TableItem]:
+    """Dispatch on the file name: ``.jsonl[.gz]``/``.json``, ``.csv``, ``.html``/``.htm``.
+
+    `source` labels JSONL tables (default ``ottqa``); CSV and HTML tables are labelled by format.
+    """
     name = path.name.lower()
     if not path.is_file():
         raise IngestError(f"{path} is not a file")
     if name.endswith((".jsonl", ".jsonl.gz", ".json")):
-        source = "default" if "default" in path.parts else "ottqa"
-        return read_ottqa(path, source)
+        return read_ottqa(path, source or "ottqa")
     if name.endswith(".csv"):
         return read_csv(path)
     if name.endswith((".html", ".htm")):
@@ -240,12 +242,10 @@ def _year(value: Any) -> int | None:
 def read_pages(path: Path, source: str | None = None) -> Iterator[PageItem]:
     """Passages ``{id, title, text}`` or articles with ``out_links`` (JSONL, optionally gzipped).
 
-    `source` defaults to ``article`` for records with ``out_links`` and ``passage`` otherwise
-    (``default`` for files under a ``default`` data folder).
+    `source` defaults to ``article`` for records with ``out_links`` and ``passage`` otherwise.
     """
     if not path.is_file():
         raise IngestError(f"{path} is not a file")
-    default_source = "default" if source is None and "default" in path.parts else source
     for record_id, obj in _json_lines(path):
         if isinstance(obj, Unreadable):
             yield obj
@@ -260,7 +260,7 @@ def read_pages(path: Path, source: str | None = None) -> Iterator[PageItem]:
             continue
         page_id = wiki_id(raw_id)
         out = list(dict.fromkeys(wiki_id(x) for x in links if isinstance(x, str) and x.strip()))
-        kind = default_source or ("article" if "out_links" in obj else "passage")
+        kind = source or ("article" if "out_links" in obj else "passage")
         yield PageRecord(
             page_id=page_id,
             title=str(obj.get("title") or raw_id).replace("_", " ")
@@ -272,3 +272,22 @@ def read_pages(path: Path, source: str | None = None) -> Iterator[PageItem]:
             out_links=[x for x in out if x != page_id],
             year=_year(obj.get("year")),
         )
+
+
+def file_kind(path: Path) -> str:
+    """``tables`` or ``pages``: CSV and HTML hold tables; a JSONL file holds tables when its
+    first record has a ``header``, else pages. Raises `IngestError` for other files."""
+    name = path.name.lower()
+    if name.endswith((".csv", ".html", ".htm")):
+        return "tables"
+    if not name.endswith((".jsonl", ".jsonl.gz", ".json")):
+        raise IngestError(f"{path}: unknown format (expected .jsonl, .jsonl.gz, .csv or .html)")
+    with _open_lines(path) as handle:
+        for raw in handle:
+            if raw.strip():
+                try:
+                    first = json.loads(raw)
+                except (json.JSONDecodeError, UnicodeDecodeError):
+                    return "tables"  # the table reader rejects the broken line with a reason
+                return "tables" if isinstance(first, dict) and "header" in first else "pages"
+    return "tables"

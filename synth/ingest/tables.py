@@ -9,10 +9,7 @@ written with its hash, which marks it finished (a killed run redoes only unfinis
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import neo4j
@@ -30,11 +27,6 @@ if TYPE_CHECKING:
 from synth.relations import Mapping, current_mappings, header_key, relation_for
 
 STAGE = "ingest"
-
-
-def _fingerprint(config: IngestConfig) -> str:
-    cleaning = {k: v for k, v in asdict(config).items() if not k.endswith("_batch")}
-    return hashlib.sha1(json.dumps(cleaning, sort_keys=True).encode()).hexdigest()[:8]
 
 
 def render_table(table: RawTable) -> str:
@@ -232,19 +224,6 @@ class _Rows:
                 cypher.run_batches(driver, name, rows, database=database, batch_size=size)
 
 
-def _chunks(
-    items: Iterable[RawTable | Unreadable], size: int
-) -> Iterator[list[RawTable | Unreadable]]:
-    chunk: list[RawTable | Unreadable] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
 def ingest_tables(
     driver: neo4j.Driver,
     items: Iterable[RawTable | Unreadable],
@@ -265,10 +244,10 @@ def ingest_tables(
     """
     config = config or IngestConfig()
     report = report or StageReport(STAGE)
-    fingerprint = _fingerprint(config)
+    fingerprint = config.fingerprint()
     mappings = current_mappings(driver, database)
     counts = report.notes
-    for chunk in _chunks(items, config.table_batch):
+    for chunk in cypher.batched(items, config.table_batch):
         tables = [t for t in chunk if isinstance(t, RawTable)]
         for bad in chunk:
             if isinstance(bad, Unreadable):

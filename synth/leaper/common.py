@@ -4,56 +4,57 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import neo4j
 
+from common.config import option
 from graphdb import cypher
 from graphdb.stages import StageReport
-from synth.errors import SynthError
 
 
-class LeaperError(SynthError):
-    """A WebLeaper stage cannot run (bad settings, missing model for the chosen similarity)."""
-
-
-@dataclass
+@dataclass(frozen=True)
 class LeaperConfig:
-    """Settings of the WebLeaper stages (config section ``[leaper]``; CLI flags override)."""
+    """Settings of the WebLeaper stages (config section ``[leaper]``; flags override)."""
 
-    min_anchors: int = 3  # a tree needs at least this many anchors (second layer)
-    max_targets: int = 400  # reject a task whose target set R is larger ("too_large")
-    min_relations: int = 2  # k: a biclique's trees share at least k relations
-    min_trees: int = 2  # a biclique merges at least this many trees
-    similarity: str = "embedding"  # "embedding" (all-MiniLM-L6-v2) or, explicitly, "tokens"
-    threshold: float = 0.45  # roots at least this similar are "on a related topic"
-    max_group_trees: int = 100  # a larger topic group is split again at a stricter threshold
-    threshold_step: float = 0.05  # how much stricter each split is
-    max_anchor_overlap: float = 0.8  # Union: trees whose anchors overlap more are one list twice
-    max_bicliques: int = 1000  # reject a topic group with more maximal bicliques than this
-    max_clues: int = 3  # Reverse-Union: at most this many attribute clues
-    bridges_per_union: int = 2  # Reverse-Union: bridge anchors tried per Union task
-    heldout_percent: int = 20  # share of tasks marked split='heldout' (by hash of the id)
-    batch_size: int = 200
+    min_anchors: int = option(3, "A tree needs at least this many anchors (second layer).", min=1)
+    max_targets: int = option(400, "Reject a task whose target set R is larger (too_large).", min=1)
+    min_relations: int = option(2, "k: a biclique's trees share at least k relations.", min=1)
+    min_trees: int = option(2, "A biclique merges at least this many trees.", min=2)
+    similarity: str = option(
+        "embedding",
+        "How tree roots are judged related: all-MiniLM-L6-v2 embeddings or, explicitly, tokens.",
+        choices=("embedding", "tokens"),
+    )
+    threshold: float = option(
+        0.45, "Roots at least this similar are on a related topic.", min=-1, max=1
+    )
+    max_group_trees: int = option(
+        100, "A larger topic group is split again at a stricter threshold.", min=2
+    )
+    threshold_step: float = option(
+        0.05, "How much stricter each split of a topic group is.", min=0.001, max=1
+    )
+    max_anchor_overlap: float = option(
+        0.8, "Union: trees whose anchors overlap more (Jaccard) are one list twice.", min=0, max=1
+    )
+    max_bicliques: int = option(
+        1000, "Reject a topic group with more maximal bicliques than this.", min=1
+    )
+    max_clues: int = option(3, "Reverse-Union: at most this many attribute clues.", min=1)
+    bridges_per_union: int = option(2, "Reverse-Union: bridge anchors tried per Union task.", min=1)
+    heldout_percent: int = option(
+        20, "Share of tasks marked split=heldout (by a hash of the id).", min=0, max=100
+    )
+    batch_size: int = option(200, "Trees or tasks per batch of reads and writes.", min=1)
+    paraphrase_with: str = option(
+        "", "LLM backend spec that paraphrases questions (empty: templates only)."
+    )
 
-    @classmethod
-    def from_section(cls, section: dict[str, Any], **overrides: Any) -> LeaperConfig:
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(section) - names)
-        if unknown:
-            raise LeaperError(f"unknown [leaper] settings {unknown}; known: {sorted(names)}")
-        values = {**section, **{k: v for k, v in overrides.items() if v is not None}}
-        config = cls(**values)
-        if config.similarity not in ("embedding", "tokens"):
-            raise LeaperError(
-                f"similarity must be 'embedding' or 'tokens', not {config.similarity!r}"
-            )
-        if config.min_relations < 1 or config.min_trees < 2:
-            raise LeaperError("min_relations must be >= 1 and min_trees >= 2")
-        if config.max_group_trees < config.min_trees or config.threshold_step <= 0:
-            raise LeaperError("max_group_trees must be >= min_trees and threshold_step > 0")
-        return config
+    def __post_init__(self) -> None:
+        if self.max_group_trees < self.min_trees:
+            raise ValueError("max_group_trees must be at least min_trees")
 
 
 def split_of(task_id: str, heldout_percent: int = 20) -> str:

@@ -13,32 +13,21 @@ A run repeats this for ``layers`` layers: every task of layer ``L`` gets at most
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-import click
 import neo4j
 
 from graphdb import cypher
 from graphdb.stages import StageReport
+from synth.shaper.config import ShaperConfig
 from synth.shaper.kp import TARGET, Const, KPTask, Triple, Var
 from synth.shaper.ops import GraphOps
-from synth.shaper.seeds import SeedRejected, bar_file, const_for, finish_task, finished_records
+from synth.shaper.seeds import SeedRejected, const_for, finish_task, finished_records
 from synth.shaper.store import load_tasks, save_tasks
 from synth.shaper.validate import validate_expansion
 
 STAGE = "shaper-expand"
-
-
-@dataclass
-class ExpandConfig:
-    """Knobs of `expand_tasks` (config section ``[shaper]``)."""
-
-    layers: int = 3  # expansion layers on top of the seeds
-    seed: int = 0
-    leaf_tries: int = 3  # leaves tried per task
-    candidate_tries: int = 3  # first definitions tried per leaf
-    max_definition: int = 2  # KPs intersected to define the new variable
-    neighbour_limit: int = 300
 
 
 @dataclass
@@ -65,7 +54,7 @@ def expansion_candidates(
     leaf: Const,
     triple_index: int,
     rng: random.Random,
-    config: ExpandConfig,
+    config: ShaperConfig,
 ) -> list[KPTask]:
     """Candidate tasks replacing `leaf` in triple `triple_index` by a new, defined variable."""
     assert leaf.ref is not None
@@ -119,7 +108,7 @@ def expand_once(
     task: KPTask,
     leaves: list[dict[str, object]],
     rng: random.Random,
-    config: ExpandConfig,
+    config: ShaperConfig,
 ) -> tuple[KPTask | None, list[Attempt]]:
     """Try leaves and definitions until one candidate passes validation."""
     attempts: list[Attempt] = []
@@ -159,7 +148,11 @@ def expand_once(
 
 
 def expand_tasks(
-    driver: neo4j.Driver, database: str | None, config: ExpandConfig, *, progress: bool = False
+    driver: neo4j.Driver,
+    database: str | None,
+    config: ShaperConfig,
+    *,
+    on_progress: Callable[[int], None] | None = None,
 ) -> StageReport:
     """Expand seeds layer by layer; each accepted child is stored with BUILT_FROM and EXPANDS."""
     report = StageReport(STAGE)
@@ -177,28 +170,27 @@ def expand_tasks(
         todo = [t for t in parents if t.task_id not in done]
         report.skip(len(parents) - len(todo))
         children: list[KPTask] = []
-        with click.progressbar(
-            todo, label=f"shaper expand layer {layer + 1}", file=bar_file(progress)
-        ) as bar:
-            for parent in bar:
-                leaves = cypher.read(
-                    driver, "shaper/find_leaf_constants", database=database, task_id=parent.task_id
+        for parent in todo:
+            leaves = cypher.read(
+                driver, "shaper/find_leaf_constants", database=database, task_id=parent.task_id
+            )
+            if on_progress is not None:
+                on_progress(1)
+            rng = random.Random(f"{config.seed}:{parent.task_id}")
+            child, attempts = expand_once(ops, parent, leaves, rng, config)
+            for k, a in enumerate(attempts):
+                attempted += 1
+                if a.task is None:
+                    reasons[a.reason] = reasons.get(a.reason, 0) + 1
+                    report.reject(f"{parent.task_id}#{k}", a.reason, a.detail)
+            if child is None:
+                report.reject(
+                    parent.task_id, "no_valid_expansion", f"{len(attempts)} candidates failed"
                 )
-                rng = random.Random(f"{config.seed}:{parent.task_id}")
-                child, attempts = expand_once(ops, parent, leaves, rng, config)
-                for k, a in enumerate(attempts):
-                    attempted += 1
-                    if a.task is None:
-                        reasons[a.reason] = reasons.get(a.reason, 0) + 1
-                        report.reject(f"{parent.task_id}#{k}", a.reason, a.detail)
-                if child is None:
-                    report.reject(
-                        parent.task_id, "no_valid_expansion", f"{len(attempts)} candidates failed"
-                    )
-                    continue
-                accepted += 1
-                children.append(child)
-                report.keep()
+                continue
+            accepted += 1
+            children.append(child)
+            report.keep()
         save_tasks(driver, children, database)
     report.notes.update(
         {

@@ -13,18 +13,15 @@ run skips finished attempts and repeats the others identically.
 
 from __future__ import annotations
 
-import io
 import random
-import sys
-from dataclasses import dataclass
-from typing import TextIO
+from collections.abc import Callable
 
-import click
 import neo4j
 
 from graphdb import cypher
 from graphdb.ids import stable_id
 from graphdb.stages import StageReport
+from synth.shaper.config import ShaperConfig
 from synth.shaper.kp import TARGET, Const, KPTask, Triple, Var
 from synth.shaper.ops import GraphOps, Neighbour, task_key
 from synth.shaper.questions import check_question, render
@@ -32,17 +29,6 @@ from synth.shaper.store import save_tasks
 from synth.shaper.validate import find_redundant
 
 STAGE = "shaper-seeds"
-
-
-@dataclass
-class SeedConfig:
-    """Knobs of `make_seeds` (config section ``[shaper]``)."""
-
-    n_seeds: int = 30  # walk attempts
-    seed: int = 0  # RNG seed of the run
-    max_answers: int = 3  # largest answer set a seed may have
-    max_narrow: int = 3  # at most this many intersected KPs to narrow the answer
-    neighbour_limit: int = 300  # edges read per node
 
 
 class SeedRejected(Exception):
@@ -59,7 +45,7 @@ def const_for(n: Neighbour, used: dict[str, str]) -> Const:
 
 
 def make_seed(
-    ops: GraphOps, start: str, rng: random.Random, config: SeedConfig, origin: str
+    ops: GraphOps, start: str, rng: random.Random, config: ShaperConfig, origin: str
 ) -> KPTask:
     """One seed task answered by `start` (among at most `max_answers`); raises `SeedRejected`."""
     first = ops.neighbours(start)
@@ -132,11 +118,6 @@ def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
     return task
 
 
-def bar_file(progress: bool) -> TextIO:
-    """Where a progress bar draws: stderr for the CLI, nowhere inside the pipeline."""
-    return sys.stderr if progress else io.StringIO()
-
-
 def finished_records(
     driver: neo4j.Driver, database: str | None, stage: str, prefix: str
 ) -> set[str]:
@@ -147,7 +128,11 @@ def finished_records(
 
 
 def make_seeds(
-    driver: neo4j.Driver, database: str | None, config: SeedConfig, *, progress: bool = False
+    driver: neo4j.Driver,
+    database: str | None,
+    config: ShaperConfig,
+    *,
+    on_progress: Callable[[int], None] | None = None,
 ) -> StageReport:
     """Run `config.n_seeds` walk attempts; kept seeds are stored, rejects reported by reason."""
     report = StageReport(STAGE)
@@ -161,25 +146,24 @@ def make_seeds(
     done = finished_records(driver, database, STAGE, prefix)
     seen: set[str] = set()
     kept: list[KPTask] = []
-    with click.progressbar(
-        range(config.n_seeds), label="shaper seeds", file=bar_file(progress)
-    ) as bar:
-        for i in bar:
-            origin = f"{prefix}{i}"
-            if origin in done:
-                report.skip()
-                continue
-            rng = random.Random(origin)
-            try:
-                task = make_seed(ops, rng.choice(starts), rng, config, origin)
-                if task.task_id in seen:
-                    raise SeedRejected("duplicate", task.task_id)
-            except SeedRejected as e:
-                report.reject(origin, e.reason, str(e))
-                continue
-            seen.add(task.task_id)
-            kept.append(task)
-            report.keep()
+    for i in range(config.n_seeds):
+        origin = f"{prefix}{i}"
+        if on_progress is not None:
+            on_progress(1)
+        if origin in done:
+            report.skip()
+            continue
+        rng = random.Random(origin)
+        try:
+            task = make_seed(ops, rng.choice(starts), rng, config, origin)
+            if task.task_id in seen:
+                raise SeedRejected("duplicate", task.task_id)
+        except SeedRejected as e:
+            report.reject(origin, e.reason, str(e))
+            continue
+        seen.add(task.task_id)
+        kept.append(task)
+        report.keep()
     save_tasks(driver, kept, database)
     report.notes["queries"] = ops.queries
     return report.finish()

@@ -1,14 +1,13 @@
-"""The shaper stages: import and execute the published rows, seeds, expansion, export.
+"""Import and execution of published WebShaper rows, export, and LLM paraphrases of KP tasks.
 
-Each returns a `StageReport`; the pipeline stages `shaper-seeds` and `shaper-expand` read their
-knobs from the ``[shaper]`` config section.
+The stage objects (`shaper-import`, `shaper-seeds`, `shaper-expand`) are in `synth.stages`.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,16 +16,13 @@ import neo4j
 from graphdb import cypher
 from graphdb.stages import StageReport
 from synth.shaper.compile import execute
-from synth.shaper.expand import ExpandConfig, expand_tasks
 from synth.shaper.kp import LINKED_FROM, LINKS_TO, Const, KPTask, ShaperError, Triple
 from synth.shaper.published import read_rows, to_row
 from synth.shaper.questions import check_question, paraphrase
-from synth.shaper.seeds import SeedConfig, make_seeds
 from synth.shaper.store import load_tasks, save_tasks
 
 if TYPE_CHECKING:
     from common.llm.base import LLMBackend
-    from seekgraph.pipeline import PipelineContext
 
 IMPORT_STAGE = "shaper-import"
 
@@ -180,23 +176,3 @@ def paraphrase_tasks(
         report.keep()
     cypher.run_batches(driver, "shaper/set_task_paraphrases", rows, database=database)
     return report.finish()
-
-
-def _config(cls: Any, section: dict[str, Any]) -> Any:
-    names = {f.name for f in fields(cls)}
-    return cls(**{k: v for k, v in section.items() if k in names})
-
-
-def seeds_stage(ctx: PipelineContext) -> StageReport:
-    """Pipeline stage `shaper-seeds`."""
-    config: SeedConfig = _config(SeedConfig, ctx.section("shaper"))
-    return make_seeds(ctx.driver, ctx.database, config)
-
-
-def expand_stage(ctx: PipelineContext) -> StageReport:
-    """Pipeline stage `shaper-expand`; also exports the tasks to ``<out>/shaper_tasks.jsonl``."""
-    config: ExpandConfig = _config(ExpandConfig, ctx.section("shaper"))
-    report = expand_tasks(ctx.driver, ctx.database, config)
-    n = export_tasks(ctx.driver, ctx.database, ctx.out_dir / "shaper_tasks.jsonl")
-    report.notes["exported"] = f"{n} tasks -> {ctx.out_dir / 'shaper_tasks.jsonl'}"
-    return report

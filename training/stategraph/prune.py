@@ -30,10 +30,11 @@ from typing import Any
 
 import neo4j
 
+from common.config import option
 from graphdb.cypher import batched
 from graphdb.stages import StageReport
 from training.stategraph import store
-from training.stategraph.errors import ClipperError, StateGraphError, WireFormatError
+from training.stategraph.errors import StateGraphError, WireFormatError
 from training.stategraph.exact import candidates as exact_candidates
 from training.stategraph.exact import exact_necessary_actions
 from training.stategraph.extract_rules import Lexicon, extract_rule_graphs, first_introducers
@@ -49,43 +50,37 @@ from training.stategraph.wire import (
 )
 
 EXTRACTORS = ("rule", "llm")
-PIPELINE_REWRITE_LIMIT = 2  # CPU SmolLM2 rewriting is slow (minutes per trajectory); a sample
 
 
 @dataclass(frozen=True)
 class PruneConfig:
-    """Settings of `seekgraph prune` (flags > `[prune]` config section > these defaults)."""
+    """Settings of the `prune` stage (config section ``[prune]``; flags override)."""
 
-    extractor: str = "rule"  # rule: three granularities; llm: three LLM runs
-    extractor_backend: str = "transformers"  # LLM spec for the llm extractor
-    rewrite: bool = True  # rewrite thoughts whose context lost pruned steps
-    rewrite_backend: str = "transformers"  # LLM spec that writes the rewrite candidates
-    # Rewrite the thoughts of at most this many pruned trajectories per run (None: all); the
-    # rest are stored with rewrite_status "not_rewritten". The pipeline sets a small number
-    # because CPU generation is slow; `seekgraph prune` rewrites all by default.
-    rewrite_limit: int | None = None
-    n_candidates: int = 3
-    max_new_tokens: int = 64
-    chunk_size: int = 50  # trajectories per write batch
-    include_unfiltered: bool = False  # also prune rollouts the filter did not keep
-    rollout_ids: tuple[str, ...] = ()
-    limit: int | None = None
-    exact_max_candidates: int = 14  # exact solver only on graphs this small (optimality gap)
-    redo: bool = False  # also redo rollouts that already have a prune_status (benchmarks)
-
-    @classmethod
-    def from_section(cls, section: dict[str, Any], **overrides: Any) -> PruneConfig:
-        known = set(cls.__dataclass_fields__)
-        unknown = sorted(set(section) - known)
-        if unknown:
-            raise ClipperError(f"unknown [prune] setting(s) {unknown}; known: {sorted(known)}")
-        values = {**section, **{k: v for k, v in overrides.items() if v is not None}}
-        if "rollout_ids" in values:
-            values["rollout_ids"] = tuple(values["rollout_ids"])
-        config = cls(**values)
-        if config.extractor not in EXTRACTORS:
-            raise ClipperError(f"unknown extractor {config.extractor!r}; use one of {EXTRACTORS}")
-        return config
+    extractor: str = option(
+        "rule",
+        "State-graph constructions for the vote: rule (three evidence granularities) or llm "
+        "(three runs of --extractor-backend).",
+        choices=EXTRACTORS,
+    )
+    extractor_backend: str = option("transformers", "LLM spec for the llm extractor.")
+    rewrite: bool = option(True, "Rewrite thoughts whose context lost pruned steps.")
+    rewrite_backend: str = option("transformers", "LLM spec that writes rewrite candidates.")
+    rewrite_limit: int = option(
+        2,
+        "Rewrite the thoughts of at most this many pruned trajectories per run (-1: all); the "
+        "rest are stored with rewrite_status not_rewritten (CPU generation takes minutes each).",
+        min=-1,
+    )
+    n_candidates: int = option(3, "Rewrite candidates per thought.", min=1, max=16)
+    max_new_tokens: int = option(64, "Length limit of one rewrite candidate.", min=8, max=1024)
+    chunk_size: int = option(50, "Trajectories per write batch.", min=1)
+    include_unfiltered: bool = option(False, "Also prune rollouts the filter did not keep.")
+    rollout_ids: tuple[str, ...] = option((), "Only these rollout ids (repeatable).")
+    limit: int = option(0, "At most this many trajectories (0: all).", min=0)
+    exact_max_candidates: int = option(
+        14, "Run the exact solver only on graphs this small (optimality gap).", min=0
+    )
+    redo: bool = option(False, "Also redo rollouts that already have a prune status (benches).")
 
 
 @dataclass
@@ -193,7 +188,7 @@ def prune_rollouts(
     )
     todo = [c["rollout_id"] for c in candidates if config.redo or c["prune_status"] is None]
     report.skip(len(candidates) - len(todo))
-    if config.limit is not None:
+    if config.limit:
         todo = todo[: config.limit]
     if on_start is not None:
         on_start(len(todo))
@@ -395,9 +390,7 @@ def _finish(
     started = time.perf_counter()
     pruned = original.keep(kept_turns)
     records: list[Any] = []
-    if config.rewrite and (
-        config.rewrite_limit is None or result.rewrite_calls < config.rewrite_limit
-    ):
+    if config.rewrite and (config.rewrite_limit < 0 or result.rewrite_calls < config.rewrite_limit):
         result.rewrite_calls += 1
         if rewriter_box[0] is None:
             rewriter_box[0] = _make_rewriter(config)
@@ -450,14 +443,3 @@ def _finish(
             "detail": f"removed steps {[t - 1 for t in outcome.removed]}",
         }
     )
-
-
-def run_stage(ctx: Any) -> StageReport:
-    """Pipeline stage ``prune`` (after ``filter``): settings from the ``[prune]`` section."""
-    section = {"rewrite_limit": PIPELINE_REWRITE_LIMIT, **ctx.section("prune")}
-    config = PruneConfig.from_section(section)
-    result = prune_rollouts(ctx.driver, ctx.database, config)
-    result.report.notes["trajectories rewritten (limit)"] = (
-        f"{result.rewrite_calls} (rewrite_limit {config.rewrite_limit}; set [prune] rewrite_limit)"
-    )
-    return result.report.finish()

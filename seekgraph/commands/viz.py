@@ -1,4 +1,4 @@
-"""`seekgraph viz`, `seekgraph report` and `seekgraph browse`."""
+"""`seekgraph viz` (pictures of a task or trajectory) and `seekgraph browse` (Neo4j Browser links)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,7 @@ from pathlib import Path
 import click
 
 from graphdb import cypher
-from graphdb.errors import GraphDBError
 from seekgraph.context import AppContext, pass_app
-from viz.errors import VizError
 
 PICTURES = ("task", "kp", "trajectory", "biclique", "steps")
 
@@ -54,47 +52,16 @@ def viz(
     from viz.html import write_html
     from viz.svg import write_svg
 
-    try:
-        vg = graphs.load(app.driver(), kind, subject_id, app.database, max_anchors)
-        stem = _file_stem(kind, subject_id)
-        html_path = write_html(vg, out_dir / f"{stem}.html")
-        click.echo(f"{vg.title}")
-        for note in vg.notes:
-            click.echo(f"  {note}")
-        click.echo(f"  {len(vg.nodes)} nodes, {len(vg.edges)} edges")
-        click.echo(f"  html: {html_path}")
-        if not no_svg:
-            click.echo(f"  svg:  {write_svg(vg, out_dir / f'{stem}.svg')}")
-    except (VizError, GraphDBError) as e:
-        raise click.ClickException(str(e)) from e
-
-
-@click.command()
-@click.option(
-    "--out",
-    "out_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("out/report.html"),
-    show_default=True,
-    help="The HTML file to write.",
-)
-@click.option(
-    "--published",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="webshaper.500.jsonl to compare KP tasks with (default: shared data).",
-)
-@pass_app
-def report(app: AppContext, out_path: Path, published: Path | None) -> None:
-    """Write one HTML report with plots of everything in the graph."""
-    from viz.report import write_report
-
-    try:
-        result = write_report(app.driver(), out_path, app.database, app.config, published)
-    except GraphDBError as e:
-        raise click.ClickException(str(e)) from e
-    for section in result.sections:
-        click.echo(f"  {'plot ' if section.image else 'empty'}  {section.title}")
-    click.echo(f"report: {out_path.resolve()} ({result.n_plots} plots)")
+    vg = graphs.load(app.driver(), kind, subject_id, app.database, max_anchors)
+    stem = _file_stem(kind, subject_id)
+    html_path = write_html(vg, out_dir / f"{stem}.html")
+    click.echo(f"{vg.title}")
+    for note in vg.notes:
+        click.echo(f"  {note}")
+    click.echo(f"  {len(vg.nodes)} nodes, {len(vg.edges)} edges")
+    click.echo(f"  html: {html_path}")
+    if not no_svg:
+        click.echo(f"  svg:  {write_svg(vg, out_dir / f'{stem}.svg')}")
 
 
 def _pick_query(app: AppContext, subject_id: str) -> str:
