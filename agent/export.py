@@ -9,6 +9,7 @@ from pathlib import Path
 import neo4j
 
 from agent.metrics import gold_items
+from agent.store import read_trajectories
 from graphdb import cypher
 
 
@@ -28,13 +29,14 @@ def export_jsonl(
         policy=policy,
         kept_only=kept_only,
     )
+    stored = read_trajectories(driver, database, [r["rollout_id"] for r in rows])
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as out:
         for r in rows:
             record = {
                 "question": r["question"],
                 "answer": "\n".join(gold_items(r["answer_json"])),
-                "messages": json.loads(r["messages_json"] or "[]"),
+                "messages": stored[r["rollout_id"]].trajectory.messages(),
                 "prediction": r["prediction"] or "",
                 "termination": r["termination"],
                 "rollout_id": r["rollout_id"],

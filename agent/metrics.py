@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.web.tools import normalize
+from common.wire import Turn
 
 _SPLIT = re.compile(r"\n|;|\s*\|\s*")
 
@@ -46,15 +47,6 @@ class Target:
             if len(key) >= 2 or key.isdigit():
                 out.append(key)
         return tuple(dict.fromkeys(out))
-
-
-@dataclass(frozen=True)
-class StepView:
-    """What metrics need of a step."""
-
-    role: str
-    tool: str
-    observation: str
 
 
 @dataclass(frozen=True)
@@ -159,13 +151,13 @@ def alias_map(targets: Sequence[Target]) -> dict[str, set[str]]:
     return out
 
 
-def revealed(steps: Sequence[StepView], targets: Sequence[Target]) -> list[set[str]]:
-    """Per step, the target ids its observation reveals."""
-    return [match_entities(s.observation, targets) if s.observation else set() for s in steps]
+def revealed(turns: Sequence[Turn], targets: Sequence[Target]) -> list[set[str]]:
+    """Per turn, the target ids its observation reveals."""
+    return [match_entities(t.observation, targets) if t.response else set() for t in turns]
 
 
 def score(
-    steps: Sequence[StepView],
+    turns: Sequence[Turn],
     targets: Sequence[Target],
     prediction: str,
     gold: Sequence[str],
@@ -174,14 +166,14 @@ def score(
     per_step: Sequence[set[str]] | None = None,
 ) -> Scores:
     """All metrics of one trajectory (see the module docstring for the definitions)."""
-    per_step = list(per_step) if per_step is not None else revealed(steps, targets)
+    per_step = list(per_step) if per_step is not None else revealed(turns, targets)
     found: set[str] = set().union(*per_step) if per_step else set()
     found_visit: set[str] = set()
-    for step, ids in zip(steps, per_step, strict=True):
-        if step.tool == "visit":
+    for turn, ids in zip(turns, per_step, strict=True):
+        if turn.tool == "visit":
             found_visit |= ids
     target_ids = {t.target_id for t in targets}
-    actions = sum(1 for s in steps if s.role == "tool_call")
+    actions = sum(1 for turn in turns if turn.is_call)
     aliases = alias_map(targets)
     items = prediction_items(prediction, len(gold))
     precision, recall, f1 = set_prf(items, gold, aliases)

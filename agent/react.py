@@ -5,27 +5,22 @@ assistant message (stopped before ``<tool_response>``), then either finish on ``
 the ``<tool_call>`` and append its ``<tool_response>``, or end with `format_error` when the
 message has neither. A malformed tool call (bad JSON, unknown tool, bad arguments) is an
 expected failure and comes back as an observation, as in Tongyi's agent. A backend failure ends
-the rollout with `backend_error` and is recorded in `Trajectory.error`, never as message text.
+the rollout with `backend_error` and is recorded in `Rollout.error`, never as message text.
+Messages are read by the one wire-format parser (`common.wire.parse_assistant`).
 Transient backend errors are retried with exponential backoff, a bounded number of times.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from agent.trajectory import Termination, Trajectory, tool_call_text
+from agent.trajectory import Rollout, Termination
 from agent.web.tools import Observation, ToolBox
 from common.llm.base import LLMBackend
 from common.llm.errors import BackendError, TransientBackendError
-
-STOP = ["\n<tool_response>", "<tool_response>"]
-_THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.S)
-_ANSWER = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S)
-_TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.S)
+from common.wire import STOP, cut_at_stop, parse_assistant
 
 
 @dataclass(frozen=True)
@@ -42,56 +37,12 @@ class ReactConfig:
     backoff_seconds: float = 0.5
 
 
-@dataclass(frozen=True)
-class ParsedMessage:
-    thought: str
-    answer: str | None = None
-    tool: str | None = None
-    arguments: Any = None
-    call_error: str | None = None  # a tool call was attempted but could not be read
-
-    @property
-    def is_valid(self) -> bool:
-        return self.answer is not None or self.tool is not None or self.call_error is not None
-
-
-def parse_message(text: str) -> ParsedMessage:
-    """Read thought, answer or tool call from one assistant message."""
-    think = _THINK.search(text)
-    thought = (
-        think.group(1).strip()
-        if think
-        else text.split("<tool_call>")[0].split("<answer>")[0].strip()
-    )
-    answer = _ANSWER.search(text)
-    if answer:
-        return ParsedMessage(thought, answer=answer.group(1).strip())
-    call = _TOOL_CALL.search(text)
-    if not call:
-        return ParsedMessage(thought)
-    try:
-        payload = json.loads(call.group(1).strip())
-    except json.JSONDecodeError:
-        return ParsedMessage(
-            thought,
-            call_error="Error: Tool call is not a valid JSON. Tool "
-            'call must contain a valid "name" and "arguments" field.',
-        )
-    if not isinstance(payload, dict) or not isinstance(payload.get("name"), str):
-        return ParsedMessage(
-            thought,
-            call_error="Error: Tool call must be a JSON object with "
-            'a "name" and an "arguments" field.',
-        )
-    return ParsedMessage(thought, tool=payload["name"], arguments=payload.get("arguments", {}))
-
-
-def _generate(backend: LLMBackend, trajectory: Trajectory, config: ReactConfig) -> Any:
+def _generate(backend: LLMBackend, rollout: Rollout, config: ReactConfig) -> Any:
     attempt = 0
     while True:
         try:
             return backend.generate(
-                trajectory.messages,
+                rollout.messages,
                 stop=STOP,
                 max_tokens=config.max_tokens,
                 temperature=config.temperature,
@@ -111,55 +62,47 @@ def run_react(
     config: ReactConfig | None = None,
     *,
     date: str | None = None,
-) -> Trajectory:
-    """Run one ReAct rollout to termination and return the trajectory."""
+) -> Rollout:
+    """Run one ReAct rollout to termination and return it."""
     config = config or ReactConfig()
-    trajectory = Trajectory.start(question, date)
+    rollout = Rollout.start(question, date)
     started = time.monotonic()
     try:
-        while trajectory.termination is None:
-            if trajectory.rounds >= config.max_rounds:
-                trajectory.termination = Termination.MAX_ROUNDS
+        while rollout.termination is None:
+            if rollout.rounds >= config.max_rounds:
+                rollout.termination = Termination.MAX_ROUNDS
                 break
             if time.monotonic() - started > config.max_seconds:
-                trajectory.termination = Termination.TIMEOUT
+                rollout.termination = Termination.TIMEOUT
                 break
-            if backend.count_tokens(trajectory.messages) > config.max_context_tokens:
-                trajectory.termination = Termination.CONTEXT_LIMIT
+            if backend.count_tokens(rollout.messages) > config.max_context_tokens:
+                rollout.termination = Termination.CONTEXT_LIMIT
                 break
-            generation = _generate(backend, trajectory, config)
-            trajectory.prompt_tokens += generation.prompt_tokens
-            trajectory.completion_tokens += generation.completion_tokens
-            text = generation.text
-            for stop in STOP:  # servers that ignore `stop` still must not write responses
-                text = text.split(stop)[0]
-            text = text.strip()
-            parsed = parse_message(text)
-            tokens = generation.completion_tokens
-            if parsed.answer is not None:
-                trajectory.add_answer(text, parsed.thought, parsed.answer, tokens=tokens)
-            elif parsed.call_error is not None:
-                trajectory.add_tool_step(
-                    text,
-                    parsed.thought,
-                    "",
-                    None,
-                    Observation(parsed.call_error, error="malformed_tool_call"),
-                    tokens=tokens,
-                )
-            elif parsed.tool is not None:
-                observation = tools.call(parsed.tool, parsed.arguments)
-                trajectory.add_tool_step(
-                    text, parsed.thought, parsed.tool, parsed.arguments, observation, tokens=tokens
-                )
-            else:
-                trajectory.add_invalid(text, tokens=tokens)
-                trajectory.termination = Termination.FORMAT_ERROR
+            generation = _generate(backend, rollout, config)
+            rollout.prompt_tokens += generation.prompt_tokens
+            rollout.completion_tokens += generation.completion_tokens
+            # servers that ignore `stop` still must not write tool responses
+            text = cut_at_stop(generation.text).strip()
+            _act(rollout, tools, text, generation.completion_tokens)
     except BackendError as e:
-        trajectory.termination = Termination.BACKEND_ERROR
-        trajectory.error = f"{type(e).__name__}: {e}"
-    trajectory.seconds = time.monotonic() - started
-    return trajectory
+        rollout.termination = Termination.BACKEND_ERROR
+        rollout.error = f"{type(e).__name__}: {e}"
+    rollout.seconds = time.monotonic() - started
+    return rollout
 
 
-__all__ = ["ReactConfig", "Termination", "parse_message", "run_react", "tool_call_text"]
+def _act(rollout: Rollout, tools: ToolBox, text: str, tokens: int) -> None:
+    """Record one assistant message: answer, tool call (run it), malformed call, or invalid."""
+    parsed = parse_assistant(text)
+    if parsed.kind == "answer":
+        rollout.add_answer(text, parsed.answer, tokens=tokens)
+    elif parsed.kind == "malformed_call":
+        observation = Observation(parsed.error, error="malformed_tool_call")
+        rollout.add_tool_turn(text, observation, tokens=tokens)
+    elif parsed.kind == "tool_call":
+        rollout.add_tool_turn(text, tools.call(parsed.tool, parsed.arguments), tokens=tokens)
+    else:
+        rollout.add_invalid(text, tokens=tokens)
+
+
+__all__ = ["ReactConfig", "Termination", "run_react"]

@@ -12,20 +12,20 @@ n workers with the same task filter split the tasks without talking to each othe
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import neo4j
 
 from agent.errors import AgentError
-from agent.metrics import Target, match_entities
+from agent.metrics import Target
 from agent.react import ReactConfig, run_react
+from agent.store import write_rollout
 from agent.teacher import TaskInfo, TeacherPolicy
-from agent.trajectory import Termination, Trajectory
+from agent.trajectory import Rollout, Termination
 from agent.web.tools import ToolBox
 from common.llm.base import LLMBackend
 from graphdb import cypher
@@ -152,7 +152,7 @@ class Policy(Protocol):
     @property
     def max_rounds(self) -> int: ...
 
-    def run(self, task: TaskInfo, seed: str) -> Trajectory: ...
+    def run(self, task: TaskInfo, seed: str) -> Rollout: ...
 
 
 @dataclass
@@ -171,7 +171,7 @@ class TeacherRollouts:
     def max_rounds(self) -> int:
         return self.teacher.config.max_rounds
 
-    def run(self, task: TaskInfo, seed: str) -> Trajectory:
+    def run(self, task: TaskInfo, seed: str) -> Rollout:
         return self.teacher.run(task, seed)
 
 
@@ -192,81 +192,45 @@ class LLMRollouts:
     def max_rounds(self) -> int:
         return self.config.max_rounds
 
-    def run(self, task: TaskInfo, seed: str) -> Trajectory:
+    def run(self, task: TaskInfo, seed: str) -> Rollout:
         return run_react(self.backend, self.tools, task.question, self.config)
 
 
-def _write_rollout(
-    tx: neo4j.ManagedTransaction,
-    rollout: dict[str, Any],
-    steps: list[dict[str, Any]],
-    saw: list[dict[str, Any]],
-    revealed: list[dict[str, Any]],
-) -> None:
-    tx.run(cypher.query("agent/merge_rollouts"), rows=[rollout]).consume()
-    tx.run(cypher.query("agent/merge_steps"), rows=steps).consume()
-    tx.run(cypher.query("agent/merge_step_pages"), rows=saw).consume()
-    tx.run(cypher.query("agent/merge_step_revealed"), rows=revealed).consume()
-
-
-def save_trajectory(
+def save_rollout(
     driver: neo4j.Driver,
     database: str | None,
     task: TaskInfo,
     index: int,
     policy: Policy,
-    trajectory: Trajectory,
+    rollout: Rollout,
     targets: Sequence[Target],
     shard: str = "",
 ) -> str:
-    """Write a finished trajectory in one transaction; returns its rollout id."""
+    """Write a finished rollout in one transaction (`agent.store`); returns its id."""
     rid = rollout_id(task.task_id, policy.name, policy.model, index)
-    rollout = {
+    trajectory = rollout.trajectory
+    row = {
         "rollout_id": rid,
         "task_id": task.task_id,
         "policy": policy.name,
         "model": policy.model,
         "index": index,
-        "termination": str(trajectory.termination or Termination.FORMAT_ERROR),
-        "prediction": trajectory.prediction,
+        "termination": str(rollout.termination or Termination.FORMAT_ERROR),
+        "prediction": rollout.prediction,
+        "question": trajectory.question,
+        "date": trajectory.date,
         "rounds": trajectory.rounds,
-        "tokens": trajectory.tokens,
-        "error": trajectory.error,
-        "messages_json": json.dumps(trajectory.messages, ensure_ascii=False),
-        "detours_json": json.dumps(trajectory.detours, ensure_ascii=False),
-        "seconds": round(trajectory.seconds, 3),
+        "tool_calls": trajectory.tool_calls,
+        "tokens": trajectory.tokens(),
+        "prompt_tokens": rollout.prompt_tokens,
+        "completion_tokens": rollout.completion_tokens,
+        "error": rollout.error,
+        "seconds": round(rollout.seconds, 3),
         "max_rounds": policy.max_rounds,
         "shard": shard,
     }
-    steps, saw, revealed = [], [], []
-    previous = None
-    for step in trajectory.steps:
-        sid = f"{rid}#{step.index}"
-        steps.append(
-            {
-                "rollout_id": rid,
-                "step_id": sid,
-                "index": step.index,
-                "role": step.role,
-                "thought": step.thought,
-                "tool": step.tool,
-                "arguments_json": json.dumps(step.arguments, ensure_ascii=False),
-                "observation": step.observation,
-                "tokens": step.tokens,
-                "is_detour": step.is_detour,
-                "detour_kind": step.detour_kind,
-                "previous": previous,
-            }
-        )
-        previous = sid
-        saw += [{"step_id": sid, "page_id": p} for p in dict.fromkeys(step.pages)]
-        if step.observation:
-            revealed += [
-                {"step_id": sid, "target_id": t}
-                for t in sorted(match_entities(step.observation, targets))
-            ]
     with driver.session(database=database) as session:
-        session.execute_write(_write_rollout, rollout, steps, saw, revealed)
+        session.execute_write(write_rollout, row, trajectory, rollout.steps, targets)
     return rid
 
 
@@ -306,24 +270,24 @@ def run_rollouts(
     started = time.perf_counter()
     steps = 0
 
-    def job(task: TaskInfo, index: int) -> tuple[str, Trajectory]:
+    def job(task: TaskInfo, index: int) -> tuple[str, Rollout]:
         rid = rollout_id(task.task_id, policy.name, policy.model, index)
-        trajectory = policy.run(task, seed=rid)
-        save_trajectory(
-            driver, database, task, index, policy, trajectory, targets.get(task.task_id, []), shard
+        rollout = policy.run(task, seed=rid)
+        save_rollout(
+            driver, database, task, index, policy, rollout, targets.get(task.task_id, []), shard
         )
-        return rid, trajectory
+        return rid, rollout
 
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         futures = [pool.submit(job, t, i) for t, i in pending]
         try:
             for future in as_completed(futures):
-                rid, trajectory = future.result()
-                steps += len(trajectory.steps)
-                if trajectory.termination == Termination.ANSWER:
+                rid, rollout = future.result()
+                steps += len(rollout.steps)
+                if rollout.termination == Termination.ANSWER:
                     report.keep()
                 else:
-                    report.reject(rid, str(trajectory.termination), trajectory.error or "")
+                    report.reject(rid, str(rollout.termination), rollout.error or "")
                 if on_done is not None:
                     on_done(1)
         except BaseException:

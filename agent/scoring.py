@@ -1,6 +1,6 @@
 """`seekgraph score`: compute ISR, ISE, P/R/F1, accuracy and F-AE for stored rollouts.
 
-Reads each rollout's steps from the graph, matches their observations against the task's targets
+Reads each rollout's trajectory from the graph (`agent.store`), matches its observations against the task's targets
 (`agent.metrics`) and writes the scores onto the Rollout node. Rollouts that already have scores
 are skipped unless `rescore`; sharded like rollouts (by rollout id).
 """
@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 import neo4j
 
-from agent.metrics import StepView, gold_items, score
+from agent.metrics import gold_items, score
 from agent.rollouts import in_shard, load_targets
+from agent.store import read_trajectories
 from graphdb import cypher
 from graphdb.cypher import batched
 from graphdb.stages import StageReport
@@ -53,17 +54,11 @@ def score_rollouts(
                 driver, "agent/find_task_answers", database=database, task_ids=task_ids
             )
         }
-        steps: dict[str, list[StepView]] = defaultdict(list)
-        for row in cypher.read(
-            driver, "agent/find_rollout_steps", database=database, rollout_ids=rids
-        ):
-            steps[row["rollout_id"]].append(
-                StepView(row["role"], row["tool"] or "", row["observation"])
-            )
+        stored = read_trajectories(driver, database, rids)
         rows = []
         for r in batch:
             s = score(
-                steps[r["rollout_id"]],
+                stored[r["rollout_id"]].trajectory.turns,
                 targets.get(r["task_id"], []),
                 r["prediction"] or "",
                 answers.get(r["task_id"], []),

@@ -13,13 +13,12 @@ and walks it with real `search` and `visit` calls on the offline web:
 Thoughts are short templates. With `detour_rate > 0`, after each planned action a detour is added
 with that probability: a redundant search (a rephrased earlier query), an irrelevant visit (a
 linked page that is not a target) or a re-verification (an earlier visit repeated). Every detour
-is recorded (`Trajectory.detours` → `Rollout.detours_json`, `Step.is_detour`), so pruning can be
-measured against known truth. The teacher's "tokens" are whitespace words of its messages.
+is recorded (`StepRecord.detour_kind` → `Step.detour_kind` in the graph), so pruning can be
+measured against known truth. The teacher's "tokens" are counted by the wire format's rule.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,8 +26,9 @@ from typing import Any
 import neo4j
 
 from agent.metrics import gold_items
-from agent.trajectory import Termination, Trajectory, tool_call_text
+from agent.trajectory import Rollout, Termination
 from agent.web.tools import ToolBox
+from common.wire import assistant_text, count_tokens
 from graphdb import cypher
 
 DETOUR_KINDS = ("redundant_search", "irrelevant_visit", "reverification")
@@ -185,13 +185,13 @@ class TeacherPolicy:
         return actions
 
     def _detour(
-        self, rng: random.Random, trajectory: Trajectory, done: list[_Action]
+        self, rng: random.Random, rollout: Rollout, done: list[_Action]
     ) -> tuple[str, _Action] | None:
         kind = rng.choice(self.config.detour_kinds)
         searches = [a for a in done if a.tool == "search"]
         visits = [a for a in done if a.tool == "visit"]
         if kind == "irrelevant_visit":
-            seen = [p for s in trajectory.steps for p in s.pages]
+            seen = [p for s in rollout.steps for p in s.pages]
             visited = {u for a in visits for u in a.arguments["url"]}
             if seen:
                 rows = cypher.read(
@@ -222,43 +222,32 @@ class TeacherPolicy:
             )
         return None
 
-    def run(self, task: TaskInfo, seed: str) -> Trajectory:
-        """One teacher trajectory for `task`; `seed` makes its detours reproducible."""
+    def run(self, task: TaskInfo, seed: str) -> Rollout:
+        """One teacher rollout for `task`; `seed` makes its detours reproducible."""
         rng = random.Random(seed)
-        trajectory = Trajectory.start(task.question)
+        rollout = Rollout.start(task.question)
         done: list[_Action] = []
         budget = self.config.max_rounds - 1  # keep one round for the answer
         for action in self.plan(task):
-            if trajectory.rounds >= budget:
+            if rollout.rounds >= budget:
                 break
-            self._act(trajectory, action, "")
+            self._act(rollout, action, "")
             done.append(action)
             if self.config.detour_rate > 0 and rng.random() < self.config.detour_rate:
-                detour = self._detour(rng, trajectory, done)
-                if detour is not None and trajectory.rounds < budget:
-                    self._act(trajectory, detour[1], detour[0])
+                detour = self._detour(rng, rollout, done)
+                if detour is not None and rollout.rounds < budget:
+                    self._act(rollout, detour[1], detour[0])
         answer = "\n".join(gold_items(task.answer_json))
         thought = "I have read the sources and verified the entities; here is the answer."
-        content = f"<think>{thought}</think>\n<answer>{answer}</answer>"
-        trajectory.add_answer(content, thought, answer, tokens=len(content.split()))
-        trajectory.completion_tokens = sum(s.tokens for s in trajectory.steps)
-        trajectory.termination = Termination.ANSWER
-        return trajectory
+        content = assistant_text(thought, answer=answer)
+        rollout.add_answer(content, answer, tokens=count_tokens(content))
+        rollout.completion_tokens = sum(s.tokens for s in rollout.steps)
+        rollout.termination = Termination.ANSWER
+        return rollout
 
-    def _act(self, trajectory: Trajectory, action: _Action, detour_kind: str) -> None:
+    def _act(self, rollout: Rollout, action: _Action, detour_kind: str) -> None:
         observation = self.tools.call(action.tool, action.arguments)
-        call = tool_call_text(action.tool, action.arguments)
-        content = f"<think>{action.thought}</think>\n{call}"
-        trajectory.add_tool_step(
-            content,
-            action.thought,
-            action.tool,
-            action.arguments,
-            observation,
-            tokens=len(content.split()),
-            detour_kind=detour_kind,
+        content = assistant_text(action.thought, call=(action.tool, action.arguments))
+        rollout.add_tool_turn(
+            content, observation, tokens=count_tokens(content), detour_kind=detour_kind
         )
-
-
-def describe_detours(trajectory: Trajectory) -> str:
-    return json.dumps(trajectory.detours, ensure_ascii=False)

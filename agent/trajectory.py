@@ -1,22 +1,19 @@
-"""A trajectory in the Tongyi-DeepResearch format, shared by the ReAct agent and the teacher.
+"""One rollout while it runs and once it is done: the wire-format trajectory plus measurements.
 
-Messages: system, user (question), then per round an assistant message
-``<think>…</think>\\n<tool_call>\\n{"name": …, "arguments": …}\\n</tool_call>`` answered by a user
-message ``<tool_response>\\n…\\n</tool_response>``, and finally
-``<think>…</think>\\n<answer>…</answer>``. Each assistant action is one `Step`.
+The trajectory itself is `common.wire.Trajectory` (question, date, turns as the agent wrote them
+and as the tools answered), the one shape stored and read everywhere. A `Rollout` adds what the
+rollout measured about each turn (`StepRecord`: the pages a tool saw, the tokens the policy
+generated, whether the turn was a recorded teacher detour) and how it ended.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from agent.web.tools import TOOL_SPECS, Observation
-
-Message = dict[str, str]
+from agent.web.tools import Observation
+from common.wire import Trajectory, today, tool_response_text
 
 
 class Termination(StrEnum):
@@ -30,139 +27,65 @@ class Termination(StrEnum):
     BACKEND_ERROR = "backend_error"
 
 
-SYSTEM_PROMPT = """You are a deep research assistant. Your core function is to conduct thorough, \
-multi-source investigations into any topic. You must handle both broad, open-domain inquiries \
-and queries within specialized academic fields. For every request, synthesize information from \
-credible, diverse sources to deliver a comprehensive, accurate, and objective response. When \
-you have gathered sufficient information and are ready to provide the definitive response, you \
-must enclose the entire final answer within <answer></answer> tags. For a list answer, put one \
-item per line.
+@dataclass(frozen=True)
+class StepRecord:
+    """What a rollout measured about one turn (not part of the trajectory's text)."""
 
-# Tools
-
-You may call one or more functions to assist with the user query.
-
-You are provided with function signatures within <tools></tools> XML tags:
-<tools>
-{tools}
-</tools>
-
-For each function call, return a json object with function name and arguments within \
-<tool_call></tool_call> XML tags:
-<tool_call>
-{{"name": <function-name>, "arguments": <args-json-object>}}
-</tool_call>
-
-Current date: {date}"""
-
-
-def system_prompt(date: str | None = None) -> str:
-    tools = "\n".join(json.dumps(spec["function"], ensure_ascii=False) for spec in TOOL_SPECS)
-    return SYSTEM_PROMPT.format(tools=tools, date=date or dt.date.today().isoformat())
-
-
-def tool_call_text(name: str, arguments: dict[str, Any]) -> str:
-    payload = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
-    return f"<tool_call>\n{payload}\n</tool_call>"
-
-
-def tool_response_text(observation: str) -> str:
-    return f"<tool_response>\n{observation}\n</tool_response>"
+    pages: tuple[str, ...] = ()  # pages the tool call returned or visited (SAW edges)
+    tokens: int = 0  # tokens the policy generated for this turn (LLM usage)
+    detour_kind: str = ""  # teacher: redundant_search | irrelevant_visit | reverification
+    error: str | None = None  # the tool's error code, if any
 
 
 @dataclass
-class Step:
-    """One assistant action and what came back (`role`: tool_call, answer or invalid)."""
+class Rollout:
+    """A trajectory being written: turns are appended with what they measured."""
 
-    index: int
-    role: str
-    thought: str
-    tool: str = ""
-    arguments: Any = None
-    observation: str = ""
-    pages: tuple[str, ...] = ()
-    tokens: int = 0
-    is_detour: bool = False
-    detour_kind: str = ""
-
-
-@dataclass
-class Trajectory:
-    """Messages, steps and outcome of one rollout; `error` holds a backend failure (never text)."""
-
-    question: str
-    messages: list[Message] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
+    trajectory: Trajectory
+    steps: list[StepRecord] = field(default_factory=list)
     termination: Termination | None = None
     prediction: str = ""
-    rounds: int = 0
-    prompt_tokens: int = 0
+    prompt_tokens: int = 0  # LLM usage, summed over rounds
     completion_tokens: int = 0
     seconds: float = 0.0
-    error: str | None = None
-    detours: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None  # a backend failure (never written into the trajectory)
 
     @classmethod
-    def start(cls, question: str, date: str | None = None) -> Trajectory:
-        return cls(
-            question,
-            messages=[
-                {"role": "system", "content": system_prompt(date)},
-                {"role": "user", "content": question},
-            ],
-        )
+    def start(cls, question: str, date: str | None = None) -> Rollout:
+        return cls(Trajectory(question, date=date or today()))
 
     @property
-    def tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
+    def rounds(self) -> int:
+        return self.trajectory.rounds
 
-    def add_tool_step(
-        self,
-        content: str,
-        thought: str,
-        tool: str,
-        arguments: Any,
-        observation: Observation,
-        *,
-        tokens: int = 0,
-        detour_kind: str = "",
-    ) -> Step:
-        """Record an assistant tool call and its response (one round)."""
-        step = Step(
-            len(self.steps),
-            "tool_call",
-            thought,
-            tool,
-            arguments,
-            observation.text,
-            observation.pages,
-            tokens,
-            bool(detour_kind),
-            detour_kind,
-        )
-        self.messages.append({"role": "assistant", "content": content})
-        self.messages.append({"role": "user", "content": tool_response_text(observation.text)})
-        self.steps.append(step)
-        self.rounds += 1
-        if detour_kind:
-            self.detours.append(
-                {"step": step.index, "kind": detour_kind, "tool": tool, "arguments": arguments}
-            )
-        return step
+    @property
+    def messages(self) -> list[dict[str, str]]:
+        return self.trajectory.messages()
 
-    def add_answer(self, content: str, thought: str, answer: str, *, tokens: int = 0) -> Step:
-        step = Step(len(self.steps), "answer", thought, observation="", tokens=tokens)
-        self.messages.append({"role": "assistant", "content": content})
-        self.steps.append(step)
-        self.rounds += 1
+    def add_tool_turn(
+        self, content: str, observation: Observation, *, tokens: int = 0, detour_kind: str = ""
+    ) -> None:
+        """An assistant tool call (well formed or not) and the tool response to it."""
+        self.trajectory = self.trajectory.with_turn(content, tool_response_text(observation.text))
+        self.steps.append(StepRecord(observation.pages, tokens, detour_kind, observation.error))
+
+    def add_answer(self, content: str, answer: str, *, tokens: int = 0) -> None:
+        self.trajectory = self.trajectory.with_turn(content)
+        self.steps.append(StepRecord(tokens=tokens))
         self.prediction = answer
         self.termination = Termination.ANSWER
-        return step
 
-    def add_invalid(self, content: str, *, tokens: int = 0) -> Step:
-        """An assistant message with neither a tool call nor an answer (format error)."""
-        step = Step(len(self.steps), "invalid", thought=content[:2000], tokens=tokens)
-        self.messages.append({"role": "assistant", "content": content})
-        self.steps.append(step)
-        self.rounds += 1
-        return step
+    def add_invalid(self, content: str, *, tokens: int = 0) -> None:
+        """An assistant message with neither a tool call nor an answer (a format error)."""
+        self.trajectory = self.trajectory.with_turn(content)
+        self.steps.append(StepRecord(tokens=tokens))
+        self.termination = Termination.FORMAT_ERROR
+
+    @property
+    def detours(self) -> list[dict[str, Any]]:
+        """Recorded detours: ``{"turn": i, "kind": ...}`` (turn indexes are 1-based)."""
+        return [
+            {"turn": turn.index, "kind": step.detour_kind}
+            for turn, step in zip(self.trajectory.turns, self.steps, strict=True)
+            if step.detour_kind
+        ]

@@ -36,10 +36,8 @@ from training.stategraph.prune import (
     PruneConfig,
     PruneOutcome,
     answer_entities,
-    detour_turns,
     prune_rollouts,
 )
-from training.stategraph.wire import parse_messages
 
 
 def teacher_rollouts(driver, database, wanted: int, rate: float) -> list[str]:  # type: ignore[no-untyped-def]
@@ -142,16 +140,16 @@ def stage_section(driver, database, ids: list[str], args: argparse.Namespace) ->
     records = store.read_rollouts(driver, database, ids)
     t0 = time.perf_counter()
     for rec in records:
-        if rec.messages:
-            extract_rule_graphs(parse_messages(rec.messages), Lexicon(rec.lexicon))
+        if rec.trajectory.turns:
+            extract_rule_graphs(rec.trajectory, Lexicon(rec.lexicon))
     extract_only = Measurement(
         "rule extraction only (in memory)", seconds=[time.perf_counter() - t0], items=len(records)
     )
     outs = result.outcomes
     pruned = [o for o in outs if o.status == "pruned"]
     statuses = Counter(f"{o.status}:{o.reason}" for o in outs)
-    rb = sum(o.tool_rounds_before for o in outs if o.status != "unpruned")
-    ra = sum(o.tool_rounds_after for o in outs if o.status != "unpruned")
+    rb = sum(o.tool_calls_before for o in outs if o.status != "unpruned")
+    ra = sum(o.tool_calls_after for o in outs if o.status != "unpruned")
     tb = sum(o.tokens_before for o in outs if o.status != "unpruned")
     ta = sum(o.tokens_after for o in outs if o.status != "unpruned")
     costs = [(s, e) for o in outs for s, e in o.costs if s is not None and e is not None]
@@ -217,8 +215,8 @@ def llm_lines(driver, database, ids: list[str], args: argparse.Namespace) -> lis
     random.Random(0).shuffle(order)
     records = {r.rollout_id: r for r in store.read_rollouts(driver, database, order)}
     if args.llm_pick == "shortest-with-detours":  # stable: ties keep the shuffled order
-        order = [i for i in order if i in records and records[i].detours and records[i].messages]
-        order.sort(key=lambda i: len(records[i].messages or []))
+        order = [i for i in order if i in records and records[i].detours]
+        order.sort(key=lambda i: len(records[i].trajectory.turns))
     order = order[: args.llm]
     backend = args.llm_backend
     llm = LLMExtractor(
@@ -235,9 +233,9 @@ def llm_lines(driver, database, ids: list[str], args: argparse.Namespace) -> lis
         record = records.get(rid)
         if spent >= args.llm_budget_s:
             break
-        if record is None or not record.messages:
+        if record is None or not record.trajectory.turns:
             continue
-        trajectory = parse_messages(record.messages)
+        trajectory = record.trajectory
         lexicon = Lexicon(record.lexicon)
         keys, required = answer_entities(trajectory, lexicon)
         t0 = time.perf_counter()
@@ -247,7 +245,7 @@ def llm_lines(driver, database, ids: list[str], args: argparse.Namespace) -> lis
         t2 = time.perf_counter()
         rule_spent += t1 - t0
         spent += t2 - t1
-        row = LLMRow(rid, rule, smol, detour_turns(record.detours), len(trajectory.turns))
+        row = LLMRow(rid, rule, smol, dict(record.detours), len(trajectory.turns))
         rows.append(row)
         parsed = sum(s.calls - s.parse_failures for s in smol.stats)
         print(

@@ -25,9 +25,9 @@ from bench.bench_load import connect, private_server
 from bench.common import Measurement, measure, peak_rss, table, write_markdown
 from graphdb import server
 from graphdb.schema import apply_schema
+from tests.scaffolding.rollouts import messages, trajectory_rows, write_rows
 from training.config import DatasetSpec, SFTRunConfig
 from training.datasets import build_dataset, load_candidates
-from training.synthetic import messages, trajectory_rows, write_rows
 
 
 def bench_dataset(n_trajectories: int, repeat: int, root: Path) -> list[Measurement]:

@@ -394,17 +394,21 @@ def count_tokens(text: str) -> int:
 def format_score(content: str) -> float:
     """How well one assistant message follows the format (GRPO's shaping reward).
 
-    1.0: an answer (optionally after a thought) and nothing else; 0.5: one well-formed tool
-    call with ``name`` and ``arguments``; otherwise 0.1 per distinct wire tag present, at most
-    0.4 (a small model gets a gradient toward the format before it masters it).
+    1.0: an answer, optionally after one thought, and nothing else; 0.5: one well-formed tool
+    call (a JSON object with ``name`` and ``arguments``), optionally after one thought, and
+    nothing else; otherwise 0.1 per distinct wire tag present, at most 0.4 (a small model gets
+    a gradient toward the format before it masters it).
     """
     p = parse_assistant(content)
-    stripped = content.strip()
-    single_answer = len(_ANSWER.findall(content)) == 1 and "<tool_call>" not in content
-    if p.kind == "answer" and stripped.endswith("</answer>") and single_answer:
+    body = content.strip()
+    if body.startswith("<think>") and "</think>" in body:
+        body = body.split("</think>", 1)[1].strip()
+    alone = body.count("<answer>") + body.count("<tool_call>") == 1
+    if p.kind == "answer" and alone and body.startswith("<answer>") and body.endswith("</answer>"):
         return 1.0
-    if p.kind == "tool_call" and isinstance(p.arguments, dict):
-        payload = json.loads(p.call_text)
-        if "arguments" in payload and stripped.endswith("</tool_call>"):
-            return 0.5
+    call = (
+        p.kind == "tool_call" and body.startswith("<tool_call>") and body.endswith("</tool_call>")
+    )
+    if call and alone and "arguments" in json.loads(p.call_text):
+        return 0.5
     return min(0.4, 0.1 * sum(1 for tag in WIRE_TAGS if tag in content))

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from agent.filtering import FilterConfig, filter_rollouts, verdict
 from agent.metrics import (
-    StepView,
     Target,
     fae,
     gold_items,
@@ -21,11 +20,12 @@ from agent.metrics import (
     score,
     set_prf,
 )
-from agent.rollouts import load_targets, save_trajectory
+from agent.rollouts import load_targets, save_rollout
 from agent.scoring import score_rollouts
 from agent.teacher import TaskInfo
-from agent.trajectory import Trajectory
+from agent.trajectory import Rollout
 from agent.web.tools import Observation, normalize
+from common.wire import assistant_text
 from tests.agent_fixture import LEAPER_ANSWER, LEAPER_TASK, load_fixture
 
 
@@ -37,48 +37,44 @@ class FixturePolicy:
     model: str = "fixture"
     max_rounds: int = 100
 
-    def run(self, task: TaskInfo, seed: str) -> Trajectory:
+    def run(self, task: TaskInfo, seed: str) -> Rollout:
         raise AssertionError("a fixture trajectory is written by hand")
 
 
-def fixture_trajectory() -> Trajectory:
+def _call(thought: str, tool: str, arguments: dict[str, object]) -> str:
+    return assistant_text(thought, call=(tool, arguments))
+
+
+def fixture_trajectory() -> Rollout:
     """R = {Golding, Rushdie, Coetzee, United Kingdom, South Africa}.
 
     step 0 search reveals United Kingdom; step 1 visit reveals Golding and Rushdie;
     step 2 visit reveals nothing; step 3 answers Golding, Rushdie, Gordimer.
     """
-    t = Trajectory.start("Which authors won the Booker Prize in 1980, 1981 and 1983?")
-    t.add_tool_step(
-        "<tool_call>{}</tool_call>",
-        "search first",
-        "search",
-        {"query": ["Booker Prize"]},
+    t = Rollout.start("Which authors won the Booker Prize in 1980, 1981 and 1983?", "2026-01-01")
+    t.add_tool_turn(
+        _call("search first", "search", {"query": ["Booker Prize"]}),
         Observation(
             "1. [Booker Prize](/wiki/Booker_Prize)\nThe Booker Prize is "
             "awarded in the United Kingdom.",
             ("/wiki/Booker_Prize",),
         ),
     )
-    t.add_tool_step(
-        "<tool_call>{}</tool_call>",
-        "read the table",
-        "visit",
-        {"url": ["table:Booker_Prize_1"], "goal": "winners"},
+    t.add_tool_turn(
+        _call("read the table", "visit", {"url": ["table:Booker_Prize_1"], "goal": "winners"}),
         Observation(
             "1980 | William Golding | Rites of Passage\n"
             "1981 | Salman Rushdie | Midnight's Children",
             ("table:Booker_Prize_1",),
         ),
     )
-    t.add_tool_step(
-        "<tool_call>{}</tool_call>",
-        "detour",
-        "visit",
-        {"url": ["/wiki/Photosynthesis"], "goal": "anything"},
+    t.add_tool_turn(
+        _call("detour", "visit", {"url": ["/wiki/Photosynthesis"], "goal": "anything"}),
         Observation("Photosynthesis turns light into energy.", ("/wiki/Photosynthesis",)),
         detour_kind="irrelevant_visit",
     )
-    t.add_answer("<answer>…</answer>", "done", "William Golding\nSalman Rushdie\nNadine Gordimer")
+    answer = "William Golding\nSalman Rushdie\nNadine Gordimer"
+    t.add_answer(assistant_text("done", answer=answer), answer)
     return t
 
 
@@ -104,8 +100,7 @@ def test_hand_computed_scores_of_the_fixture_trajectory() -> None:
         Target("/wiki/South_Africa", ("South Africa",)),
     ]
     t = fixture_trajectory()
-    steps = [StepView(s.role, s.tool, s.observation) for s in t.steps]
-    s = score(steps, targets, t.prediction, LEAPER_ANSWER, t.rounds, 100)
+    s = score(t.trajectory.turns, targets, t.prediction, LEAPER_ANSWER, t.rounds, 100)
     for key, value in EXPECTED.items():
         assert getattr(s, key) == pytest.approx(value, abs=1e-6), key
     assert (s.n_targets, s.n_found, s.n_found_visit, s.actions, s.rounds) == (5, 3, 2, 3, 4)
@@ -118,9 +113,7 @@ def test_scores_from_the_graph_match_the_hand_computed_values(
     task = TaskInfo(LEAPER_TASK, "leaper", "basic", "q", None)
     targets = load_targets(clean_db, database, [LEAPER_TASK])[LEAPER_TASK]
     assert len(targets) == 5
-    rid = save_trajectory(
-        clean_db, database, task, 0, FixturePolicy(), fixture_trajectory(), targets
-    )
+    rid = save_rollout(clean_db, database, task, 0, FixturePolicy(), fixture_trajectory(), targets)
     report = score_rollouts(clean_db, database)
     assert report.kept == 1
     records, _, _ = clean_db.execute_query(
@@ -132,7 +125,7 @@ def test_scores_from_the_graph_match_the_hand_computed_values(
     records, _, _ = clean_db.execute_query(
         "MATCH (:Rollout {rollout_id: $rid})-[:HAS_STEP]->(s:Step) "
         "OPTIONAL MATCH (s)-[:REVEALED]->(x) "
-        "RETURN s.index AS i, s.is_detour AS d, count(x) AS n ORDER BY i",
+        "RETURN s.index AS i, s.detour_kind <> '' AS d, count(x) AS n ORDER BY i",
         rid=rid,
         database_=database,
     )

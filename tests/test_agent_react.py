@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import neo4j
 import pytest
 
-from agent.react import ReactConfig, parse_message, run_react
+from agent.react import ReactConfig, run_react
 from agent.trajectory import Termination
 from agent.web.tools import WebTools
 from common.llm.base import Generation, Message
@@ -61,16 +61,6 @@ def tools(clean_db: neo4j.Driver, database: str | None) -> WebTools:
     return WebTools(clean_db, database)
 
 
-def test_parse_message() -> None:
-    p = parse_message("<think>plan</think>\n<answer>Golding</answer>")
-    assert (p.thought, p.answer) == ("plan", "Golding")
-    p = parse_message(call("search", query=["x"]))
-    assert (p.tool, p.arguments) == ("search", {"query": ["x"]})
-    assert parse_message("<tool_call>{not json</tool_call>").call_error is not None
-    assert parse_message('<tool_call>["search"]</tool_call>').call_error is not None
-    assert not parse_message("I think the answer is Golding.").is_valid
-
-
 def test_answer_after_tool_calls_in_tongyi_format(tools) -> None:
     backend = ScriptedBackend(
         [
@@ -82,7 +72,8 @@ def test_answer_after_tool_calls_in_tongyi_format(tools) -> None:
     t = run_react(backend, tools, "Who wrote Lord of the Flies?", date="2026-01-01")
     assert t.termination == Termination.ANSWER
     assert t.prediction == "William Golding"
-    assert t.rounds == 3 and [s.role for s in t.steps] == ["tool_call", "tool_call", "answer"]
+    kinds = [turn.kind for turn in t.trajectory.turns]
+    assert t.rounds == 3 and kinds == ["tool_call", "tool_call", "answer"]
     roles = [m["role"] for m in t.messages]
     assert roles == ["system", "user", "assistant", "user", "assistant", "user", "assistant"]
     assert "Current date: 2026-01-01" in t.messages[0]["content"]
@@ -104,7 +95,13 @@ def test_malformed_tool_calls_are_observations_not_terminations(tools) -> None:
     )
     t = run_react(backend, tools, "q")
     assert t.termination == Termination.ANSWER
-    observations = [s.observation for s in t.steps[:3]]
+    observations = [turn.observation for turn in t.trajectory.turns[:3]]
+    assert [turn.kind for turn in t.trajectory.turns[:3]] == [
+        "malformed_call",
+        "tool_call",
+        "tool_call",
+    ]
+    assert t.steps[0].error == "malformed_tool_call"
     assert "not a valid JSON" in observations[0]
     assert "does not exist" in observations[1]
     assert "Invalid request format" in observations[2]
@@ -113,7 +110,7 @@ def test_malformed_tool_calls_are_observations_not_terminations(tools) -> None:
 def test_format_error_ends_the_rollout(tools) -> None:
     t = run_react(ScriptedBackend(["The answer is probably Golding."]), tools, "q")
     assert t.termination == Termination.FORMAT_ERROR
-    assert t.steps[-1].role == "invalid" and t.prediction == ""
+    assert t.trajectory.turns[-1].kind == "invalid" and t.prediction == ""
 
 
 def test_budgets(tools) -> None:

@@ -54,15 +54,16 @@ def test_teacher_solves_both_task_kinds_through_real_tool_calls(web, database) -
     assert [t.task_id for t in tasks] == [LEAPER_TASK, SHAPER_TASK]
     policy = teacher(web, database)
     leaper = policy.run(tasks[0], seed="s")
-    calls = [(s.tool, s.arguments) for s in leaper.steps if s.role == "tool_call"]
+    turns = leaper.trajectory.turns
+    calls = [(s.tool, s.arguments) for s in turns if s.kind == "tool_call"]
     assert calls[0] == ("search", {"query": ["Booker Prize Winners (selection)"]})
     assert calls[1][0] == "visit" and calls[1][1]["url"] == ["table:Booker_Prize_1"]
-    assert "1981 | Salman Rushdie" in leaper.steps[1].observation
+    assert "1981 | Salman Rushdie" in turns[1].observation
     assert leaper.prediction == "William Golding\nSalman Rushdie\nJ. M. Coetzee"
-    assert leaper.detours == [] and not any(s.is_detour for s in leaper.steps)
+    assert leaper.detours == [] and not any(s.detour_kind for s in leaper.steps)
     assert leaper.messages[-1]["content"].endswith("<answer>" + leaper.prediction + "</answer>")
     shaper = policy.run(tasks[1], seed="s")
-    queries = [s.arguments["query"][0] for s in shaper.steps if s.tool == "search"]
+    queries = [s.arguments["query"][0] for s in shaper.trajectory.turns if s.tool == "search"]
     assert queries == ["Booker Prize award won", "Lord of the Flies notable work"]
     assert "/wiki/William_Golding" in {p for s in shaper.steps for p in s.pages}
 
@@ -72,8 +73,8 @@ def test_detours_are_recorded_and_reproducible(web, database) -> None:
     policy = teacher(web, database, rate=1.0)
     a, b = policy.run(task, seed="x"), policy.run(task, seed="x")
     assert a.detours == b.detours and len(a.detours) >= 3
-    flagged = [s.index for s in a.steps if s.is_detour]
-    assert flagged == [d["step"] for d in a.detours]
+    flagged = [k + 1 for k, s in enumerate(a.steps) if s.detour_kind]
+    assert flagged == [d["turn"] for d in a.detours]
     assert {d["kind"] for d in a.detours} <= {
         "redundant_search",
         "irrelevant_visit",

@@ -3,17 +3,16 @@ offline web from `tests/agent_fixture.py`), with recorded detours as known truth
 
 from __future__ import annotations
 
-import json
-
 import neo4j
 
 from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
+from agent.store import read_trajectories
 from agent.teacher import TeacherConfig, TeacherPolicy
 from agent.web.tools import CachedTools, WebTools
+from common.wire import check_complete
 from seekgraph.pipeline import STAGES
 from tests.agent_fixture import load_fixture
 from training.stategraph.prune import PruneConfig, prune_rollouts
-from training.stategraph.wire import parse_messages, validate_messages
 
 
 def test_prune_is_a_pipeline_stage_right_after_filter() -> None:
@@ -36,12 +35,13 @@ def test_teacher_detours_are_pruned_and_answer_producers_kept(clean_db: neo4j.Dr
     assert all(o.answer_kept for o in pruned)  # ... and no answer entity is lost
     rows = clean_db.execute_query(
         "MATCH (p:Rollout {pruned: true})-[:PRUNED_FROM]->(o:Rollout) "
-        "RETURN p.messages_json AS m, o.messages_json AS om, p.kept_steps AS kept"
+        "RETURN p.rollout_id AS p, o.rollout_id AS o, p.kept_steps AS kept"
     ).records
     assert len(rows) == len(pruned)
+    stored = read_trajectories(clean_db, None, [r[k] for r in rows for k in ("p", "o")])
     for row in rows:
-        after = validate_messages(json.loads(row["m"]))
-        before = parse_messages(json.loads(row["om"]))
-        assert [t.tool_call_text for t in after.turns] == [
-            before.turns[s].tool_call_text for s in row["kept"]
+        after, before = stored[row["p"]].trajectory, stored[row["o"]].trajectory
+        check_complete(after)
+        assert [t.parsed.call_text for t in after.turns] == [
+            before.turns[s].parsed.call_text for s in row["kept"]
         ]

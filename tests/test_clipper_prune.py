@@ -13,16 +13,18 @@ import neo4j
 import pytest
 from click.testing import CliRunner
 
+from agent.store import read_trajectories
+from common.wire import Trajectory, check_complete, parse_messages, system_prompt
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
 from tests.conftest import cli_login
+from tests.scaffolding.rollouts import store_trajectory
 from training.stategraph import store
 from training.stategraph.extract_rules import Lexicon
 from training.stategraph.model import StateGraph
 from training.stategraph.prune import PruneConfig, prune_rollouts
-from training.stategraph.wire import Trajectory, parse_messages, validate_messages
 
-SYSTEM = "You are a deep research assistant. (fixture system prompt)"
+SYSTEM = system_prompt("2026-01-01")  # THE system prompt, so a stored trajectory renders as is
 WIKI = "https://en.wikipedia.org/wiki/"
 
 
@@ -158,35 +160,28 @@ def load_fixture(
         entities=[{"slug": s, "name": n} for s, n in ENTITIES.items()],
         wiki=WIKI,
     )
-    steps = []
+    pages = []
     for k in range(2, len(messages), 2):
         content = messages[k + 1]["content"] if k + 1 < len(messages) else ""
-        slugs = [s for s in ENTITIES if WIKI + s in content]
-        steps.append({"index": (k - 2) // 2, "pages": ["/wiki/" + s for s in slugs]})
+        pages.append(tuple("/wiki/" + s for s in ENTITIES if WIKI + s in content))
     driver.execute_query(
         """
         MERGE (t:Task {task_id: 'task:1'}) SET t.question = $question, t.kind = 'leaper'
         WITH t MATCH (e:Entity {entity_id: '/wiki/Kazuo_Ishiguro'})
         MERGE (t)-[:TARGET {role: 'answer'}]->(e)
-        MERGE (r:Rollout {rollout_id: $rid})
-        SET r.task_id = 'task:1', r.policy = 'teacher', r.model = 'teacher-d0.3',
-            r.status = 'done', r.termination = 'answer', r.prediction = 'Kazuo Ishiguro',
-            r.kept = $kept, r.messages_json = $messages, r.detours_json = $detours, r.rounds = 6
-        MERGE (r)-[:FOR_TASK]->(t)
-        WITH r UNWIND $steps AS s
-        MERGE (st:Step {step_id: $rid + '#' + toString(s.index)}) SET st.index = s.index
-        MERGE (r)-[:HAS_STEP]->(st)
-        WITH st, s UNWIND s.pages AS pid
-        MATCH (p:Page {page_id: pid}) MERGE (st)-[:SAW]->(p)
         """,
         question=messages[1]["content"],
-        rid=rollout_id,
-        kept=kept,
-        messages=json.dumps(messages),
-        detours=json.dumps(detours or []),
-        steps=steps,
     )
-    return rollout_id
+    return store_trajectory(
+        driver,
+        None,
+        rollout_id,
+        "task:1",
+        parse_messages(messages),
+        detours={d["step"] + 1: d["kind"] for d in detours or []},
+        pages=pages,
+        kept=kept,
+    )
 
 
 def count(driver: neo4j.Driver, query: str, **params: Any) -> int:
@@ -203,11 +198,11 @@ def test_detours_are_pruned_and_stored_next_to_the_original(clean_db: neo4j.Driv
     assert outcome.status == "pruned"
     assert outcome.removed == [2, 4, 5] and outcome.detours == [2, 4, 5]
     assert outcome.necessary_sets == [[0, 1, 3, 6]] * 3
-    assert (outcome.tool_rounds_before, outcome.tool_rounds_after) == (5, 2)
+    assert (outcome.tool_calls_before, outcome.tool_calls_after) == (5, 2)
     assert outcome.tokens_after < outcome.tokens_before
     row = clean_db.execute_query(
         "MATCH (p:Rollout {pruned: true})-[:PRUNED_FROM]->(o:Rollout {rollout_id: $rid}) "
-        "RETURN p.messages_json AS m, p.removed_steps AS removed, p.rewrite_status AS rw, "
+        "RETURN p.rollout_id AS id, p.removed_steps AS removed, p.rewrite_status AS rw, "
         "p.rounds AS rounds, p.rounds_before AS before, o.prune_status AS status, "
         "COUNT { (p)-[:PRUNED_BY]->(:StateGraph) } AS by, COUNT { (p)-[:FOR_TASK]->() } AS task",
         rid=rid,
@@ -215,14 +210,15 @@ def test_detours_are_pruned_and_stored_next_to_the_original(clean_db: neo4j.Driv
     assert row["removed"] == [1, 3, 4] and row["status"] == "pruned"
     assert (row["rounds"], row["before"], row["by"], row["task"]) == (3, 6, 3, 1)
     assert row["rw"] == "not_rewritten"
-    pruned = validate_messages(json.loads(row["m"]))
+    pruned = read_trajectories(clean_db, None, [row["id"]])[row["id"]].trajectory
+    check_complete(pruned)
     original, _ = fixture_messages()
-    kept_contents = [m["content"] for m in json.loads(row["m"])]
+    kept_contents = [m["content"] for m in pruned.messages()[1:]]
     # tool calls (and, without rewriting, the whole kept messages) are re-attached unchanged
     assert kept_contents == [
-        m["content"] for k, m in enumerate(original) if k not in (4, 5, 8, 9, 10, 11)
+        m["content"] for k, m in enumerate(original) if k not in (0, 4, 5, 8, 9, 10, 11)
     ]
-    assert pruned.rounds == 2
+    assert pruned.tool_calls == 2 and [t.index for t in pruned.turns] == [1, 3, 6]
     assert (
         count(
             clean_db,
@@ -343,7 +339,9 @@ def test_bad_messages_are_rejected_with_the_reason(clean_db: neo4j.Driver) -> No
     load_fixture(clean_db, messages=messages, detours=detours)
     result = prune_rollouts(clean_db, None, NO_REWRITE)
     assert result.report.reasons == {"bad_format": 1}
-    assert "assistant turn 2" in result.report.rejections[0].detail
+    assert (
+        "turn 2: expected a call of search/visit, got invalid" in result.report.rejections[0].detail
+    )
 
 
 def test_unfiltered_rollouts_are_left_alone_unless_asked(clean_db: neo4j.Driver) -> None:
@@ -365,7 +363,7 @@ def test_cli_prunes_with_progress_and_summary(
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "prune: kept 1, rejected 0" in result.output
-    assert "tool rounds (pruned trajectories): 5 -> 2 (-60.0%)" in result.output
+    assert "tool calls (pruned trajectories): 5 -> 2 (-60.0%)" in result.output
     assert "thoughts: not_rewritten=1" in result.output
     assert count(clean_db, "MATCH (s:StageRun {stage: 'prune'}) RETURN count(s)") == 1
     bad = CliRunner().invoke(main, [*args[:-1], "--extractor", "nope"])

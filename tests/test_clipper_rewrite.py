@@ -7,10 +7,10 @@ import math
 import pytest
 
 from common.llm.transformers_backend import TransformersBackend
+from common.wire import check_complete, parse_messages
 from tests.test_clipper_prune import fixture_messages
 from training.stategraph.extract_llm import LLMExtractor
 from training.stategraph.rewrite import RewriteConfig, Rewriter, smollm2_scorer
-from training.stategraph.wire import parse_messages, render_messages, validate_messages
 
 
 @pytest.fixture(scope="module")
@@ -32,15 +32,15 @@ def test_rewrites_only_gap_turns_and_picks_lowest_perplexity(smollm2: Transforme
             best = min(range(len(r.candidates)), key=lambda i: r.perplexities[i])
             assert r.chosen == r.candidates[best] and math.isfinite(r.perplexities[best])
             assert next(t for t in pruned.turns if t.index == r.turn).thought == r.chosen
-    messages = render_messages(pruned)
-    after = validate_messages(messages)
-    assert [t.tool_call_text for t in after.turns] == [
-        original.turns[0].tool_call_text,
-        original.turns[2].tool_call_text,
-        None,
+    check_complete(pruned)
+    messages = pruned.messages()
+    assert [t.parsed.call_text for t in pruned.turns] == [
+        original.turns[0].parsed.call_text,
+        original.turns[2].parsed.call_text,
+        "",
     ]
     assert messages[2] == fixture_messages()[0][2]  # turn 1 needs no rewrite: unchanged
-    assert after.answer == original.answer
+    assert pruned.answer == original.answer
 
 
 @pytest.mark.slow

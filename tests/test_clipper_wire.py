@@ -1,15 +1,14 @@
-"""Wire format, rule extractor, vote and LLM-reply parsing: plain data, no server."""
+"""Rule extractor, vote and LLM-reply parsing: plain data, no server."""
 
 from __future__ import annotations
 
-import copy
 import doctest
 
 import pytest
 
+from common.wire import parse_messages
 from tests.test_clipper_prune import ENTITIES, WIKI, fixture_messages
 from training.stategraph import vote as vote_module
-from training.stategraph.errors import WireFormatError
 from training.stategraph.extract_llm import close_list, fact_key, parse_json_list
 from training.stategraph.extract_rules import (
     LexEntry,
@@ -19,69 +18,10 @@ from training.stategraph.extract_rules import (
 )
 from training.stategraph.rewrite import clean_candidate, turns_to_rewrite
 from training.stategraph.vote import vote
-from training.stategraph.wire import (
-    count_tokens,
-    parse_messages,
-    render_messages,
-    validate_messages,
-)
 
 
 def lexicon() -> Lexicon:
     return Lexicon([LexEntry("/wiki/" + s, (n,), "entity") for s, n in ENTITIES.items()])
-
-
-def test_parse_and_render_round_trip_byte_for_byte() -> None:
-    messages, _ = fixture_messages()
-    trajectory = parse_messages(messages)
-    assert [t.tool for t in trajectory.turns] == [
-        "search",
-        "search",
-        "visit",
-        "visit",
-        "visit",
-        None,
-    ]
-    assert trajectory.rounds == 5 and trajectory.answer == "Kazuo Ishiguro"
-    assert render_messages(trajectory) == messages
-    kept = render_messages(trajectory.keep([1, 3]))
-    assert kept == messages[:4] + messages[6:8] + messages[-1:]
-
-
-@pytest.mark.parametrize(
-    ("index", "content", "error"),
-    [
-        (2, "<think>x</think>", "expected one <tool_call>"),
-        (2, "<think>x</think><tool_call>{not json}</tool_call>", "not JSON"),
-        (
-            2,
-            '<think>x</think><tool_call>{"name": "shell", "arguments": {}}</tool_call>',
-            "one of ('search', 'visit')",
-        ),
-        (
-            2,
-            '<think>x</think><tool_call>{"name": "search", "arguments": 3}</tool_call>',
-            "arguments must be a JSON object",
-        ),
-        (3, "plain text", "expected a user <tool_response>"),
-        (-1, "<think>done</think>", "one <answer>"),
-        (2, "<tool_call>{}</tool_call>", "expected one <think>"),
-    ],
-)
-def test_validator_names_each_problem(index: int, content: str, error: str) -> None:
-    messages, _ = fixture_messages()
-    bad = copy.deepcopy(messages)
-    bad[index]["content"] = content
-    with pytest.raises(WireFormatError, match=error.replace("(", r"\(").replace(")", r"\)")):
-        validate_messages(bad)
-    with pytest.raises(WireFormatError, match="at least"):
-        validate_messages(messages[:2])
-    with pytest.raises(WireFormatError, match="odd length"):
-        validate_messages(messages[:-1])
-
-
-def test_tokens_are_counted_by_one_fixed_rule() -> None:
-    assert count_tokens("Kazuo Ishiguro (1954) won.") == 7
 
 
 def test_lexicon_matches_names_link_targets_and_numbers() -> None:

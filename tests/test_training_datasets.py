@@ -19,10 +19,10 @@ from graphdb.errors import ConfigError
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
 from tests.conftest import cli_login
+from tests.scaffolding.rollouts import trajectory_rows, write_rows
 from training.config import DatasetSpec
 from training.datasets import Candidate, build_dataset, select, variant_counts
 from training.errors import DatasetError
-from training.synthetic import trajectory_rows, write_rows
 
 
 def cand(rid: str, task: str, **kw: object) -> Candidate:
@@ -165,7 +165,7 @@ def test_build_writes_files_links_rollouts_and_is_idempotent(
     for rec in records:
         source = by_id[rec["rollout_id"]]
         assert source["split"] == "train" and source["accuracy"] == 1.0 and source["kept"]
-        assert rec["messages"] == json.loads(source["messages_json"])
+        assert rec["messages"] == source.trajectory.messages()
         roles = [m["role"] for m in rec["messages"]]
         assert roles[:2] == ["system", "user"] and roles[-1] == "assistant"
         assert "<answer>" in rec["messages"][-1]["content"]

@@ -14,11 +14,11 @@ import neo4j
 import pytest
 import torch
 
+from tests.scaffolding.rollouts import messages, trajectory_rows, write_rows
 from training.config import DatasetSpec, SFTRunConfig
 from training.datasets import build_dataset
 from training.runs import checkpoint_trajectories, dropped_examples
 from training.sft import build_trainer, run_sft
-from training.synthetic import messages, trajectory_rows, write_rows
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +28,7 @@ def test_loss_is_on_assistant_turns_only(smollm2_checkpoint: Path, tmp_path: Pat
         "Which entities of group 7?", ["Entity 7-0", "Entity 7-1"], 3, random.Random(0)
     )
     trainer = build_trainer(
-        SFTRunConfig(max_length=384, max_steps=1),
+        SFTRunConfig(max_length=1024, max_steps=1),
         smollm2_checkpoint,
         [{"messages": conversation}],
         tmp_path,
@@ -68,7 +68,7 @@ def test_sft_loss_falls_params_change_resumes_and_is_traceable(
         model=str(smollm2_checkpoint),
         dataset=built.dataset_id,
         output_dir=str(tmp_path / "run"),
-        max_length=256,
+        max_length=640,
         per_device_train_batch_size=1,
         limit_examples=1,
         num_train_epochs=10,
@@ -92,7 +92,7 @@ def test_sft_loss_falls_params_change_resumes_and_is_traceable(
     node = run["r"]
     assert run["d"] == built.dataset_id and node["status"] == "finished" and node["kind"] == "sft"
     assert node["checkpoint"] == str(result.checkpoint.resolve())
-    assert json.loads(node["config_json"])["max_length"] == 256 and node["code_version"]
+    assert json.loads(node["config_json"])["max_length"] == 640 and node["code_version"]
     logged = [s["step"] for s in json.loads(node["metrics_json"])["steps"] if "loss" in s]
     assert logged == [1, 2, 3]
     assert str((tmp_path / "run" / "checkpoint-2").resolve()) in node["checkpoints"]
@@ -109,8 +109,8 @@ def test_sft_loss_falls_params_change_resumes_and_is_traceable(
     assert len(edges) == built.n_examples and all(e["used"] is not None for e in edges)
     used = [e["id"] for e in edges if e["used"]]
     too_long = [e for e in edges if e["reason"] == "over_max_length"]
-    assert len(used) == 1 and too_long and all(e["tokens"] > 256 for e in too_long)
-    assert all(e["tokens"] <= 256 for e in edges if e["reason"] != "over_max_length")
+    assert len(used) == 1 and too_long and all(e["tokens"] > 640 for e in too_long)
+    assert all(e["tokens"] <= 640 for e in edges if e["reason"] != "over_max_length")
     assert {e["reason"] for e in edges if not e["used"]} <= {
         "over_max_length",
         "over_limit_examples",

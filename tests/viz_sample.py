@@ -282,9 +282,9 @@ def sample() -> tuple[list[Node], list[Rel]]:
             ["Step"],
             step_id=sid,
             index=i,
-            role="assistant",
-            tool=["search", "visit", "answer"][i],
-            is_detour=i == 1,
+            kind=["tool_call", "tool_call", "answer"][i],
+            tool=["search", "visit", ""][i],
+            detour_kind="irrelevant_visit" if i == 1 else "",
         )
         rel(ROLLOUT, "HAS_STEP", sid)
         if i:

@@ -33,6 +33,8 @@ from typing import Any
 
 import neo4j
 
+from agent.store import read_trajectories
+from common.wire import WireFormatError, check_complete
 from graphdb import cypher
 from graphdb.ids import stable_id
 from graphdb.stages import StageReport
@@ -241,29 +243,6 @@ def load_candidates(
         after = rows[-1]["rollout_id"]
 
 
-def to_conversation(messages_json: str) -> list[dict[str, str]]:
-    """Tongyi messages → TRL conversational `messages` (roles and contents as strings).
-
-    Tool calls stay inside assistant turns and tool responses inside user turns, exactly as
-    the agent sees them, so the model learns our wire format. Raises DatasetError when the
-    trajectory does not end with an assistant turn.
-    """
-    try:
-        raw = json.loads(messages_json)
-    except (json.JSONDecodeError, TypeError) as e:
-        raise DatasetError(f"messages_json is not JSON: {e}") from e
-    if not isinstance(raw, list) or not raw:
-        raise DatasetError("messages_json is not a non-empty list")
-    messages = []
-    for m in raw:
-        if not isinstance(m, dict) or m.get("role") not in ("system", "user", "assistant"):
-            raise DatasetError(f"bad message {str(m)[:80]!r}")
-        messages.append({"role": str(m["role"]), "content": str(m.get("content") or "")})
-    if messages[-1]["role"] != "assistant":
-        raise DatasetError("the last message is not the assistant's")
-    return messages
-
-
 @dataclass
 class BuiltDataset:
     dataset_id: str
@@ -343,32 +322,27 @@ def build_dataset(
             f"no trajectory passes the spec {spec.name!r} ({len(candidates)} candidates; "
             f"rejected: {dict(Counter(r[1] for r in selection.rejected))})"
         )
-    ids = [c.rollout_id for c in selection.chosen]
-    messages: dict[str, str] = {}
-    for start in range(0, len(ids), 1000):
-        for row in cypher.read(
-            driver,
-            "training/find_rollout_messages",
-            database=database,
-            rollout_ids=ids[start : start + 1000],
-        ):
-            messages[row["rollout_id"]] = row["messages_json"]
+    stored = read_trajectories(driver, database, [c.rollout_id for c in selection.chosen])
     lines: list[str] = []
     chosen: list[Candidate] = []
     for c in selection.chosen:
+        rollout = stored.get(c.rollout_id)
         try:
-            conversation = to_conversation(messages.get(c.rollout_id, ""))
-        except DatasetError as e:
+            if rollout is None:
+                raise WireFormatError("the rollout has no steps")
+            check_complete(rollout.trajectory)
+        except WireFormatError as e:
             report.reject(c.rollout_id, "bad_messages", str(e))
             continue
         chosen.append(c)
         record = {
-            "messages": conversation,
+            "messages": rollout.trajectory.messages(),
             "rollout_id": c.rollout_id,
             "task_id": c.task_id,
             "variant": c.variant,
             "kind": c.kind,
             "pruned": c.pruned,
+            "rewritten": bool(rollout.rewritten),
         }
         lines.append(json.dumps(record, ensure_ascii=False, sort_keys=True))
     if not chosen:

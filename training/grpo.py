@@ -23,7 +23,7 @@ from typing import Any
 
 import neo4j
 
-from agent.trajectory import system_prompt, tool_call_text, tool_response_text
+from common.wire import assistant_text, system_prompt, tool_response_text
 from training import runs
 from training.config import GRPORunConfig, as_dict
 from training.errors import TrainingConfigError, TrainingError
@@ -62,10 +62,7 @@ def seed_turns(tools: Any, question: str, actions: tuple[str, ...]) -> list[dict
         if action == "search":
             last_hits = observation.pages
         messages += [
-            {
-                "role": "assistant",
-                "content": f"<think>{thought}</think>\n{tool_call_text(action, arguments)}",
-            },
+            {"role": "assistant", "content": assistant_text(thought, call=(action, arguments))},
             {"role": "user", "content": tool_response_text(observation.text)},
         ]
     return messages

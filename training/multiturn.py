@@ -11,7 +11,7 @@ ReAct environment, in the Tongyi wire format of `agent.react`:
    tokenizer's chat template, generation prompt added;
 2. the policy samples one assistant turn (up to `turn_max_tokens`, stopped at the end-of-turn
    token or at ``<tool_response>``, as the agent stops its backends);
-3. `agent.react.parse_message` reads it: ``<answer>`` ends the episode; a ``<tool_call>`` is run
+3. the wire format's parser (`common.wire.parse_assistant`) reads it: ``<answer>`` ends the episode; a ``<tool_call>`` is run
    through the real `search`/`visit` tools (`agent.web.tools`, the graph's offline web) and its
    ``<tool_response>`` user turn is appended as the chat template renders it — those tokens get
    ``env_mask`` 0, so they are context for later turns but carry no loss; a malformed call comes
@@ -35,9 +35,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.react import STOP, parse_message
-from agent.trajectory import Termination, tool_response_text
+from agent.trajectory import Termination
 from agent.web.tools import Observation, ToolBox
+from common.wire import STOP, cut_at_stop, parse_assistant, tool_response_text
 
 Generate = Callable[[list[int], int], list[int]]  # (context ids, max new tokens) -> new ids
 _PLACEHOLDER = "@@SEEKGRAPH-ASSISTANT-TURN@@"
@@ -108,14 +108,12 @@ def seeded_steps(prompt: Sequence[dict[str, str]]) -> list[dict[str, str]]:
     for i, message in enumerate(prompt):
         if message["role"] != "assistant":
             continue
-        parsed = parse_message(message["content"])
-        if parsed.tool is None and parsed.call_error is None:
+        parsed = parse_assistant(message["content"])
+        if parsed.kind not in ("tool_call", "malformed_call"):
             continue
         reply = prompt[i + 1]["content"] if i + 1 < len(prompt) else ""
         observation = reply.removeprefix("<tool_response>").removesuffix("</tool_response>")
-        steps.append(
-            {"role": "tool_call", "tool": parsed.tool or "", "observation": observation.strip()}
-        )
+        steps.append({"role": "tool_call", "tool": parsed.tool, "observation": observation.strip()})
     return steps
 
 
@@ -147,26 +145,23 @@ def run_episode(
             new = new[: min(hits) + 1]
         episode.completion_ids += new
         episode.env_mask += [1] * len(new)
-        text = tokenizer.decode(new, skip_special_tokens=True)
-        for stop in STOP:
-            text = text.split(stop)[0]
-        text = text.strip()
+        text = cut_at_stop(tokenizer.decode(new, skip_special_tokens=True), STOP).strip()
         episode.turns.append(text)
-        parsed = parse_message(text)
-        if parsed.answer is not None:
+        parsed = parse_assistant(text)
+        if parsed.kind == "answer":
             episode.prediction = parsed.answer
             episode.termination = Termination.ANSWER.value
             break
-        if parsed.tool is None and parsed.call_error is None:
+        if parsed.kind == "invalid":
             episode.termination = Termination.FORMAT_ERROR.value
             break
-        if parsed.call_error is not None:
-            observation = Observation(parsed.call_error, error="malformed_tool_call")
+        if parsed.kind == "malformed_call":
+            observation = Observation(parsed.error, error="malformed_tool_call")
         else:
-            observation = tools.call(parsed.tool or "", parsed.arguments)
+            observation = tools.call(parsed.tool, parsed.arguments)
             episode.tool_calls += 1
         episode.steps.append(
-            {"role": "tool_call", "tool": parsed.tool or "", "observation": observation.text}
+            {"role": "tool_call", "tool": parsed.tool, "observation": observation.text}
         )
         if round_index == config.max_rounds - 1:  # the agent, too, stops before reading it
             episode.termination = Termination.MAX_ROUNDS.value

@@ -6,7 +6,7 @@
   many entities). Example: 2 of 3 predictions right, 2 of 4 targets found, ω = 1 →
   P = 2/3, R = 1/2, F = 2·(1/3)/(2/3 + 1/2) = 4/7.
 - `efficiency`: from ISE = n/T (targets found per action), normalised by |R| into [0, 1].
-- `format_score`: 1 for ``[<think>…</think>] <answer>…</answer>``, 0.5 for one well-formed tool
+- `format_score` (the wire format's, `common.wire.format_score`): 1 for ``[<think>…</think>] <answer>…</answer>``, 0.5 for one well-formed tool
   call, else 0.1 per wire tag present (at most 0.4).
 
 `score_trajectory` applies them to a whole multi-turn GRPO trajectory (answer, every tool call
@@ -16,17 +16,12 @@ and observation, every policy turn); `make_trl_rewards` wraps them in TRL's sign
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from agent.metrics import Target, match_entities, prediction_items
 from agent.web.tools import normalize
-
-_ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S)
-_FULL_ANSWER = re.compile(r"^\s*(<think>.*?</think>\s*)?<answer>.*?</answer>\s*$", re.S)
-_TOOL_CALL = re.compile(r"^\s*(<think>.*?</think>\s*)?<tool_call>(.*?)</tool_call>\s*$", re.S)
+from common.wire import format_score, parse_assistant
 
 TargetNames = Sequence[Sequence[str]]  # per target: its name and aliases
 
@@ -60,30 +55,10 @@ def efficiency(n_found: int, n_actions: int, n_targets: int) -> float:
     return min(1.0, n_found / max(1, n_actions) / n_targets)
 
 
-WIRE_TAGS = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<answer>", "</answer>")
-
-
-def format_score(completion: str) -> float:
-    """1.0: optional think then exactly one answer; 0.5: one tool call with JSON name/arguments;
-    otherwise 0.1 per distinct wire tag present, at most 0.4 (shaping, as in the common GRPO
-    "xml count" reward: a small model gets a gradient toward the format before it masters it)."""
-    if _FULL_ANSWER.match(completion) and len(_ANSWER.findall(completion)) == 1:
-        return 1.0
-    call = _TOOL_CALL.match(completion)
-    if call:
-        try:
-            payload = json.loads(call.group(2))
-        except json.JSONDecodeError:
-            payload = None
-        if isinstance(payload, dict) and "name" in payload and "arguments" in payload:
-            return 0.5
-    return min(0.4, 0.1 * sum(1 for tag in WIRE_TAGS if tag in completion))
-
-
 def answer_text(completion: str) -> str:
-    """The text inside the last <answer> tag, or '' when there is none."""
-    found = _ANSWER.findall(completion)
-    return found[-1].strip() if found else ""
+    """The text inside the <answer> tags, or '' when the message gives no answer."""
+    parsed = parse_assistant(completion)
+    return parsed.answer if parsed.kind == "answer" else ""
 
 
 def completion_text(completion: Any) -> str:

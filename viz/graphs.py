@@ -104,7 +104,7 @@ def _caption(label: str, props: dict[str, Any]) -> str:
     elif label == "Action":
         value = f"a{props.get('index', '?')} {props.get('tool', '')}".strip()
     elif label == "Step":
-        value = f"#{props.get('index', '?')} {props.get('tool') or props.get('role', '')}"
+        value = f"#{props.get('index', '?')} {props.get('tool') or props.get('kind', '')}"
     elif label == "Rollout":
         value = (
             f"{'pruned ' if props.get('pruned') else ''}rollout ({props.get('rounds', '?')} rounds)"
@@ -391,7 +391,7 @@ def _decorate_steps(
         pr = props[n.id]
         if n.label == "Step":
             n.layer = int(pr.get("index") or 0)
-            if pr.get("is_detour"):
+            if pr.get("detour_kind"):
                 n.role, n.color = "pruned", PRUNED_COLOR
         if n.label == "Rollout":
             n.role = "root"

@@ -31,6 +31,7 @@ from urllib.parse import unquote
 import neo4j
 
 from common.llm.base import LLMBackend
+from common.wire import TOOL_NAMES
 from graphdb import cypher
 from graphdb.ids import stable_id
 
@@ -48,51 +49,6 @@ _STOPWORD_TEXT = (
     "name names each every about page information"
 )
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
-TOOL_SPECS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "search",
-            "description": "Web search. Returns the top results (title, url, snippet) per query.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "query": {
-                        "type": "array",
-                        "items": {"type": "string"},
-                        "description": "One or more search queries.",
-                    },
-                    "filter_year": {
-                        "type": "integer",
-                        "description": "Only pages about this year.",
-                    },
-                },
-                "required": ["query"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "visit",
-            "description": "Visit web pages and return the evidence relevant to the goal.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "url": {
-                        "type": "array",
-                        "items": {"type": "string"},
-                        "description": "The URL(s) to visit.",
-                    },
-                    "goal": {"type": "string", "description": "What to look for on the page."},
-                },
-                "required": ["url", "goal"],
-            },
-        },
-    },
-]
-TOOL_NAMES = ("search", "visit")
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 // filter unless $include_unfiltered; prune_status tells which are already finished (resume).
 MATCH (r:Rollout)
 WHERE coalesce(r.pruned, false) = false
-  AND r.messages_json IS NOT NULL
+  AND EXISTS { (r)-[:HAS_STEP]->(:Step) }
   AND ($include_unfiltered OR r.kept = true)
   AND ($rollout_ids IS NULL OR r.rollout_id IN $rollout_ids)
 RETURN r.rollout_id AS rollout_id, r.prune_status AS prune_status

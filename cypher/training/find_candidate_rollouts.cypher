@@ -3,7 +3,7 @@
 MATCH (r:Rollout)-[:FOR_TASK]->(t:Task)
 WHERE r.rollout_id > $after
   AND coalesce(r.status, 'done') = 'done'
-  AND r.messages_json IS NOT NULL
+  AND EXISTS { (r)-[:HAS_STEP]->(:Step) }
 OPTIONAL MATCH (r)-[:PRUNED_FROM]->(o:Rollout)
 RETURN r.rollout_id AS rollout_id, t.task_id AS task_id, t.kind AS kind, t.variant AS variant,
        coalesce(t.split, 'train') AS split, r.policy AS policy, r.model AS model,

@@ -9,10 +9,6 @@ class ClipperError(SeekgraphError):
     """Root of every expected failure in `training.stategraph`."""
 
 
-class WireFormatError(ClipperError):
-    """A trajectory is not in the Tongyi wire format (the message says where and why)."""
-
-
 class StateGraphError(ClipperError):
     """A state graph cannot derive its answer (an action relies on information nobody produced)."""
 

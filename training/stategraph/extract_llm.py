@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.llm.base import LLMBackend, Message
+from common.wire import Trajectory
 from training.stategraph.model import StateGraph
-from training.stategraph.wire import Trajectory
 
 _LIST = re.compile(r"\[.*?\]", re.S)
 _SPACE = re.compile(r"\s+")

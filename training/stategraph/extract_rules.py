@@ -26,8 +26,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from common.wire import Trajectory
 from training.stategraph.model import StateGraph
-from training.stategraph.wire import Trajectory
 
 GRANULARITIES = ("entity", "sentence", "block")
 _VALUE = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.])")

@@ -24,30 +24,25 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import neo4j
 
+from agent.store import step_rows
 from common.config import option
+from common.wire import Trajectory, WireFormatError, check_complete
 from graphdb.cypher import batched
 from graphdb.stages import StageReport
 from training.stategraph import store
-from training.stategraph.errors import StateGraphError, WireFormatError
+from training.stategraph.errors import StateGraphError
 from training.stategraph.exact import candidates as exact_candidates
 from training.stategraph.exact import exact_necessary_actions
 from training.stategraph.extract_rules import Lexicon, extract_rule_graphs, first_introducers
 from training.stategraph.mindag import cost, necessary_actions
 from training.stategraph.model import StateGraph, restrict
 from training.stategraph.vote import vote
-from training.stategraph.wire import (
-    Trajectory,
-    parse_messages,
-    render_messages,
-    trajectory_tokens,
-    validate_messages,
-)
 
 EXTRACTORS = ("rule", "llm")
 
@@ -95,8 +90,8 @@ class PruneOutcome:
     removed: list[int] = field(default_factory=list)
     detours: list[int] = field(default_factory=list)  # turn indexes of recorded detours
     detour_kinds: dict[int, str] = field(default_factory=dict)
-    tool_rounds_before: int = 0
-    tool_rounds_after: int = 0
+    tool_calls_before: int = 0
+    tool_calls_after: int = 0
     tokens_before: int = 0
     tokens_after: int = 0
     answer_keys: list[str] = field(default_factory=list)
@@ -114,18 +109,6 @@ class PruneResult:
     seconds_graphs: float = 0.0  # build + extraction + write + search (no rewriting)
     seconds_rewrite: float = 0.0
     rewrite_calls: int = 0  # pruned trajectories whose thoughts went to the rewriter
-
-
-def detour_turns(detours: Sequence[Any]) -> dict[int, str]:
-    """Recorded detours (`Rollout.detours_json`: ``{"step": i, "kind": ...}``, step 0-based) as
-    turn index → kind."""
-    out: dict[int, str] = {}
-    for d in detours:
-        if isinstance(d, int):
-            out[d + 1] = "detour"
-        elif isinstance(d, dict) and isinstance(d.get("step"), int):
-            out[int(d["step"]) + 1] = str(d.get("kind", "detour"))
-    return out
 
 
 @dataclass
@@ -204,11 +187,11 @@ def prune_rollouts(
     report.notes["outcomes"] = ", ".join(f"{k}={v}" for k, v in sorted(statuses.items())) or "none"
     pruned = [o for o in result.outcomes if o.status == "pruned"]
     if pruned:
-        rb = sum(o.tool_rounds_before for o in pruned)
-        ra = sum(o.tool_rounds_after for o in pruned)
+        rb = sum(o.tool_calls_before for o in pruned)
+        ra = sum(o.tool_calls_after for o in pruned)
         tb = sum(o.tokens_before for o in pruned)
         ta = sum(o.tokens_after for o in pruned)
-        report.notes["tool rounds (pruned trajectories)"] = (
+        report.notes["tool calls (pruned trajectories)"] = (
             f"{rb} -> {ra} ({100 * (ra - rb) / max(rb, 1):+.1f}%)"
         )
         report.notes["tokens (pruned trajectories)"] = (
@@ -262,12 +245,9 @@ def _run_chunk(
     prepared: list[_Prepared] = []
     rows = store.GraphRows()
     for record in store.read_rollouts(driver, database, chunk):
+        trajectory = record.trajectory
         try:
-            if record.messages is None:
-                raise WireFormatError(record.messages_error or "no messages")
-            trajectory = parse_messages(record.messages)
-            if not trajectory.turns[-1].is_answer:
-                raise WireFormatError("the trajectory does not end in an answer")
+            check_complete(trajectory)
         except WireFormatError as e:
             report.reject(record.rollout_id, "bad_format", str(e))
             statuses.append(
@@ -301,7 +281,7 @@ def _run_chunk(
             n_turns=len(p.trajectory.turns),
             answer_keys=p.answer_keys,
         )
-        kinds = detour_turns(p.record.detours)
+        kinds = dict(p.record.detours)
         outcome.detours, outcome.detour_kinds = sorted(kinds), kinds
         for gid, broken in zip(p.graph_ids, p.failed, strict=True):
             graph = restrict(stored[gid], ancestors.get(gid, set()))
@@ -364,9 +344,8 @@ def _finish(
     kept_turns = sorted(accepted - {0})
     outcome.kept = kept_turns
     outcome.removed = [t.index for t in original.turns if t.index not in accepted]
-    outcome.tool_rounds_before = outcome.tool_rounds_after = original.rounds
-    messages_before = render_messages(original)
-    outcome.tokens_before = outcome.tokens_after = trajectory_tokens(messages_before)
+    outcome.tool_calls_before = outcome.tool_calls_after = original.tool_calls
+    outcome.tokens_before = outcome.tokens_after = original.tokens()
     if not outcome.removed:
         outcome.status, outcome.reason = "minimal", "nothing_to_prune"
         report.keep()
@@ -403,29 +382,31 @@ def _finish(
     else:
         outcome.rewrite_status = "not_rewritten"
     result.seconds_rewrite += time.perf_counter() - started
-    messages = render_messages(pruned)
     try:
-        validate_messages(messages)
+        check_complete(pruned)
     except WireFormatError as e:
         outcome.reason = "invalid_output"
         report.reject(rid, "invalid_output", str(e))
         statuses.append({"rollout_id": rid, "status": "unpruned", "detail": f"invalid_output: {e}"})
         return
     outcome.status, outcome.reason = "pruned", "accepted"
-    outcome.tool_rounds_after = pruned.rounds
-    outcome.tokens_after = trajectory_tokens(messages)
+    outcome.tool_calls_after = pruned.tool_calls
+    outcome.tokens_after = pruned.tokens()
     report.keep()
+    pruned_id = f"{rid}/pruned"
+    rewritten = [r.turn for r in records if r.status == "rewritten"]
     pruned_rows.append(
         {
-            "rollout_id": f"{rid}/pruned",
+            "rollout_id": pruned_id,
             "original_id": rid,
             "graph_ids": p.graph_ids,
             "props": {
-                "messages_json": json.dumps(messages, ensure_ascii=False),
-                "rounds": len(pruned.turns),
-                "rounds_before": len(original.turns),
-                "tool_rounds": pruned.rounds,
-                "tool_rounds_before": original.rounds,
+                "question": pruned.question,
+                "date": pruned.date,
+                "rounds": pruned.rounds,
+                "rounds_before": original.rounds,
+                "tool_calls": pruned.tool_calls,
+                "tool_calls_before": original.tool_calls,
                 "tokens": outcome.tokens_after,
                 "tokens_before": outcome.tokens_before,
                 "kept_steps": [t - 1 for t in kept_turns],
@@ -434,6 +415,7 @@ def _finish(
                 "rewrite_json": json.dumps([r.as_dict() for r in records], ensure_ascii=False),
                 "prune_extractor": config.extractor,
             },
+            "steps": step_rows(pruned_id, pruned, rewritten=rewritten),
         }
     )
     statuses.append(

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from common.llm.base import LLMBackend, Message
-from training.stategraph.wire import Trajectory, Turn, render_turn
+from common.wire import Trajectory, Turn
 
 _TAGS = re.compile(r"</?(think|tool_call|tool_response|answer)>", re.I)
 _CUT = re.compile(r"<(tool_call|answer|tool_response)>", re.I)
@@ -91,7 +91,7 @@ def _brief(turn: Turn, chars: int) -> str:
     obs = _SPACE.sub(" ", turn.observation or "")[:chars]
     return (
         f"step {turn.index}: thought: {turn.thought} | {turn.tool} "
-        f"{turn.tool_call_text and turn.tool_call_text.strip()} | observation: {obs}"
+        f"{turn.parsed.call_text.strip()} | observation: {obs}"
     )
 
 
@@ -117,8 +117,9 @@ def chat_text(trajectory: Trajectory, before: int) -> str:
     for t in trajectory.turns:
         if t.index >= before:
             break
-        for m in render_turn(t):
-            parts.append(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>")
+        parts.append(f"<|im_start|>assistant\n{t.content}<|im_end|>")
+        if t.response is not None:
+            parts.append(f"<|im_start|>user\n{t.response}<|im_end|>")
     parts.append("<|im_start|>assistant\n<think>")
     return "\n".join(parts)
 
@@ -183,7 +184,7 @@ class Rewriter:
             pruned = replace(
                 pruned,
                 turns=tuple(
-                    replace(t, thought=candidates[best], raw=None) if t.index == index else t
+                    t.with_thought(candidates[best]) if t.index == index else t
                     for t in pruned.turns
                 ),
             )

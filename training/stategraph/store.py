@@ -13,10 +13,11 @@ from typing import Any
 
 import neo4j
 
+from agent.store import read_trajectories
+from common.wire import Trajectory
 from graphdb import cypher
 from training.stategraph.extract_rules import LexEntry
 from training.stategraph.model import StateGraph
-from training.stategraph.wire import Trajectory
 
 
 @dataclass
@@ -24,11 +25,10 @@ class RolloutRecord:
     """What the stage needs of one original rollout."""
 
     rollout_id: str
-    messages: list[dict[str, Any]] | None
-    detours: list[Any]
+    trajectory: Trajectory
+    detours: dict[int, str]  # turn index -> recorded detour kind
     targets: list[LexEntry]
     lexicon: list[LexEntry] = field(default_factory=list)
-    messages_error: str = ""
 
 
 def graph_id(rollout_id: str, extractor: str, run: int) -> str:
@@ -62,7 +62,7 @@ def _entry(row: dict[str, Any]) -> LexEntry | None:
 def read_rollouts(
     driver: neo4j.Driver, database: str | None, rollout_ids: Sequence[str]
 ) -> list[RolloutRecord]:
-    """Messages, detours, answer targets and mention lexicon of each rollout."""
+    """Trajectory, recorded detours, answer targets and mention lexicon of each rollout."""
     lexicons: dict[str, list[LexEntry]] = {}
     for row in cypher.read(
         driver, "clipper/find_rollout_lexicon", database=database, rollout_ids=list(rollout_ids)
@@ -70,33 +70,22 @@ def read_rollouts(
         entry = _entry(row)
         if entry is not None:
             lexicons.setdefault(row["rollout_id"], []).append(entry)
+    stored = read_trajectories(driver, database, rollout_ids)
     records = []
     for row in cypher.read(
         driver, "clipper/read_rollouts", database=database, rollout_ids=list(rollout_ids)
     ):
-        messages: list[dict[str, Any]] | None = None
-        error = ""
-        try:
-            loaded = json.loads(row["messages_json"] or "null")
-            if isinstance(loaded, list):
-                messages = loaded
-            else:
-                error = "messages_json is not a list"
-        except json.JSONDecodeError as e:
-            error = f"messages_json is not JSON: {e.msg}"
-        try:
-            detours = json.loads(row.get("detours_json") or "[]")
-        except json.JSONDecodeError:
-            detours = []
+        rollout = stored.get(row["rollout_id"])
+        if rollout is None:
+            continue
         targets = [e for e in map(_entry, row.get("targets") or []) if e is not None]
         records.append(
             RolloutRecord(
                 rollout_id=row["rollout_id"],
-                messages=messages,
-                detours=detours if isinstance(detours, list) else [],
+                trajectory=rollout.trajectory,
+                detours=rollout.detours,
                 targets=targets,
                 lexicon=lexicons.get(row["rollout_id"], []) + targets,
-                messages_error=error,
             )
         )
     return records
@@ -223,10 +212,22 @@ def write_necessary(driver: neo4j.Driver, database: str | None, rows: list[dict[
 
 
 def write_pruned(driver: neo4j.Driver, database: str | None, rows: list[dict[str, Any]]) -> None:
-    """Rows ``{rollout_id, original_id, props, graph_ids}``."""
-    cypher.run_batches(
-        driver, "clipper/merge_pruned_rollouts", rows, database=database, batch_size=200
-    )
+    """Rows ``{rollout_id, original_id, props, graph_ids, steps}`` (steps: `agent.store`'s
+    rows), in one transaction: the pruned rollouts, their provenance and their steps (replacing
+    any a killed attempt wrote)."""
+    if not rows:
+        return
+    nodes = [{k: v for k, v in row.items() if k != "steps"} for row in rows]
+    steps = [step for row in rows for step in row["steps"]]
+
+    def work(tx: neo4j.ManagedTransaction) -> None:
+        tx.run(cypher.query("clipper/merge_pruned_rollouts"), rows=nodes).consume()
+        ids = [row["rollout_id"] for row in rows]
+        tx.run(cypher.query("agent/delete_rollout_steps"), rollout_ids=ids).consume()
+        tx.run(cypher.query("agent/merge_steps"), rows=steps).consume()
+
+    with driver.session(database=database) as session:
+        session.execute_write(work)
 
 
 def write_status(driver: neo4j.Driver, database: str | None, rows: list[dict[str, Any]]) -> None:
