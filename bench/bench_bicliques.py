@@ -34,7 +34,7 @@ from synth.leaper.bicliques import (
     maximal_bicliques_cypher,
     maximal_bicliques_networkx,
 )
-from synth.leaper.synthetic import random_adjacency, write_tree_relations
+from tests.scaffolding.source_tables import random_adjacency, write_tree_relations
 
 SIZES = [("generated 200 trees", 200, 60), ("generated 2000 trees (10x)", 2000, 600)]
 NX_MAX_TREES = 500  # the reduction has a clique of all trees: 2000 did not end in 300 s

@@ -29,8 +29,8 @@ from agent.web.tools import CachedTools, WebTools
 from bench.common import Measurement, table, write_markdown
 from common.config import ConfigFile, resolve_settings
 from graphdb.driver import open_driver
+from tests.scaffolding.prune_compare import Judgement, jaccard, judge
 from training.stategraph import store
-from training.stategraph.compare import Judgement, jaccard, judge
 from training.stategraph.extract_rules import Lexicon, extract_rule_graphs
 from training.stategraph.prune import (
     PruneConfig,
@@ -202,7 +202,7 @@ class LLMRow:
 def llm_lines(driver, database, ids: list[str], args: argparse.Namespace) -> list[str]:  # type: ignore[no-untyped-def]
     """The LLM extractor (SmolLM2 by default) vs the rule extractor on the same trajectories.
 
-    In memory (`training.stategraph.compare`), so what the prune stage stored stays as it was;
+    In memory (`tests.scaffolding.prune_compare`), so what the prune stage stored stays as it was;
     up to `args.llm` trajectories are taken from a seeded shuffle of `ids` (kinds mixed) until
     `args.llm_budget_s` seconds of LLM extraction are spent; each is printed as it finishes.
     Shorter prompts than the extractor's defaults (`--llm-source-chars`, `--llm-max-known`)

@@ -27,12 +27,12 @@ from synth.shaper.compile import execute
 from synth.shaper.config import ShaperConfig
 from synth.shaper.evaluate import evaluate
 from synth.shaper.expand import expand_tasks
-from synth.shaper.graphs import read_wikispeedia
 from synth.shaper.kp import KPTask
 from synth.shaper.published import to_row
 from synth.shaper.seeds import make_seeds
 from synth.shaper.stages import import_published
 from synth.shaper.store import delete_tasks, load_tasks
+from tests.scaffolding.kgraph import read_wikispeedia
 
 
 def sizes(tasks: list[KPTask]) -> str:

@@ -7,10 +7,10 @@ Names are paths below `cypher/` without the suffix, e.g. ``"schema/constraints"`
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +23,8 @@ _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
 
 def cypher_dir() -> Path:
-    """The folder holding the `.cypher` files (``SEEKGRAPH_CYPHER_DIR`` overrides the repo's)."""
-    override = os.environ.get("SEEKGRAPH_CYPHER_DIR")
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parent.parent / "cypher"
+    """The folder holding the `.cypher` files: the `cypher` package's data."""
+    return Path(str(resources.files("cypher")))
 
 
 @cache

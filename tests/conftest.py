@@ -42,12 +42,20 @@ def _installed_home() -> ServerSettings:
     return settings
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _ignore_user_database() -> Iterator[None]:
-    """No test reads the user's connection settings or config file."""
-    saved = {k: os.environ.pop(k) for k in IGNORED_ENV if k in os.environ}
-    yield
-    os.environ.update(saved)
+def pytest_configure(config: pytest.Config) -> None:
+    """Before anything is collected: forget the user's connection settings and config file,
+    so no test can reach the user's own database."""
+    for key in IGNORED_ENV:
+        os.environ.pop(key, None)
+    os.environ["SEEKGRAPH_CONFIG"] = os.devnull  # an empty config file, never ./seekgraph.toml
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test that needs the session's Neo4j `neo4j`, so `-m "not neo4j"` runs the
+    pure tests alone."""
+    for item in items:
+        if "neo4j_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.neo4j)
 
 
 @pytest.fixture(scope="session")

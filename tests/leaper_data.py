@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from synth.leaper.synthetic import SourceRow, SourceTable
+from tests.scaffolding.source_tables import SourceRow, SourceTable
 
 
 def _row(anchor: str, *facts: tuple[str, str, str]) -> SourceRow:

@@ -193,6 +193,7 @@ def test_embeddings_are_resumable_and_enable_hybrid_search(web, database, embedd
     )
 
 
+@pytest.mark.slow
 def test_max_tokens_truncates_what_is_embedded() -> None:
     short = Embedder(max_tokens=16)
     start = "William Golding wrote Lord of the Flies, a novel about boys stranded on an island"

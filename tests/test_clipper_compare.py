@@ -5,10 +5,10 @@ from __future__ import annotations
 import doctest
 
 from common.wire import parse_messages
+from tests.scaffolding import prune_compare as compare
+from tests.scaffolding.prune_compare import ancestors, jaccard, judge
 from tests.test_clipper_prune import fixture_messages
 from tests.test_clipper_wire import lexicon
-from training.stategraph import compare
-from training.stategraph.compare import ancestors, jaccard, judge
 from training.stategraph.extract_rules import extract_rule_graphs
 from training.stategraph.model import StateGraph
 from training.stategraph.prune import answer_entities

@@ -18,7 +18,7 @@ from synth.leaper.bicliques import (
     maximal_bicliques_cypher,
     maximal_bicliques_networkx,
 )
-from synth.leaper.synthetic import write_tree_relations
+from tests.scaffolding.source_tables import write_tree_relations
 
 RELATIONS = [f"r{j}" for j in range(6)]
 

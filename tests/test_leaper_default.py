@@ -40,8 +40,8 @@ def test_pipeline_default_data_yields_all_variants(
 def test_cli_synth_and_export(
     clean_db: neo4j.Driver, neo4j_connection: ConnectionSettings, tmp_path: Path
 ) -> None:
-    from synth.leaper.synthetic import write_source_tables
     from tests.leaper_data import TABLES
+    from tests.scaffolding.source_tables import write_source_tables
 
     write_source_tables(clean_db, TABLES, neo4j_connection.database)
     conn = [

@@ -13,12 +13,12 @@ from graphdb import cypher
 from synth.leaper.common import LeaperConfig, Target, TaskRecord, split_of
 from synth.leaper.export import export_tasks
 from synth.leaper.proofs import prove_reverse, prove_union
-from synth.leaper.synthetic import write_source_tables
 from synth.leaper.tasks_basic import build_basic_tasks
 from synth.leaper.tasks_reverse import build_reverse_tasks
 from synth.leaper.tasks_union import build_union_tasks
 from synth.leaper.trees import build_trees
 from tests.leaper_data import TABLES
+from tests.scaffolding.source_tables import write_source_tables
 
 CONFIG = LeaperConfig(similarity="tokens", threshold=0.0, min_relations=2)
 

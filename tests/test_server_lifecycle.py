@@ -20,6 +20,8 @@ from graphdb.settings import ConnectionSettings, ServerSettings
 from seekgraph.cli import main
 from tests.conftest import _installed_home
 
+pytestmark = pytest.mark.neo4j  # starts servers of its own
+
 
 @pytest.fixture
 def own_server(tmp_path: Path) -> ServerSettings:

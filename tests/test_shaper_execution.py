@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from synth.shaper.compile import compile_task, execute
 from synth.shaper.evaluate import KGraph, evaluate
-from synth.shaper.graphs import merge_kgraph
 from synth.shaper.kp import Const, KPTask, ShaperError, Triple, Var
 from tests.conftest import wipe
+from tests.scaffolding.kgraph import merge_kgraph
 
 ENTITIES = [f"/wiki/E{i}" for i in range(6)]
 VALUES = ["text:v0", "text:v1"]

@@ -11,7 +11,6 @@ from graphdb import cypher
 from synth.shaper.config import ShaperConfig
 from synth.shaper.evaluate import KGraph, evaluate
 from synth.shaper.expand import expand_tasks
-from synth.shaper.graphs import merge_kgraph
 from synth.shaper.kp import Const, KPTask, Triple, Var
 from synth.shaper.ops import GraphOps
 from synth.shaper.questions import check_question, render
@@ -19,6 +18,7 @@ from synth.shaper.seeds import make_seeds
 from synth.shaper.store import load_tasks
 from synth.shaper.validate import find_redundant, validate_expansion
 from tests.conftest import DEFAULT_DATA
+from tests.scaffolding.kgraph import merge_kgraph
 
 T, A = Var("?"), Var("V@A")
 EXPAND = ShaperConfig(layers=2, seed=1, leaf_tries=2, candidate_tries=2)

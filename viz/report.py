@@ -29,13 +29,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-PUBLISHED_KP = (
-    Path(__file__).resolve().parent.parent.parent
-    / "shared"
-    / "data"
-    / "webshaper"
-    / "webshaper.500.jsonl"
-)
+# The published WebShaper sample beside a checkout (`../shared/data`), relative to where the
+# command runs; `[report] published` or $SEEKGRAPH_WEBSHAPER_500 name another file.
+PUBLISHED_KP = Path("..") / "shared" / "data" / "webshaper" / "webshaper.500.jsonl"
 KEPT, REJECTED = "#009E73", "#D55E00"
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import neo4j
 
-from graphdb import cypher
+from tests.scaffolding import write_batches
 
 
 @dataclass
@@ -77,8 +77,8 @@ def write_source_tables(
 ) -> int:
     """MERGE the tables, rows, anchors and facts; returns the number of rows written."""
     rows = [r for t in tables for r in _rows(t)]
-    return cypher.run_batches(
-        driver, "leaper/merge_source_rows", rows, database=database, batch_size=batch_size
+    return write_batches(
+        driver, "merge_source_rows", rows, database=database, batch_size=batch_size
     )
 
 
@@ -93,8 +93,8 @@ def write_tree_relations(
         {"tree_id": t, "root": t, "relations": sorted(rels)}
         for t, rels in sorted(adjacency.items())
     ]
-    return cypher.run_batches(
-        driver, "leaper/merge_tree_relations", rows, database=database, batch_size=batch_size
+    return write_batches(
+        driver, "merge_tree_relations", rows, database=database, batch_size=batch_size
     )
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import neo4j
 
-from graphdb import cypher
 from synth.shaper.evaluate import KGraph
+from tests.scaffolding import write_batches
 
 
 def merge_kgraph(
@@ -39,16 +39,14 @@ def merge_kgraph(
         }
         for ref in sorted(refs)
     ]
-    cypher.run_batches(driver, "shaper/merge_kgraph_nodes", rows, database=database)
+    write_batches(driver, "merge_kgraph_nodes", rows, database=database)
     facts = [
         {"subject": s, "relation": r, "object": o, "table_id": table_id}
         for s, r, o in sorted(graph.facts)
     ]
-    cypher.run_batches(driver, "shaper/merge_kgraph_facts", facts, database=database)
+    write_batches(driver, "merge_kgraph_facts", facts, database=database)
     links = [{"source": a, "target": b} for a, b in sorted(graph.links)]
-    cypher.run_batches(
-        driver, "shaper/merge_kgraph_links", links, database=database, batch_size=5000
-    )
+    write_batches(driver, "merge_kgraph_links", links, database=database, batch_size=5000)
 
 
 def read_wikispeedia(folder: Path) -> KGraph:

@@ -1,0 +1,81 @@
+"""The project installs as a normal (non-editable) package and finds its own Cypher queries and
+default data from any directory: package data, not paths into a checkout."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphdb.settings import ConnectionSettings
+from tests.conftest import REPO_ROOT, cli_login
+
+
+@pytest.mark.slow
+def test_a_wheel_install_runs_from_another_directory(
+    neo4j_connection: ConnectionSettings, tmp_path: Path
+) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    # the base package only (the ml/viz extras are not needed to list stages or make a schema)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "uv",
+            "pip",
+            "install",
+            "-q",
+            "--python",
+            str(python),
+            str(REPO_ROOT),
+        ],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
+    seekgraph = venv / "bin" / "seekgraph"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    listed = subprocess.run(
+        [str(seekgraph), "pipeline", "--list"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert listed.stdout.splitlines()[0].startswith("ingest")
+    assert "report" in listed.stdout
+    init = subprocess.run(
+        [str(seekgraph), *cli_login(neo4j_connection), "db", "init"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert init.returncode == 0, init.stdout + init.stderr
+    assert "constraints" in init.stdout
+    # the installed files live in site-packages, not in this checkout
+    where = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import graphdb.cypher as c, synth.ingest.stage as s;"
+            "print(c.cypher_dir()); print(s.default_data_dir())",
+        ],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert all("site-packages" in p and not p.startswith(str(REPO_ROOT) + "/") for p in where)
+    assert (Path(where[0]) / "schema" / "constraints.cypher").is_file()
+    assert (Path(where[1]) / "tables.jsonl").is_file()
