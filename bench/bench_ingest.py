@@ -167,7 +167,7 @@ def main() -> None:
         scope = f"first {args.limit} tables" if args.limit else "all tables"
         write_markdown(
             Path("docs/benchmarks.md"),
-            "Ingest: OTT-QA tables and passages (issue 3)",
+            "Ingest: OTT-QA tables and passages",
             lines,
             note=f"`python -m bench.bench_ingest{' --limit ' + str(args.limit) if args.limit else ''}` "
             f"({scope} of tables.train.jsonl.gz and the passages they link to) on a "

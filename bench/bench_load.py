@@ -171,7 +171,7 @@ def main() -> None:
     if not args.no_write:
         write_markdown(
             Path("docs/benchmarks.md"),
-            "Loading a generated graph (issue 2)",
+            "Loading a generated graph",
             lines_all,
             note="`python -m bench.bench_load`; 2 cores, Neo4j heap 1g, page cache "
             "512m; import tool timed including its JVM start.",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU check for the LLM backends and SFT throughput (issues 5 and 7). Two halves:
+# GPU check for the LLM backends and SFT throughput. Two halves:
 #
 #   scripts/gpu_check.sh prepare   # HERE: copies the converted SmolLM2's config + tokenizer
 #                                  # (no weights, ~4 MB) into .gpu_check/ (git-ignored via

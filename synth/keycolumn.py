@@ -16,7 +16,7 @@ has no links, as in plain CSV) and its uniqueness reaches ``min_uniqueness``; th
 column wins if its score reaches ``min_score``. Runs in O(rows × columns).
 
 Accuracy against 110 hand-labelled OTT-QA tables (``tests/data/key_columns.jsonl``) is checked
-by ``tests/test_keycolumn.py``; see ``docs/notes/issue-3-ingest.md`` for the number.
+by ``tests/test_keycolumn.py``.
 
 >>> from synth.ingest.records import Cell
 >>> rows = [[Cell("1982"), Cell("Gabriel García Márquez", ("/wiki/G",))],

@@ -140,7 +140,7 @@ def shared_data() -> Path:
     pytest.skip(f"shared data not found at {SHARED_DATA}")
 
 
-# --- LLM / training (issues 5 and 7): the packaged SmolLM2, converted once per test session ---
+# --- LLM / training: the packaged SmolLM2, converted once per test session ---
 
 STALE_MARKER_FILE = "left-by-a-killed-conversion.txt"
 

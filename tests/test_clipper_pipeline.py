@@ -1,4 +1,4 @@
-"""Pruning REAL teacher rollouts (issue 5's policy, real search/visit calls on the agent's tiny
+"""Pruning REAL teacher rollouts (the teacher policy, real search/visit calls on the agent's tiny
 offline web from `tests/agent_fixture.py`), with recorded detours as known truth."""
 
 from __future__ import annotations

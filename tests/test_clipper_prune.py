@@ -1,6 +1,6 @@
 """The prune stage on the real server, on hand-written FIXTURE trajectories in the Tongyi format.
 
-The fixtures below imitate the teacher policy of issue 5 (same message format, same detour
+The fixtures below imitate the teacher policy (same message format, same detour
 record `{"step": i, "kind": ...}`); `test_clipper_pipeline.py` runs on real teacher rollouts.
 """
 
@@ -143,7 +143,7 @@ def load_fixture(
     detours: list[dict[str, Any]] | None = None,
     kept: bool = True,
 ) -> str:
-    """Write entities, pages, a task with its target and a rollout with steps (issue 5 shape)."""
+    """Write entities, pages, a task with its target and a rollout with steps (the rollout stage's shape)."""
     if messages is None:
         messages, detours = fixture_messages()
     driver.execute_query(

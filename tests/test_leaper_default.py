@@ -1,4 +1,4 @@
-"""The default data set through ingest (issue 3a) and the WebLeaper stages and CLI: all three
+"""The default data set through ingest and the WebLeaper stages and CLI: all three
 variants come out, every kept task proven by the graph, and a re-run adds nothing."""
 
 from __future__ import annotations

@@ -322,10 +322,37 @@ def build_dataset(
             f"no trajectory passes the spec {spec.name!r} ({len(candidates)} candidates; "
             f"rejected: {dict(Counter(r[1] for r in selection.rejected))})"
         )
-    stored = read_trajectories(driver, database, [c.rollout_id for c in selection.chosen])
-    lines: list[str] = []
+    chosen, records = example_records(driver, database, selection.chosen, report)
+    body = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
+    sha = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    dataset_id = stable_id("dataset", spec.canonical(), [c.rollout_id for c in chosen])
+    folder = Path(out_dir) / f"{spec.name}-{dataset_id.split(':')[1][:10]}"
+    built = BuiltDataset(dataset_id, folder, len(chosen), sha, selection.mix, report)
+    if _already_built(driver, database, built):
+        report.skip(len(chosen))
+        report.notes["dataset"] = f"{dataset_id} already built at {folder}"
+        return built
+    card = _card(
+        spec.name, dataset_id, spec, selection.mix, chosen, selection.rejected, sha, len(candidates)
+    )
+    _write_folder(built, spec, body, records, card)
+    _link(driver, database, built, spec, card, chosen)
+    report.keep(len(chosen))
+    report.notes["dataset"] = f"{dataset_id} ({selection.mix}) at {folder}"
+    if echo:
+        echo(f"dataset {dataset_id}: {len(chosen)} examples → {folder}")
+    return built
+
+
+def example_records(
+    driver: neo4j.Driver, database: str | None, selected: list[Candidate], report: StageReport
+) -> tuple[list[Candidate], list[dict[str, Any]]]:
+    """The selected rollouts whose trajectories are complete, and their example records
+    (TRL conversational `messages` plus provenance); the others are rejected `bad_messages`."""
+    stored = read_trajectories(driver, database, [c.rollout_id for c in selected])
     chosen: list[Candidate] = []
-    for c in selection.chosen:
+    records: list[dict[str, Any]] = []
+    for c in selected:
         rollout = stored.get(c.rollout_id)
         try:
             if rollout is None:
@@ -335,86 +362,90 @@ def build_dataset(
             report.reject(c.rollout_id, "bad_messages", str(e))
             continue
         chosen.append(c)
-        record = {
-            "messages": rollout.trajectory.messages(),
-            "rollout_id": c.rollout_id,
-            "task_id": c.task_id,
-            "variant": c.variant,
-            "kind": c.kind,
-            "pruned": c.pruned,
-            "rewritten": bool(rollout.rewritten),
-        }
-        lines.append(json.dumps(record, ensure_ascii=False, sort_keys=True))
+        records.append(
+            {
+                "messages": rollout.trajectory.messages(),
+                "rollout_id": c.rollout_id,
+                "task_id": c.task_id,
+                "variant": c.variant,
+                "kind": c.kind,
+                "pruned": c.pruned,
+                "rewritten": bool(rollout.rewritten),
+            }
+        )
     if not chosen:
         raise DatasetError("every selected trajectory had malformed messages")
-    body = ("\n".join(lines) + "\n").encode("utf-8")
-    sha = hashlib.sha256(body).hexdigest()
-    dataset_id = stable_id("dataset", spec.canonical(), [c.rollout_id for c in chosen])
-    folder = Path(out_dir) / f"{spec.name}-{dataset_id.split(':')[1][:10]}"
-    existing = cypher.read(driver, "training/find_dataset", database=database, key=dataset_id)
-    if (
+    return chosen, records
+
+
+def _already_built(driver: neo4j.Driver, database: str | None, built: BuiltDataset) -> bool:
+    """The Dataset node exists and the folder holds the same train.jsonl (by hash)."""
+    existing = cypher.read(driver, "training/find_dataset", database=database, key=built.dataset_id)
+    path = built.path / "train.jsonl"
+    return bool(
         existing
-        and existing[0]["jsonl_sha256"] == sha
-        and (folder / "train.jsonl").is_file()
-        and hashlib.sha256((folder / "train.jsonl").read_bytes()).hexdigest() == sha
-    ):
-        report.skip(len(chosen))
-        report.notes["dataset"] = f"{dataset_id} already built at {folder}"
-        return BuiltDataset(dataset_id, folder, len(chosen), sha, selection.mix, report.finish())
-    card = _card(
-        spec.name, dataset_id, spec, selection.mix, chosen, selection.rejected, sha, len(candidates)
+        and existing[0]["jsonl_sha256"] == built.jsonl_sha256
+        and path.is_file()
+        and hashlib.sha256(path.read_bytes()).hexdigest() == built.jsonl_sha256
     )
+
+
+def _write_folder(
+    built: BuiltDataset, spec: DatasetSpec, body: str, records: list[dict[str, Any]], card: str
+) -> None:
+    """Write the files into a temporary sibling folder, then rename it into place."""
+    folder = built.path
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
-        (tmp / "train.jsonl").write_bytes(body)
+        (tmp / "train.jsonl").write_text(body, encoding="utf-8")
         (tmp / "README.md").write_text(card, encoding="utf-8")
         spec_doc = {
-            "dataset_id": dataset_id,
-            "mix": selection.mix,
+            "dataset_id": built.dataset_id,
+            "mix": built.mix,
             "spec": spec.canonical(),
-            "jsonl_sha256": sha,
-            "n_examples": len(chosen),
+            "jsonl_sha256": built.jsonl_sha256,
+            "n_examples": built.n_examples,
         }
         (tmp / "spec.json").write_text(json.dumps(spec_doc, indent=2, sort_keys=True) + "\n")
         if spec.hf_folder:
-            _write_hf(tmp / "hf", [json.loads(line) for line in lines], card)
+            _write_hf(tmp / "hf", records, card)
         if folder.exists():
             shutil.rmtree(folder)
         os.replace(tmp, folder)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
-    cypher.run_batches(
-        driver,
-        "training/merge_datasets",
-        [
-            {
-                "dataset_id": dataset_id,
-                "name": spec.name,
-                "mix": selection.mix,
-                "spec_json": json.dumps(spec.canonical(), sort_keys=True),
-                "path": str(folder.resolve()),
-                "n_examples": len(chosen),
-                "card": card,
-                "jsonl_sha256": sha,
-            }
-        ],
-        database=database,
-    )
+
+
+def _link(
+    driver: neo4j.Driver,
+    database: str | None,
+    built: BuiltDataset,
+    spec: DatasetSpec,
+    card: str,
+    chosen: list[Candidate],
+) -> None:
+    """The Dataset node and an INCLUDES edge (with its position) to every rollout used."""
+    row = {
+        "dataset_id": built.dataset_id,
+        "name": spec.name,
+        "mix": built.mix,
+        "spec_json": json.dumps(spec.canonical(), sort_keys=True),
+        "path": str(built.path.resolve()),
+        "n_examples": built.n_examples,
+        "card": card,
+        "jsonl_sha256": built.jsonl_sha256,
+    }
+    cypher.run_batches(driver, "training/merge_datasets", [row], database=database)
     cypher.run_batches(
         driver,
         "training/merge_dataset_includes",
         [{"rollout_id": c.rollout_id, "position": i} for i, c in enumerate(chosen)],
         database=database,
-        params={"dataset_id": dataset_id},
+        params={"dataset_id": built.dataset_id},
         batch_size=5000,
     )
-    report.keep(len(chosen))
-    report.notes["dataset"] = f"{dataset_id} ({selection.mix}) at {folder}"
-    if echo:
-        echo(f"dataset {dataset_id}: {len(chosen)} examples → {folder}")
-    return BuiltDataset(dataset_id, folder, len(chosen), sha, selection.mix, report.finish())
 
 
 def _write_hf(path: Path, records: list[dict[str, Any]], card: str) -> None:

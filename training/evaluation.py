@@ -62,6 +62,41 @@ def evaluate_checkpoint(
     echo: Any = print,
 ) -> EvalResult:
     """Roll out `checkpoint` on the split's tasks, score, and store an Evaluation node."""
+    key, model, rids = _roll_out(driver, database, settings, task_ids, echo)
+    rows = cypher.read(driver, "training/find_rollout_scores", database=database, rollout_ids=rids)
+    if not rows:
+        raise TrainingError("the evaluation rollouts were not stored")
+
+    def mean(name: str) -> float:
+        return sum(float(r[name] or 0.0) for r in rows) / len(rows)
+
+    run = cypher.read(driver, "training/find_run_by_checkpoint", database=database, checkpoint=key)
+    result = EvalResult(
+        eval_id=stable_id("eval", key, sorted(rids), asdict(settings)),
+        checkpoint=key,
+        run_id=run[0]["run_id"] if run else None,
+        n_tasks=len(rows),
+        accuracy=mean("accuracy"),
+        f1=mean("f1"),
+        rounds=mean("rounds"),
+        isr=mean("isr"),
+        ise=mean("ise"),
+        fae=mean("fae"),
+        format_error_rate=sum(r["termination"] == "format_error" for r in rows) / len(rows),
+        rollout_ids=sorted(r["rollout_id"] for r in rows),
+    )
+    _store(driver, database, result, settings, model)
+    return result
+
+
+def _roll_out(
+    driver: neo4j.Driver,
+    database: str | None,
+    settings: EvalConfig,
+    task_ids: list[str] | None,
+    echo: Any,
+) -> tuple[str, str, list[str]]:
+    """Roll the checkpoint out (resumable) and score; (checkpoint key, model, rollout ids)."""
     from agent.config import RolloutConfig
     from agent.policies import make_policy
     from agent.rollouts import load_tasks, rollout_id, run_rollouts
@@ -94,64 +129,37 @@ def evaluate_checkpoint(
     echo(f"evaluating {key} on {len(tasks)} {settings.split} task(s)")
     run_rollouts(driver, database, tasks, policy, n=1, concurrency=settings.concurrency)
     score_rollouts(driver, database, policy="llm")
-    rids = [rollout_id(t.task_id, policy.name, policy.model, 0) for t in tasks]
-    rows = cypher.read(driver, "training/find_rollout_scores", database=database, rollout_ids=rids)
-    if not rows:
-        raise TrainingError("the evaluation rollouts were not stored")
+    return key, policy.model, [rollout_id(t.task_id, policy.name, policy.model, 0) for t in tasks]
 
-    def mean(name: str) -> float:
-        values = [float(r[name] or 0.0) for r in rows]
-        return sum(values) / len(values)
 
-    fmt = sum(1 for r in rows if r["termination"] == "format_error") / len(rows)
-    run = cypher.read(driver, "training/find_run_by_checkpoint", database=database, checkpoint=key)
-    run_id = run[0]["run_id"] if run else None
-    eval_id = stable_id("eval", key, sorted(rids), asdict(settings))
-    result = EvalResult(
-        eval_id,
-        key,
-        run_id,
-        len(rows),
-        mean("accuracy"),
-        mean("f1"),
-        mean("rounds"),
-        mean("isr"),
-        mean("ise"),
-        mean("fae"),
-        fmt,
-        sorted(r["rollout_id"] for r in rows),
-    )
-    cypher.run_batches(
-        driver,
-        "training/merge_evaluations",
-        [
-            {
-                "eval_id": eval_id,
-                "checkpoint": key,
-                "accuracy": result.accuracy,
-                "f1": result.f1,
-                "rounds": result.rounds,
-                "isr": result.isr,
-                "ise": result.ise,
-                "fae": result.fae,
-                "n_tasks": result.n_tasks,
-                "format_error_rate": fmt,
-                "split": settings.split,
-                "model": policy.model,
-                "settings_json": json.dumps(asdict(settings), sort_keys=True),
-                "run_id": run_id,
-            }
-        ],
-        database=database,
-    )
+def _store(
+    driver: neo4j.Driver, database: str | None, result: EvalResult, settings: EvalConfig, model: str
+) -> None:
+    """The Evaluation node and its links to the rollouts (and through them, the tasks)."""
+    row = {
+        "eval_id": result.eval_id,
+        "checkpoint": result.checkpoint,
+        "accuracy": result.accuracy,
+        "f1": result.f1,
+        "rounds": result.rounds,
+        "isr": result.isr,
+        "ise": result.ise,
+        "fae": result.fae,
+        "n_tasks": result.n_tasks,
+        "format_error_rate": result.format_error_rate,
+        "split": settings.split,
+        "model": model,
+        "settings_json": json.dumps(asdict(settings), sort_keys=True),
+        "run_id": result.run_id,
+    }
+    cypher.run_batches(driver, "training/merge_evaluations", [row], database=database)
     cypher.run_batches(
         driver,
         "training/merge_evaluation_links",
         [{"rollout_id": rid} for rid in result.rollout_ids],
         database=database,
-        params={"eval_id": eval_id},
+        params={"eval_id": result.eval_id},
     )
-    return result
 
 
 def run_evaluations(

@@ -1,6 +1,6 @@
 """The `train-grpo` stage: multi-turn GRPO with TRL's `GRPOTrainer` on the graph's tasks.
 
-Each prompt is a task question in the agent's wire format (issue 5's system prompt with the
+Each prompt is a task question in the agent's wire format (the one system prompt with the
 `search`/`visit` tool specs). With `seed_actions` the environment writes the first assistant
 turn(s) — e.g. one real `search` for the question, optionally a `visit` of its top hit — so a
 small model starts from a realistic context. Rollouts then go through the agent's environment
@@ -16,7 +16,6 @@ observations per tool call) and a format term over the policy's turns.
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,14 +118,6 @@ def run_grpo(
     echo: Any = print,
 ) -> GRPOResult:
     """Build prompts from the graph, train with GRPOTrainer, record the TrainingRun."""
-    import torch
-    from datasets import Dataset
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-    from trl import GRPOConfig, GRPOTrainer
-
-    from training.multiturn import EpisodeConfig, make_rollout_func
-    from training.rewards import make_trl_rewards
-
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     tools = grpo_tools(driver, database, config)
@@ -139,32 +130,50 @@ def run_grpo(
     rid = runs.run_id(
         "grpo", {k: v for k, v in cfg.items() if k != "output_dir"}, ",".join(task_ids)
     )
-    output_dir = (
-        Path(config.output_dir)
-        if config.output_dir
-        else (out_root / "runs" / rid.replace(":", "-"))
-    )
-    output_dir.mkdir(parents=True, exist_ok=True)
+    output_dir = runs.output_folder(config.output_dir, out_root, rid)
     runs.start_run(
         driver, database, run_id=rid, kind="grpo", config=cfg, dataset_id="", output_dir=output_dir
     )
     runs.link_tasks(driver, database, rid, task_ids)
+    rollout_stats: dict[str, Any] = {"batches": []}
     metrics: dict[str, Any] = {
         "tasks": len(records),
         "model": str(model_path),
         "mode": "multi-turn through the agent environment (TRL rollout_func, env_mask)",
         "seed_actions": list(config.seed_actions),
         "max_rounds": config.max_rounds,
+        "rollouts": rollout_stats["batches"],  # per generation batch: rounds, calls, ...
     }
-    rollout_stats: dict[str, Any] = {"batches": []}
-    metrics["rollouts"] = rollout_stats["batches"]  # per generation batch: rounds, calls, ...
-    episode = EpisodeConfig(
-        max_rounds=config.max_rounds,
-        turn_max_tokens=config.turn_max_tokens,
-        max_completion_tokens=config.max_completion_length,
-        observation_chars=config.observation_chars,
-    )
     checkpoints: list[str] = []
+    callback = runs.progress_callback(driver, database, rid, metrics, checkpoints)
+    trainer = build_trainer(config, model_path, records, tools, output_dir, callback, rollout_stats)
+    echo(f"GRPO run {rid}: {len(records)} task prompts, model {model_path}")
+    seconds, final = runs.train_and_record(
+        trainer, driver, database, run_id=rid, metrics=metrics, checkpoints=checkpoints
+    )
+    rewards = [s["reward"] for s in metrics.get("steps", []) if "reward" in s]
+    steps = int(trainer.state.global_step)
+    return GRPOResult(rid, output_dir, final, steps, rewards, len(records), seconds, metrics)
+
+
+def build_trainer(
+    config: GRPORunConfig,
+    model_path: Path,
+    records: list[dict[str, Any]],
+    tools: Any,
+    output_dir: Path,
+    callback: Any,
+    rollout_stats: dict[str, Any],
+) -> Any:
+    """A GRPOTrainer whose rollouts run through the agent's tools (`training.multiturn`)."""
+    import torch
+    from datasets import Dataset
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import GRPOConfig, GRPOTrainer
+
+    from training.multiturn import EpisodeConfig, make_rollout_func
+    from training.rewards import make_trl_rewards
+
     tokenizer = AutoTokenizer.from_pretrained(str(model_path), padding_side="left")
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
@@ -192,8 +201,13 @@ def run_grpo(
         disable_tqdm=True,
         dataloader_num_workers=0,
     )
-    callback = runs.progress_callback(driver, database, rid, metrics, checkpoints)
-    trainer = GRPOTrainer(
+    episode = EpisodeConfig(
+        max_rounds=config.max_rounds,
+        turn_max_tokens=config.turn_max_tokens,
+        max_completion_tokens=config.max_completion_length,
+        observation_chars=config.observation_chars,
+    )
+    return GRPOTrainer(
         model=model,
         reward_funcs=make_trl_rewards(config.omega),  # type: ignore[arg-type]
         args=args,
@@ -201,45 +215,4 @@ def run_grpo(
         processing_class=tokenizer,
         callbacks=[callback],
         rollout_func=make_rollout_func(tools, episode, config.temperature, rollout_stats),
-    )
-    echo(f"GRPO run {rid}: {len(records)} task prompts, model {model_path}")
-    start = time.perf_counter()
-    try:
-        trainer.train()
-    except (RuntimeError, ValueError) as e:
-        runs.record_progress(
-            driver,
-            database,
-            run_id=rid,
-            status="failed",
-            metrics=metrics,
-            checkpoint=None,
-            checkpoints=checkpoints,
-        )
-        raise TrainingError(f"GRPO failed: {e}") from e
-    seconds = time.perf_counter() - start
-    final = output_dir / "final"
-    trainer.save_model(str(final))
-    tokenizer.save_pretrained(str(final))
-    rewards = [s["reward"] for s in metrics.get("steps", []) if "reward" in s]
-    metrics["global_step"] = int(trainer.state.global_step)
-    metrics["seconds"] = seconds
-    runs.record_progress(
-        driver,
-        database,
-        run_id=rid,
-        status="finished",
-        metrics=metrics,
-        checkpoint=str(final.resolve()),
-        checkpoints=checkpoints,
-    )
-    return GRPOResult(
-        rid,
-        output_dir,
-        final,
-        int(trainer.state.global_step),
-        rewards,
-        len(records),
-        seconds,
-        metrics,
     )

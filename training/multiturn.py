@@ -4,7 +4,7 @@ TRL 1.16's `GRPOTrainer(rollout_func=...)` hands the per-process batch of prompt
 already repeated `num_generations` times by TRL's sampler) to a function that returns
 ``prompt_ids``, ``completion_ids`` and ``logprobs`` per prompt; every other key is passed to the
 reward functions, except ``env_mask``, which TRL multiplies into the loss mask (1 = token the
-policy wrote, 0 = token the environment wrote). This module is that function for issue 5's
+policy wrote, 0 = token the environment wrote). This module is that function for the agent's
 ReAct environment, in the Tongyi wire format of `agent.react`:
 
 1. the prompt (system, question, and any seeded assistant/tool turns) is rendered with the

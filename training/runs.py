@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +104,68 @@ def record_progress(
         checkpoint=checkpoint,
         checkpoints=checkpoints,
     )
+
+
+def output_folder(configured: str, out_root: Path, run_id: str) -> Path:
+    """The run's folder: the configured one, else ``<out_root>/runs/<run id>`` (created)."""
+    folder = Path(configured) if configured else out_root / "runs" / run_id.replace(":", "-")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def train_and_record(
+    trainer: Any,
+    driver: neo4j.Driver | None,
+    database: str | None,
+    *,
+    run_id: str,
+    metrics: dict[str, Any],
+    checkpoints: list[str],
+    resume: str | None = None,
+    summarize: Callable[[Any, float], None] | None = None,
+) -> tuple[float, Path]:
+    """Train, save the final model and tokenizer, and record the run's end in the graph.
+
+    `summarize(output, seconds)` may add to `metrics` before they are recorded. Returns
+    (seconds, the final checkpoint). A failure is recorded as status ``failed`` and raised as
+    `TrainingError`.
+    """
+    from training.errors import TrainingError
+
+    start = time.perf_counter()
+    try:
+        output = trainer.train(resume_from_checkpoint=resume)
+    except (RuntimeError, ValueError) as e:
+        if driver is not None:
+            record_progress(
+                driver,
+                database,
+                run_id=run_id,
+                status="failed",
+                metrics=metrics,
+                checkpoint=None,
+                checkpoints=checkpoints,
+            )
+        raise TrainingError(f"training failed: {e}") from e
+    seconds = time.perf_counter() - start
+    final = Path(trainer.args.output_dir) / "final"
+    trainer.save_model(str(final))
+    trainer.processing_class.save_pretrained(str(final))
+    metrics["global_step"] = int(trainer.state.global_step)
+    metrics["seconds"] = seconds
+    if summarize is not None:
+        summarize(output, seconds)
+    if driver is not None:
+        record_progress(
+            driver,
+            database,
+            run_id=run_id,
+            status="finished",
+            metrics=metrics,
+            checkpoint=str(final.resolve()),
+            checkpoints=checkpoints,
+        )
+    return seconds, final
 
 
 def link_tasks(

@@ -16,7 +16,6 @@ the run's folder.
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -211,29 +210,17 @@ def run_sft(
     echo: Any = print,
 ) -> SFTResult:
     """Train, checkpoint, resume; record the TrainingRun (when a driver is given)."""
+    from common.llm.smollm2 import is_converted  # light import: no torch
+
     if not config.dataset:
         raise TrainingConfigError("the SFT config needs `dataset` (a folder or a Dataset id/name)")
     dataset_id, folder = resolve_dataset(driver, database, config.dataset)
     model_path = resolve_model(config.model)
     cfg = as_dict(config)
     rid = runs.run_id("sft", {k: v for k, v in cfg.items() if k != "output_dir"}, dataset_id)
-    output_dir = (
-        Path(config.output_dir)
-        if config.output_dir
-        else (out_root / "runs" / rid.replace(":", "-"))
-    )
-    output_dir.mkdir(parents=True, exist_ok=True)
-    from common.llm.smollm2 import is_converted  # light import: no torch
-
-    examples = read_examples(folder)
-    tokenizer = load_tokenizer(model_path, config.chat_template)
-    fitting, decisions = fit_examples(tokenizer, examples, config.max_length, config.limit_examples)
+    output_dir = runs.output_folder(config.output_dir, out_root, rid)
+    fitting, decisions = _examples(config, model_path, folder)
     dropped = sum(1 for d in decisions if d["reason"] == "over_max_length")
-    if not fitting:
-        raise TrainingError(
-            f"no example of {folder} fits max_length={config.max_length} tokens "
-            f"({dropped} too long)"
-        )
     if driver is not None:
         runs.start_run(
             driver,
@@ -255,56 +242,56 @@ def run_sft(
     callback = runs.progress_callback(driver, database, rid, metrics, checkpoints)
     trainer = build_trainer(config, model_path, fitting, output_dir, [callback])
     resume = last_checkpoint(output_dir)
+    resumed_steps = int(resume.name[11:]) if resume else 0
     echo(
         f"SFT run {rid}: {len(fitting)} examples ({dropped} too long), model {model_path}"
         + (f", resuming from {resume}" if resume else "")
     )
-    start = time.perf_counter()
-    try:
-        result = trainer.train(resume_from_checkpoint=str(resume) if resume else None)
-    except (RuntimeError, ValueError) as e:
-        if driver is not None:
-            runs.record_progress(
-                driver,
-                database,
-                run_id=rid,
-                status="failed",
-                metrics=metrics,
-                checkpoint=None,
-                checkpoints=checkpoints,
-            )
-        raise TrainingError(f"SFT failed: {e}") from e
-    seconds = time.perf_counter() - start
-    final = output_dir / "final"
-    trainer.save_model(str(final))
-    trainer.processing_class.save_pretrained(str(final))
-    steps = int(trainer.state.global_step)
-    losses = [s["loss"] for s in metrics.get("steps", []) if "loss" in s]
-    metrics.update({k: float(v) for k, v in result.metrics.items() if isinstance(v, int | float)})
-    metrics["global_step"] = steps
-    new_steps = steps - (int(resume.name[11:]) if resume else 0)
-    rate = new_steps / seconds if seconds > 0 else 0.0
-    metrics["steps_per_second_measured"] = rate
-    if driver is not None:
-        runs.record_progress(
-            driver,
-            database,
-            run_id=rid,
-            status="finished",
-            metrics=metrics,
-            checkpoint=str(final.resolve()),
-            checkpoints=checkpoints,
+
+    def summarize(output: Any, seconds: float) -> None:
+        metrics.update(
+            {k: float(v) for k, v in output.metrics.items() if isinstance(v, int | float)}
         )
+        new_steps = int(trainer.state.global_step) - resumed_steps
+        metrics["steps_per_second_measured"] = new_steps / seconds if seconds > 0 else 0.0
+
+    seconds, final = runs.train_and_record(
+        trainer,
+        driver,
+        database,
+        run_id=rid,
+        metrics=metrics,
+        checkpoints=checkpoints,
+        resume=str(resume) if resume else None,
+        summarize=summarize,
+    )
     return SFTResult(
         rid,
         output_dir,
         final,
-        steps,
-        losses,
+        int(trainer.state.global_step),
+        [s["loss"] for s in metrics.get("steps", []) if "loss" in s],
         len(fitting),
         dropped,
         seconds,
-        rate,
+        float(metrics["steps_per_second_measured"]),
         str(resume) if resume else None,
         metrics,
     )
+
+
+def _examples(
+    config: SFTRunConfig, model_path: Path, folder: Path
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The examples that fit `max_length` and the decision on every example of the dataset."""
+    tokenizer = load_tokenizer(model_path, config.chat_template)
+    fitting, decisions = fit_examples(
+        tokenizer, read_examples(folder), config.max_length, config.limit_examples
+    )
+    if not fitting:
+        dropped = sum(1 for d in decisions if d["reason"] == "over_max_length")
+        raise TrainingError(
+            f"no example of {folder} fits max_length={config.max_length} tokens "
+            f"({dropped} too long)"
+        )
+    return fitting, decisions

@@ -18,7 +18,7 @@ from graphdb import cypher
 from graphdb.stages import StageReport
 from synth.ingest.clean import Verdict, check_table
 from synth.ingest.config import IngestConfig
-from synth.ingest.records import RawTable, Unreadable, title_from_id, wiki_id
+from synth.ingest.records import Cell, RawTable, Unreadable, title_from_id, wiki_id
 from synth.ingest.values import clean_text, typed_value, value_id
 from synth.keycolumn import ColumnStats, column_stats, llm_key_column
 
@@ -98,7 +98,32 @@ class _Rows:
         self.n_rows = 0
 
     def add(self, table: RawTable, key: int, mappings: dict[str, Mapping]) -> None:
-        tid = table.table_id
+        """The columns, rows, cells, facts and page of one kept table (`key`: its key column)."""
+        relations = self._add_columns(table, key, mappings)
+        mentions: set[str] = set()
+        for r, row in enumerate(table.rows):
+            row_id = f"{table.table_id}#r{r}"
+            anchor = self._add_row(table, r, row[key])
+            for c, cell in enumerate(row):
+                targets = self._add_cell(row_id, c, cell, key, anchor, mentions)
+                relation = relations.get(c)
+                if c != key and anchor is not None and relation is not None:
+                    self._add_facts(table.table_id, r, c, anchor[0], relation, targets)
+        self.pages.append(
+            {
+                "table_id": table.table_id,
+                "page_id": f"table:{table.table_id}",
+                "title": table.title,
+                "url": table.url,
+                "text": render_table(table),
+                "mentions": sorted(mentions),
+            }
+        )
+
+    def _add_columns(
+        self, table: RawTable, key: int, mappings: dict[str, Mapping]
+    ) -> dict[int, str | None]:
+        """Column rows; returns each attribute column's relation (None for the key column)."""
         relations: dict[int, str | None] = {}
         for stats in column_stats(table.header, table.rows):
             hkey = header_key(stats.header)
@@ -107,8 +132,8 @@ class _Rows:
             relations[stats.index] = relation
             self.columns.append(
                 {
-                    "table_id": tid,
-                    "column_id": f"{tid}#{stats.index}",
+                    "table_id": table.table_id,
+                    "column_id": f"{table.table_id}#{stats.index}",
                     "index": stats.index,
                     "header": stats.header,
                     "header_key": hkey,
@@ -119,95 +144,96 @@ class _Rows:
                     "relation": relation,
                 }
             )
-        mentions: set[str] = set()
-        for r, row in enumerate(table.rows):
-            row_id = f"{tid}#r{r}"
-            key_cell = row[key]
-            anchor: str | None = None
-            if key_cell.links:
-                anchor = key_cell.links[0]
-            elif key_cell.text:
-                anchor = wiki_id(clean_text(key_cell.text))  # unlinked key: its likely page
-            anchor_name = clean_text(key_cell.text) or (title_from_id(anchor) if anchor else "")
-            self.rows.append(
-                {
-                    "table_id": tid,
-                    "row_id": row_id,
-                    "index": r,
-                    "anchor_id": anchor,
-                    "anchor_name": anchor_name,
-                }
-            )
-            self.n_rows += 1
-            for c, cell in enumerate(row):
-                text = clean_text(cell.text)
-                if not text and not cell.links:
-                    continue
-                targets: list[tuple[str, bool]] = []
-                if cell.links:
-                    single = len(cell.links) == 1
-                    for link in cell.links:
-                        name = text if single and text else title_from_id(link)
-                        self.entity_cells.append(
-                            {
-                                "row_id": row_id,
-                                "column": c,
-                                "text": text,
-                                "entity_id": link,
-                                "name": name,
-                            }
-                        )
-                        targets.append((link, True))
-                        mentions.add(link)
-                elif c == key and anchor:
-                    self.entity_cells.append(
-                        {
-                            "row_id": row_id,
-                            "column": c,
-                            "text": text,
-                            "entity_id": anchor,
-                            "name": anchor_name,
-                        }
-                    )
-                else:
-                    kind, normalized = typed_value(text)
-                    vid = value_id(kind, normalized)
-                    self.value_cells.append(
-                        {
-                            "row_id": row_id,
-                            "column": c,
-                            "text": text,
-                            "value_id": vid,
-                            "kind": kind,
-                            "normalized": normalized,
-                        }
-                    )
-                    targets.append((vid, False))
-                relation = relations.get(c)
-                if c == key or anchor is None or relation is None:
-                    continue
-                for target, is_entity in targets:
-                    if target == anchor:
-                        continue
-                    fact = {
-                        "anchor_id": anchor,
-                        "target_id": target,
-                        "relation": relation,
-                        "table_id": tid,
-                        "row": r,
-                        "column": c,
-                    }
-                    (self.entity_facts if is_entity else self.value_facts).append(fact)
-        self.pages.append(
+        return relations
+
+    def _add_row(self, table: RawTable, r: int, key_cell: Cell) -> tuple[str, str] | None:
+        """The row and its anchor (entity id, name), or None for a row without an anchor."""
+        anchor: str | None = None
+        if key_cell.links:
+            anchor = key_cell.links[0]
+        elif key_cell.text:
+            anchor = wiki_id(clean_text(key_cell.text))  # unlinked key: its likely page
+        anchor_name = clean_text(key_cell.text) or (title_from_id(anchor) if anchor else "")
+        self.rows.append(
             {
-                "table_id": tid,
-                "page_id": f"table:{tid}",
-                "title": table.title,
-                "url": table.url,
-                "text": render_table(table),
-                "mentions": sorted(mentions),
+                "table_id": table.table_id,
+                "row_id": f"{table.table_id}#r{r}",
+                "index": r,
+                "anchor_id": anchor,
+                "anchor_name": anchor_name,
             }
         )
+        self.n_rows += 1
+        return (anchor, anchor_name) if anchor else None
+
+    def _add_cell(
+        self,
+        row_id: str,
+        c: int,
+        cell: Cell,
+        key: int,
+        anchor: tuple[str, str] | None,
+        mentions: set[str],
+    ) -> list[tuple[str, bool]]:
+        """One cell's HAS_CELL rows; returns its targets as (id, is an entity)."""
+        text = clean_text(cell.text)
+        if not text and not cell.links:
+            return []
+        if cell.links:
+            single = len(cell.links) == 1
+            for link in cell.links:
+                name = text if single and text else title_from_id(link)
+                self.entity_cells.append(
+                    {"row_id": row_id, "column": c, "text": text, "entity_id": link, "name": name}
+                )
+                mentions.add(link)
+            return [(link, True) for link in cell.links]
+        if c == key and anchor is not None:
+            self.entity_cells.append(
+                {
+                    "row_id": row_id,
+                    "column": c,
+                    "text": text,
+                    "entity_id": anchor[0],
+                    "name": anchor[1],
+                }
+            )
+            return []
+        kind, normalized = typed_value(text)
+        vid = value_id(kind, normalized)
+        self.value_cells.append(
+            {
+                "row_id": row_id,
+                "column": c,
+                "text": text,
+                "value_id": vid,
+                "kind": kind,
+                "normalized": normalized,
+            }
+        )
+        return [(vid, False)]
+
+    def _add_facts(
+        self,
+        table_id: str,
+        r: int,
+        c: int,
+        anchor: str,
+        relation: str,
+        targets: list[tuple[str, bool]],
+    ) -> None:
+        for target, is_entity in targets:
+            if target == anchor:
+                continue
+            fact = {
+                "anchor_id": anchor,
+                "target_id": target,
+                "relation": relation,
+                "table_id": table_id,
+                "row": r,
+                "column": c,
+            }
+            (self.entity_facts if is_entity else self.value_facts).append(fact)
 
     def write(self, driver: neo4j.Driver, database: str | None, batch: int) -> None:
         for name, rows in (

@@ -42,7 +42,7 @@ Biclique(trees=('booker', 'nobel', 'pulitzer'), relations=('year',))]
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -212,8 +212,3 @@ def brute_force_bicliques(
             if extent == subset:
                 out.add(Biclique(subset, tuple(sorted(shared))))
     return sorted(out)
-
-
-def iter_components(groups: list[list[str]], min_trees: int) -> Iterator[list[str]]:
-    """The components worth enumerating (at least `min_trees` trees), largest first."""
-    yield from sorted((sorted(g) for g in groups if len(g) >= min_trees), key=lambda g: -len(g))

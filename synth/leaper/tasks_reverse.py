@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import neo4j
@@ -81,6 +82,18 @@ def choose_clues(
     return None
 
 
+@dataclass
+class _Union:
+    """A kept Union task, read back: its structure, answers and their facts in its tables."""
+
+    task_id: str
+    tree: dict[str, Any]
+    table_ids: list[str]
+    names: dict[str, str]  # answer entity id -> name
+    facts: list[dict[str, Any]]
+    holders: dict[tuple[str, str], set[str]]  # (relation, value id) -> answers holding it
+
+
 def reverse_tasks_for(
     driver: neo4j.Driver,
     database: str | None,
@@ -89,34 +102,47 @@ def reverse_tasks_for(
     backend: LLMBackend | None = None,
 ) -> list[TaskRecord]:
     """Up to `bridges_per_union` Reverse-Union candidates from one kept Union task."""
-    tree = json.loads(union["tree_json"])
     spec = json.loads(union["spec_json"])
-    answers = json.loads(union["answer_json"])
-    table_ids, relations = spec["table_ids"], spec["relations"]
-    names = {a["entity_id"]: a["name"] for a in answers}
-    common = sorted(names)
+    names = {a["entity_id"]: a["name"] for a in json.loads(union["answer_json"])}
     facts = cypher.read(
         driver,
         "leaper/find_entity_facts",
         database=database,
-        entity_ids=common,
-        table_ids=table_ids,
-        relations=relations,
+        entity_ids=sorted(names),
+        table_ids=spec["table_ids"],
+        relations=spec["relations"],
     )
     holders: dict[tuple[str, str], set[str]] = {}
     for f in facts:
         holders.setdefault((f["relation"], f["id"]), set()).add(f["entity_id"])
-    out: list[TaskRecord] = []
-    for bridge in common[: config.bridges_per_union]:
-        pivots = sorted(
-            {
-                (f["relation"], f["kind"], f["id"], f["name"])
-                for f in facts
-                if f["entity_id"] == bridge
-            },
-            key=lambda p: (-len(holders[(p[0], p[2])]), p[0], p[2]),
-        )
-        task_id = stable_id("leaper-reverse", union["task_id"], bridge)
+    context = _Union(
+        union["task_id"], json.loads(union["tree_json"]), spec["table_ids"], names, facts, holders
+    )
+    return [
+        _bridge_task(driver, database, context, bridge, config, backend)
+        for bridge in sorted(names)[: config.bridges_per_union]
+    ]
+
+
+def _bridge_task(
+    driver: neo4j.Driver,
+    database: str | None,
+    union: _Union,
+    bridge: str,
+    config: LeaperConfig,
+    backend: LLMBackend | None,
+) -> TaskRecord:
+    """The candidate of one bridge anchor: its most shared pivot, its clues, the answers."""
+    task_id = stable_id("leaper-reverse", union.task_id, bridge)
+    pivots = sorted(
+        {
+            (f["relation"], f["kind"], f["id"], f["name"])
+            for f in union.facts
+            if f["entity_id"] == bridge
+        },
+        key=lambda p: (-len(union.holders[(p[0], p[2])]), p[0], p[2]),
+    )
+    if not pivots:
         base = TaskRecord(
             task_id=task_id,
             variant="reverse-union",
@@ -125,77 +151,86 @@ def reverse_tasks_for(
             targets=[],
             tree={},
             spec={"bridge": bridge},
-            trees=tree["trees"],
-            tasks=[union["task_id"]],
+            trees=union.tree["trees"],
+            tasks=[union.task_id],
         )
-        if not pivots:
-            base.reject("no_pivot")
-            out.append(base)
-            continue
-        relation, kind, pivot_id, pivot_name = pivots[0]
-        matched = sorted(holders[(relation, pivot_id)] - {bridge})
-        own = cypher.read(
-            driver,
-            "leaper/find_entity_facts",
-            database=database,
-            entity_ids=[bridge],
-            table_ids=None,
-            relations=None,
-        )
-        candidates = [f for f in own if f["relation"] != relation]
-        clues = choose_clues(driver, database, bridge, candidates, config.max_clues)
-        anchors_with_pivot = sorted(
-            {e for ids in tree["anchors"].values() for e in ids}
-            & (holders[(relation, pivot_id)] | {bridge})
-        )
-        spec_full = {
+        base.reject("no_pivot")
+        return base
+    relation, kind, pivot_id, pivot_name = pivots[0]
+    own = cypher.read(
+        driver,
+        "leaper/find_entity_facts",
+        database=database,
+        entity_ids=[bridge],
+        table_ids=None,
+        relations=None,
+    )
+    candidates = [f for f in own if f["relation"] != relation]
+    clues = choose_clues(driver, database, bridge, candidates, config.max_clues)
+    task = _reverse_record(
+        task_id, union, bridge, (relation, kind, pivot_id, pivot_name), clues, backend
+    )
+    if clues is None:
+        task.reject("clues_not_unique")
+    elif not task.answers:
+        task.reject("empty_answer")
+    elif len({t.id for t in task.targets}) > config.max_targets:
+        task.reject("too_large")
+    return task
+
+
+def _reverse_record(
+    task_id: str,
+    union: _Union,
+    bridge: str,
+    pivot: tuple[str, str, str, str],
+    clues: list[dict[str, Any]] | None,
+    backend: LLMBackend | None,
+) -> TaskRecord:
+    """The task record: question, answers (the union's other anchors sharing the pivot), R."""
+    relation, kind, pivot_id, pivot_name = pivot
+    tree, names = union.tree, union.names
+    matched = sorted(union.holders[(relation, pivot_id)] - {bridge})
+    anchors_with_pivot = sorted(
+        {e for ids in tree["anchors"].values() for e in ids}
+        & (union.holders[(relation, pivot_id)] | {bridge})
+    )
+    chosen = clues or []
+    question = ""
+    if clues:
+        described = [(c["relation"], c["name"]) for c in chosen]
+        question = paraphrase(reverse_question(described, relation, tree["roots"]), backend)
+    return TaskRecord(
+        task_id=task_id,
+        variant="reverse-union",
+        question=question,
+        answers=[{"name": names[e], "entity_id": e} for e in matched],
+        targets=[Target("answer", "entity", e, names[e]) for e in matched]
+        + [Target("anchor", "entity", e, names.get(e, e)) for e in anchors_with_pivot]
+        + [Target("attribute", kind, pivot_id, pivot_name)],
+        tree={
+            "roots": tree["roots"],
+            "trees": tree["trees"],
             "bridge": bridge,
-            "table_ids": table_ids,
+            "pivot": {"relation": relation, "id": pivot_id, "name": pivot_name},
+            "clues": [
+                {"relation": c["relation"], "id": c["id"], "name": c["name"]} for c in chosen
+            ],
+        },
+        spec={
+            "bridge": bridge,
+            "table_ids": union.table_ids,
             "pivot_relation": relation,
             "pivot_id": pivot_id,
             "clues": [
-                {"relation": c["relation"], "kind": c["kind"], "id": c["id"]} for c in clues or []
+                {"relation": c["relation"], "kind": c["kind"], "id": c["id"]} for c in chosen
             ],
-        }
-        task = TaskRecord(
-            task_id=task_id,
-            variant="reverse-union",
-            question=paraphrase(
-                reverse_question(
-                    [(c["relation"], c["name"]) for c in clues or []], relation, tree["roots"]
-                ),
-                backend,
-            )
-            if clues
-            else "",
-            answers=[{"name": names[e], "entity_id": e} for e in matched],
-            targets=[Target("answer", "entity", e, names[e]) for e in matched]
-            + [Target("anchor", "entity", e, names.get(e, e)) for e in anchors_with_pivot]
-            + [Target("attribute", kind, pivot_id, pivot_name)],
-            tree={
-                "roots": tree["roots"],
-                "trees": tree["trees"],
-                "bridge": bridge,
-                "pivot": {"relation": relation, "id": pivot_id, "name": pivot_name},
-                "clues": [
-                    {"relation": c["relation"], "id": c["id"], "name": c["name"]}
-                    for c in clues or []
-                ],
-            },
-            spec=spec_full,
-            trees=tree["trees"],
-            tasks=[union["task_id"]],
-            clues=[{"id": c["id"]} for c in clues or []],
-            pivots=[{"id": pivot_id}],
-        )
-        if clues is None:
-            task.reject("clues_not_unique")
-        elif not matched:
-            task.reject("empty_answer")
-        elif len({t.id for t in task.targets}) > config.max_targets:
-            task.reject("too_large")
-        out.append(task)
-    return out
+        },
+        trees=tree["trees"],
+        tasks=[union.task_id],
+        clues=[{"id": c["id"]} for c in chosen],
+        pivots=[{"id": pivot_id}],
+    )
 
 
 def build_reverse_tasks(

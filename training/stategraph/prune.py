@@ -230,6 +230,22 @@ def _make_rewriter(config: PruneConfig) -> Any:
     )
 
 
+@dataclass
+class _Writes:
+    """What one chunk writes at its end: statuses (the resume marker), necessary sets of the
+    stored graphs, and the pruned rollouts."""
+
+    statuses: list[dict[str, Any]] = field(default_factory=list)
+    necessary: list[dict[str, Any]] = field(default_factory=list)
+    pruned: list[dict[str, Any]] = field(default_factory=list)
+
+    def unpruned(self, report: StageReport, rollout_id: str, reason: str, detail: str) -> None:
+        report.reject(rollout_id, reason, detail)
+        self.statuses.append(
+            {"rollout_id": rollout_id, "status": "unpruned", "detail": f"{reason}: {detail}"}
+        )
+
+
 def _run_chunk(
     driver: neo4j.Driver,
     database: str | None,
@@ -239,9 +255,35 @@ def _run_chunk(
     rewriter_box: list[Any],
     result: PruneResult,
 ) -> None:
+    """Prune one chunk: extract and store the graphs, search and vote, build what passes."""
     started = time.perf_counter()
-    report = result.report
-    statuses: list[dict[str, Any]] = []
+    writes = _Writes()
+    prepared = _prepare(driver, database, chunk, extract, result, writes)
+    roots = {gid: p.required for p in prepared for gid in p.graph_ids}
+    ancestors = store.find_ancestors(driver, database, roots) if roots else {}
+    stored = store.read_graphs(driver, database, list(roots))
+    decided = [_decide(p, stored, ancestors, config, result, writes) for p in prepared]
+    store.write_necessary(driver, database, writes.necessary)
+    result.seconds_graphs += time.perf_counter() - started
+    for p, outcome, accepted in decided:
+        if accepted is not None:
+            _finish(p, outcome, accepted, config, rewriter_box, result, writes)
+        result.outcomes.append(outcome)
+    started = time.perf_counter()
+    store.write_pruned(driver, database, writes.pruned)
+    store.write_status(driver, database, writes.statuses)
+    result.seconds_graphs += time.perf_counter() - started
+
+
+def _prepare(
+    driver: neo4j.Driver,
+    database: str | None,
+    chunk: list[str],
+    extract: Extractor,
+    result: PruneResult,
+    writes: _Writes,
+) -> list[_Prepared]:
+    """Read the chunk's trajectories, build their state graphs and write them (one batch)."""
     prepared: list[_Prepared] = []
     rows = store.GraphRows()
     for record in store.read_rollouts(driver, database, chunk):
@@ -249,14 +291,7 @@ def _run_chunk(
         try:
             check_complete(trajectory)
         except WireFormatError as e:
-            report.reject(record.rollout_id, "bad_format", str(e))
-            statuses.append(
-                {
-                    "rollout_id": record.rollout_id,
-                    "status": "unpruned",
-                    "detail": f"bad_format: {e}",
-                }
-            )
+            writes.unpruned(result.report, record.rollout_id, "bad_format", str(e))
             result.outcomes.append(PruneOutcome(record.rollout_id, "unpruned", "bad_format"))
             continue
         lexicon = Lexicon(record.lexicon)
@@ -266,65 +301,53 @@ def _run_chunk(
         failed = [g.extraction_failed for g in graphs]
         prepared.append(_Prepared(record, trajectory, lexicon, keys, required, gids, failed))
     store.write_graphs(driver, database, rows)
-    roots = {gid: p.required for p in prepared for gid in p.graph_ids}
-    ancestors = store.find_ancestors(driver, database, roots) if roots else {}
-    stored = store.read_graphs(driver, database, list(roots))
-    necessary_rows: list[dict[str, Any]] = []
-    pruned_rows: list[dict[str, Any]] = []
-    decided: list[tuple[_Prepared, PruneOutcome, frozenset[int] | None]] = []
-    for p in prepared:
-        sets: list[frozenset[int] | None] = []
-        outcome = PruneOutcome(
-            p.record.rollout_id,
-            "unpruned",
-            "",
-            n_turns=len(p.trajectory.turns),
-            answer_keys=p.answer_keys,
+    return prepared
+
+
+def _decide(
+    p: _Prepared,
+    stored: dict[str, StateGraph],
+    ancestors: dict[str, set[int]],
+    config: PruneConfig,
+    result: PruneResult,
+    writes: _Writes,
+) -> tuple[_Prepared, PruneOutcome, frozenset[int] | None]:
+    """Search each stored graph (restricted to the answer's ancestors), then vote."""
+    outcome = PruneOutcome(
+        p.record.rollout_id,
+        "unpruned",
+        "",
+        n_turns=len(p.trajectory.turns),
+        answer_keys=p.answer_keys,
+    )
+    outcome.detour_kinds = dict(p.record.detours)
+    outcome.detours = sorted(outcome.detour_kinds)
+    sets: list[frozenset[int] | None] = []
+    for gid, broken in zip(p.graph_ids, p.failed, strict=True):
+        graph = restrict(stored[gid], ancestors.get(gid, set()))
+        found, search_cost, exact_cost = (
+            (None, None, None)
+            if broken
+            else _search(graph, p.required, config.exact_max_candidates)
         )
-        kinds = dict(p.record.detours)
-        outcome.detours, outcome.detour_kinds = sorted(kinds), kinds
-        for gid, broken in zip(p.graph_ids, p.failed, strict=True):
-            graph = restrict(stored[gid], ancestors.get(gid, set()))
-            found, search_cost, exact_cost = (
-                (None, None, None)
-                if broken
-                else _search(graph, p.required, config.exact_max_candidates)
-            )
-            sets.append(found)
-            outcome.costs.append((search_cost, exact_cost))
-            outcome.necessary_sets.append(sorted(found) if found is not None else None)
-            necessary_rows.append(
-                {
-                    "graph_id": gid,
-                    "necessary": sorted(found or []),
-                    "cost": search_cost,
-                    "exact_cost": exact_cost,
-                }
-            )
-        decision = vote(sets)
-        decided.append((p, outcome, decision.accepted))
-        if decision.accepted is None:
-            outcome.reason = decision.reason
-            report.reject(p.record.rollout_id, decision.reason, decision.detail)
-            statuses.append(
-                {
-                    "rollout_id": p.record.rollout_id,
-                    "status": "unpruned",
-                    "detail": f"{decision.reason}: {decision.detail}",
-                }
-            )
-            continue
+        sets.append(found)
+        outcome.costs.append((search_cost, exact_cost))
+        outcome.necessary_sets.append(sorted(found) if found is not None else None)
+        writes.necessary.append(
+            {
+                "graph_id": gid,
+                "necessary": sorted(found or []),
+                "cost": search_cost,
+                "exact_cost": exact_cost,
+            }
+        )
+    decision = vote(sets)
+    if decision.accepted is None:
+        outcome.reason = decision.reason
+        writes.unpruned(result.report, p.record.rollout_id, decision.reason, decision.detail)
+    else:
         p.graph_ids = [p.graph_ids[i] for i in decision.agreeing]
-    store.write_necessary(driver, database, necessary_rows)
-    result.seconds_graphs += time.perf_counter() - started
-    for p, outcome, accepted in decided:
-        if accepted is not None:
-            _finish(p, outcome, accepted, config, rewriter_box, result, statuses, pruned_rows)
-        result.outcomes.append(outcome)
-    started = time.perf_counter()
-    store.write_pruned(driver, database, pruned_rows)
-    store.write_status(driver, database, statuses)
-    result.seconds_graphs += time.perf_counter() - started
+    return p, outcome, decision.accepted
 
 
 def _finish(
@@ -334,8 +357,7 @@ def _finish(
     config: PruneConfig,
     rewriter_box: list[Any],
     result: PruneResult,
-    statuses: list[dict[str, Any]],
-    pruned_rows: list[dict[str, Any]],
+    writes: _Writes,
 ) -> None:
     """Build, check, rewrite and queue the pruned trajectory of an accepted vote."""
     report = result.report
@@ -349,7 +371,9 @@ def _finish(
     if not outcome.removed:
         outcome.status, outcome.reason = "minimal", "nothing_to_prune"
         report.keep()
-        statuses.append({"rollout_id": rid, "status": "minimal", "detail": "every action needed"})
+        writes.statuses.append(
+            {"rollout_id": rid, "status": "minimal", "detail": "every action needed"}
+        )
         return
     kept_info = " ".join(
         [original.question] + [t.observation or "" for t in original.turns if t.index in accepted]
@@ -357,15 +381,35 @@ def _finish(
     missing = sorted(set(p.answer_keys) - p.lexicon.mentions(kept_info))
     if missing:  # cannot happen while first producers are required; checked, never assumed
         outcome.answer_kept, outcome.reason = False, "answer_entity_lost"
-        report.reject(rid, "answer_entity_lost", f"missing {missing[:10]}")
-        statuses.append(
-            {
-                "rollout_id": rid,
-                "status": "unpruned",
-                "detail": f"answer_entity_lost: {missing[:10]}",
-            }
-        )
+        writes.unpruned(report, rid, "answer_entity_lost", f"missing {missing[:10]}")
         return
+    pruned, records = _rewrite(original, kept_turns, outcome, config, rewriter_box, result)
+    try:
+        check_complete(pruned)
+    except WireFormatError as e:
+        outcome.reason = "invalid_output"
+        writes.unpruned(report, rid, "invalid_output", str(e))
+        return
+    outcome.status, outcome.reason = "pruned", "accepted"
+    outcome.tool_calls_after = pruned.tool_calls
+    outcome.tokens_after = pruned.tokens()
+    report.keep()
+    writes.pruned.append(_pruned_row(rid, original, pruned, outcome, records, p.graph_ids, config))
+    removed = [t - 1 for t in outcome.removed]
+    writes.statuses.append(
+        {"rollout_id": rid, "status": "pruned", "detail": f"removed steps {removed}"}
+    )
+
+
+def _rewrite(
+    original: Trajectory,
+    kept_turns: list[int],
+    outcome: PruneOutcome,
+    config: PruneConfig,
+    rewriter_box: list[Any],
+    result: PruneResult,
+) -> tuple[Trajectory, list[Any]]:
+    """The pruned trajectory, with rewritten thoughts while the run's rewrite limit allows."""
     started = time.perf_counter()
     pruned = original.keep(kept_turns)
     records: list[Any] = []
@@ -382,46 +426,39 @@ def _finish(
     else:
         outcome.rewrite_status = "not_rewritten"
     result.seconds_rewrite += time.perf_counter() - started
-    try:
-        check_complete(pruned)
-    except WireFormatError as e:
-        outcome.reason = "invalid_output"
-        report.reject(rid, "invalid_output", str(e))
-        statuses.append({"rollout_id": rid, "status": "unpruned", "detail": f"invalid_output: {e}"})
-        return
-    outcome.status, outcome.reason = "pruned", "accepted"
-    outcome.tool_calls_after = pruned.tool_calls
-    outcome.tokens_after = pruned.tokens()
-    report.keep()
+    return pruned, records
+
+
+def _pruned_row(
+    rid: str,
+    original: Trajectory,
+    pruned: Trajectory,
+    outcome: PruneOutcome,
+    records: list[Any],
+    graph_ids: list[str],
+    config: PruneConfig,
+) -> dict[str, Any]:
+    """The `store.write_pruned` row of a pruned trajectory (node, provenance, steps)."""
     pruned_id = f"{rid}/pruned"
     rewritten = [r.turn for r in records if r.status == "rewritten"]
-    pruned_rows.append(
-        {
-            "rollout_id": pruned_id,
-            "original_id": rid,
-            "graph_ids": p.graph_ids,
-            "props": {
-                "question": pruned.question,
-                "date": pruned.date,
-                "rounds": pruned.rounds,
-                "rounds_before": original.rounds,
-                "tool_calls": pruned.tool_calls,
-                "tool_calls_before": original.tool_calls,
-                "tokens": outcome.tokens_after,
-                "tokens_before": outcome.tokens_before,
-                "kept_steps": [t - 1 for t in kept_turns],
-                "removed_steps": [t - 1 for t in outcome.removed],
-                "rewrite_status": outcome.rewrite_status,
-                "rewrite_json": json.dumps([r.as_dict() for r in records], ensure_ascii=False),
-                "prune_extractor": config.extractor,
-            },
-            "steps": step_rows(pruned_id, pruned, rewritten=rewritten),
-        }
-    )
-    statuses.append(
-        {
-            "rollout_id": rid,
-            "status": "pruned",
-            "detail": f"removed steps {[t - 1 for t in outcome.removed]}",
-        }
-    )
+    return {
+        "rollout_id": pruned_id,
+        "original_id": rid,
+        "graph_ids": graph_ids,
+        "props": {
+            "question": pruned.question,
+            "date": pruned.date,
+            "rounds": pruned.rounds,
+            "rounds_before": original.rounds,
+            "tool_calls": pruned.tool_calls,
+            "tool_calls_before": original.tool_calls,
+            "tokens": outcome.tokens_after,
+            "tokens_before": outcome.tokens_before,
+            "kept_steps": [t - 1 for t in outcome.kept],
+            "removed_steps": [t - 1 for t in outcome.removed],
+            "rewrite_status": outcome.rewrite_status,
+            "rewrite_json": json.dumps([r.as_dict() for r in records], ensure_ascii=False),
+            "prune_extractor": config.extractor,
+        },
+        "steps": step_rows(pruned_id, pruned, rewritten=rewritten),
+    }
