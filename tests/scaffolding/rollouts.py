@@ -156,40 +156,20 @@ def write_rows(driver: neo4j.Driver, database: str | None, rows: list[SyntheticR
     tasks = {r.task["task_id"]: r.task for r in rows}
     driver.execute_query(MERGE_TASKS, rows=list(tasks.values()), database_=database)
     originals = [r for r in rows if not r.pruned]
-    with driver.session(database=database) as session:
-        for r in originals:
-            row = {
-                "rollout_id": r.rollout_id,
-                "task_id": r.task["task_id"],
-                "policy": "teacher",
-                "model": "teacher-v1",
-                "index": 0,
-                "termination": "answer",
-                "prediction": r.trajectory.answer,
-                "question": r.trajectory.question,
-                "date": r.trajectory.date,
-                "rounds": r.trajectory.rounds,
-                "tool_calls": r.trajectory.tool_calls,
-                "tokens": r.trajectory.tokens(),
-                "prompt_tokens": 0,
-                "completion_tokens": 0,
-                "error": None,
-                "seconds": 0.0,
-                "max_rounds": 100,
-                "shard": "",
-            }
-            steps = [StepRecord()] * len(r.trajectory.turns)
-            session.execute_write(write_rollout, row, r.trajectory, steps, [])
+    for r in originals:
+        store_trajectory(
+            driver,
+            database,
+            r.rollout_id,
+            r.task["task_id"],
+            r.trajectory,
+            kept=r.kept,
+            model="teacher-v1",
+        )
     cypher.run_batches(
         driver,
         "agent/set_rollout_scores",
         [{"rollout_id": r.rollout_id, **r.scores} for r in originals],
-        database=database,
-    )
-    cypher.run_batches(
-        driver,
-        "agent/set_rollout_filter",
-        [{"rollout_id": r.rollout_id, "kept": r.kept, "reject_reason": None} for r in originals],
         database=database,
     )
     pruned = [r for r in rows if r.pruned]
