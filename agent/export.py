@@ -1,15 +1,17 @@
 """Export trajectories as Tongyi-DeepResearch JSONL: `{question, answer, messages, prediction,
-termination}` per line (plus `rollout_id` and the scores, which their scripts ignore)."""
+termination}` per line (plus the structured gold `answer_records`, the flat `answer_entities`,
+`rollout_id` and the scores, which their scripts ignore)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import neo4j
 
-from agent.metrics import gold_items
 from agent.store import read_trajectories
+from common.answers import format_records, gold_records
 from graphdb import cypher
 
 
@@ -33,9 +35,12 @@ def export_jsonl(
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as out:
         for r in rows:
+            gold = gold_records(r["answer_json"])
             record = {
                 "question": r["question"],
-                "answer": "\n".join(gold_items(r["answer_json"])),
+                "answer": format_records(gold),
+                "answer_records": [asdict(g) for g in gold],
+                "answer_entities": [g.name for g in gold],
                 "messages": stored[r["rollout_id"]].trajectory.messages(),
                 "prediction": r["prediction"] or "",
                 "termination": r["termination"],

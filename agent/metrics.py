@@ -9,8 +9,10 @@ Definitions (WebLeaper, WebClipper):
 - **ISE** = n / T, with n = |R ∩ O_visit| the targets revealed by `visit` observations only
   (search snippets are imprecise and get superseded by visits, as in WebLeaper) and T the
   number of tool calls in the trajectory (at least 1).
-- Accuracy: for a list answer (gold with 2+ items) the set F1 of predicted items against the gold
-  items; for a single answer, exact match after normalisation (aliases count).
+- P/R/F1: over answer atoms (`common.answers`): each answered entity and each (entity, value)
+  the question asks for, so an answer must carry the attributes, not just the names.
+- Accuracy: for a list answer (gold with 2+ records) the atom F1; for a single answer, exact
+  match of the one entity after normalisation (aliases count).
 - **F-AE** = 2·Acc·E / (Acc + E) with E = 1 − rounds / max_rounds (0 when both are 0).
 
 Example: R = {a, b, c, d}; search reveals a; visit reveals b, c; T = 3 tool calls:
@@ -21,16 +23,12 @@ Matching is O(|R| · |text|) per observation; fine for tasks of ≤ a few hundre
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from agent.web.tools import normalize
+from common.answers import AnswerRecord, atom_prf, parse_records
+from common.text import normalize
 from common.wire import Turn
-
-_SPLIT = re.compile(r"\n|;|\s*\|\s*")
 
 
 @dataclass(frozen=True)
@@ -87,60 +85,6 @@ def fae(accuracy: float, rounds: int, max_rounds: int) -> float:
     return 2 * accuracy * efficiency / (accuracy + efficiency)
 
 
-def gold_items(answer_json: str | None) -> list[str]:
-    """The gold answer as a list of strings, from `Task.answer_json` in any of its shapes."""
-    if not answer_json:
-        return []
-    try:
-        value: Any = json.loads(answer_json)
-    except (json.JSONDecodeError, TypeError):
-        value = answer_json
-    if isinstance(value, dict):
-        for key in ("answers", "answer", "items", "targets"):
-            if key in value:
-                value = value[key]
-                break
-    if not isinstance(value, list):
-        value = [value]
-    items = []
-    for item in value:
-        if isinstance(item, dict):
-            item = item.get("name") or item.get("text") or item.get("answer") or ""
-        if isinstance(item, list):
-            item = " ".join(str(x) for x in item)
-        if str(item).strip():
-            items.append(str(item).strip())
-    return items
-
-
-def prediction_items(prediction: str, n_gold: int) -> list[str]:
-    """Split a prediction into items (lines / `;` / `|`; commas too when a list is expected)."""
-    parts = [p.strip(" -*•\t") for p in _SPLIT.split(prediction or "")]
-    parts = [p for p in parts if p]
-    if n_gold > 1 and len(parts) == 1 and "," in parts[0]:
-        parts = [p.strip() for p in parts[0].split(",") if p.strip()]
-    return parts
-
-
-def set_prf(
-    predicted: Sequence[str], gold: Sequence[str], aliases: dict[str, set[str]] | None = None
-) -> tuple[float, float, float]:
-    """Set precision, recall and F1 after normalisation; `aliases`: gold key → its aliases."""
-    aliases = aliases or {}
-    gold_keys = {normalize(g) for g in gold if normalize(g)}
-    pred_keys = {normalize(p) for p in predicted if normalize(p)}
-    if not gold_keys or not pred_keys:
-        return 0.0, 0.0, 0.0
-    matched_gold = {g for g in gold_keys if pred_keys & ({g} | aliases.get(g, set()))}
-    matched_pred = {
-        p for p in pred_keys if any(p == g or p in aliases.get(g, set()) for g in gold_keys)
-    }
-    precision = len(matched_pred) / len(pred_keys)
-    recall = len(matched_gold) / len(gold_keys)
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
-
-
 def alias_map(targets: Sequence[Target]) -> dict[str, set[str]]:
     """Every normalised name of a target → all its normalised names (for answer matching)."""
     out: dict[str, set[str]] = {}
@@ -160,7 +104,7 @@ def score(
     turns: Sequence[Turn],
     targets: Sequence[Target],
     prediction: str,
-    gold: Sequence[str],
+    gold: Sequence[AnswerRecord],
     rounds: int,
     max_rounds: int,
     per_step: Sequence[set[str]] | None = None,
@@ -175,12 +119,12 @@ def score(
     target_ids = {t.target_id for t in targets}
     actions = sum(1 for turn in turns if turn.is_call)
     aliases = alias_map(targets)
-    items = prediction_items(prediction, len(gold))
-    precision, recall, f1 = set_prf(items, gold, aliases)
+    predicted = parse_records(prediction, expect_many=len(gold) > 1)
+    precision, recall, f1 = atom_prf(predicted, gold, aliases)
     if len(gold) > 1:
         accuracy = f1
     else:
-        accuracy = 1.0 if gold and f1 == 1.0 and len(items) == 1 else 0.0
+        accuracy = 1.0 if gold and f1 == 1.0 and len(predicted) == 1 else 0.0
     n_visit = len(found_visit & target_ids)
     return Scores(
         isr=isr(targets, found),

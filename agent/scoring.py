@@ -12,9 +12,10 @@ from collections.abc import Callable
 
 import neo4j
 
-from agent.metrics import gold_items, score
+from agent.metrics import score
 from agent.rollouts import in_shard, load_targets
 from agent.store import read_trajectories
+from common.answers import gold_records
 from graphdb import cypher
 from graphdb.cypher import batched
 from graphdb.stages import StageReport
@@ -49,7 +50,7 @@ def score_rollouts(
         task_ids = sorted({r["task_id"] for r in batch})
         targets = load_targets(driver, database, task_ids)
         answers = {
-            a["task_id"]: gold_items(a["answer_json"])
+            a["task_id"]: gold_records(a["answer_json"])
             for a in cypher.read(
                 driver, "agent/find_task_answers", database=database, task_ids=task_ids
             )

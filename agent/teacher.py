@@ -25,9 +25,9 @@ from typing import Any
 
 import neo4j
 
-from agent.metrics import gold_items
 from agent.trajectory import Rollout, Termination
 from agent.web.tools import ToolBox
+from common.answers import format_records, gold_records
 from common.wire import assistant_text, count_tokens
 from graphdb import cypher
 
@@ -237,7 +237,7 @@ class TeacherPolicy:
                 detour = self._detour(rng, rollout, done)
                 if detour is not None and rollout.rounds < budget:
                     self._act(rollout, detour[1], detour[0])
-        answer = "\n".join(gold_items(task.answer_json))
+        answer = format_records(gold_records(task.answer_json))
         thought = "I have read the sources and verified the entities; here is the answer."
         content = assistant_text(thought, answer=answer)
         rollout.add_answer(content, answer, tokens=count_tokens(content))

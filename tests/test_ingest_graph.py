@@ -46,8 +46,8 @@ def test_default_data_ingest_counts_and_idempotence(
         by_table[("List_of_Nobel_laureates_in_Literature_1", "country")] == "/wiki/United_Kingdom"
     )
     assert by_table[("List_of_literary_prize_winners_1", "place_of_birth")] == "/wiki/Nagasaki"
-    # An unlinked CSV key cell becomes the entity of its likely page.
-    csv_facts = entity_facts(clean_db, "/wiki/Helen_Dunmore", database)
+    # An unlinked CSV key cell is an explicitly unlinked entity, never a made-up page id.
+    csv_facts = entity_facts(clean_db, "unlinked:helen dunmore", database)
     assert {(f["relation"], f["target"]) for f in csv_facts} >= {
         ("year", "year:1996"),
         ("country", "text:united kingdom"),

@@ -55,7 +55,7 @@ def test_cli_synth_and_export(
         assert result.exit_code == 0, result.output
         output += result.output
     assert "leaper-union: kept 1" in output
-    assert "rejected      1  empty_answer" in output
+    assert "rejected      1  no_pivot" in output  # UK pivot: 2 others < min_reverse_answers
     out = tmp_path / "tasks.jsonl"
     result = runner.invoke(
         main, [*conn, "export", "tasks", "--variant", "union", "--out", str(out)]

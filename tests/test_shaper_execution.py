@@ -17,7 +17,7 @@ from tests.scaffolding.kgraph import merge_kgraph
 
 ENTITIES = [f"/wiki/E{i}" for i in range(6)]
 VALUES = ["text:v0", "text:v1"]
-RELATIONS = ["r0", "~r0", "r1", "~r1", "links_to", "linked_from"]
+RELATIONS = ["r0", "~r0", "r1", "~r1", "links_to", "linked_from", "r0@ta", "~r1@tb", "r1@ta"]
 
 
 @st.composite
@@ -32,11 +32,24 @@ def graphs(draw: st.DrawFn) -> KGraph:
             max_size=14,
         )
     )
+    table_facts = draw(
+        st.sets(
+            st.tuples(
+                st.sampled_from(ENTITIES),
+                st.sampled_from(["r0", "r1"]),
+                st.sampled_from(ENTITIES + VALUES),
+                st.sampled_from(["ta", "tb"]),
+            ),
+            max_size=10,
+        )
+    )
     links = draw(
         st.sets(st.tuples(st.sampled_from(ENTITIES), st.sampled_from(ENTITIES)), max_size=10)
     )
     names = {ref: ref.rsplit("/", 1)[-1] for ref in ENTITIES + VALUES}
-    return KGraph(facts=facts, links=links, names=names, values=set(VALUES))
+    return KGraph(
+        facts=facts, table_facts=table_facts, links=links, names=names, values=set(VALUES)
+    )
 
 
 def const(ref: str) -> Const:
@@ -117,6 +130,8 @@ def test_malformed_tasks_are_typed_errors() -> None:
         compile_task(KPTask("x", (Triple(Var("V@A"), "r", (const("/wiki/E0"),)),)))
     with pytest.raises(ShaperError, match="not executable"):
         compile_task(KPTask("x", (Triple(Var("?"), "is located in", (const("/wiki/E0"),)),)))
+    for header_relation in ("2012_population_rank", "~première_date", "rank@Table_(2010)"):
+        compile_task(KPTask("x", (Triple(Var("?"), header_relation, (const("/wiki/E0"),)),)))
     with pytest.raises(ShaperError, match="not resolved"):
         compile_task(KPTask("x", (Triple(Var("?"), "r", (Const("Berlin"),)),)))
     with pytest.raises(ShaperError, match="R-union"):

@@ -14,7 +14,7 @@ from synth.shaper.expand import expand_tasks
 from synth.shaper.kp import Const, KPTask, Triple, Var
 from synth.shaper.ops import GraphOps
 from synth.shaper.questions import check_question, render
-from synth.shaper.seeds import make_seeds
+from synth.shaper.seeds import circular_variable, make_seeds
 from synth.shaper.store import load_tasks
 from synth.shaper.validate import find_redundant, validate_expansion
 from tests.conftest import DEFAULT_DATA
@@ -128,6 +128,34 @@ def test_question_names_every_constant_and_never_the_answer() -> None:
     assert check_question("Which author?", task.constants(), []) == "missing_constant"
 
 
+def test_a_variable_pinned_to_a_named_entity_is_circular(graph_ops: GraphOps) -> None:
+    # "entity A is an award of the answer, and the answer won "Booker"": A can only be Booker.
+    circular = KPTask("c", (Triple(T, "award", (A,)), Triple(T, "award", (e("Booker"),))))
+    assert circular_variable(graph_ops, circular) == "V@A"
+    fine = KPTask("f", (Triple(T, "award", (A,)), Triple(A, "founded", (e("Y1969"),))))
+    assert circular_variable(graph_ops, fine) is None
+
+
+def test_seeds_on_ingested_tables_name_their_table(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """On the default data (tables and pages), seeds walk table facts first: every fact triple
+    is tied to a table the web serves and named in the question; no two seeds share an answer
+    set; a relation name from any header executes."""
+    from tests.conftest import run_pipeline
+
+    run_pipeline(["ingest", "relations"], clean_db, database)
+    report = make_seeds(clean_db, database, ShaperConfig(n_seeds=40, seed=3))
+    assert report.kept > 0
+    assert "malformed" not in report.reasons
+    seeds = [t for t in load_tasks(clean_db, database) if t.source == "seed"]
+    with_facts = [t for t in seeds if any("@" in tr.relation for tr in t.triples)]
+    assert len(with_facts) >= len(seeds) // 2
+    for task in with_facts:
+        assert "Wikipedia table" in task.question
+    assert len({tuple(t.answer_refs) for t in seeds}) == len(seeds)
+
+
 def default_pages_graph() -> KGraph:
     graph = KGraph()
     for line in (DEFAULT_DATA / "pages.jsonl").read_text().splitlines():
@@ -153,6 +181,8 @@ def test_seeds_and_expansion_on_the_default_pages(
         "empty",
         "names_answer",
         "missing_constant",
+        "same_answer",
+        "circular",
     }
     report = expand_tasks(clean_db, database, EXPAND)
     by_reason = report.notes["rejected_by_reason"]

@@ -22,6 +22,8 @@ from typing import Any
 
 import neo4j
 
+from common.answers import gold_names
+from common.offline import offline_and_quiet
 from common.wire import assistant_text, system_prompt, tool_response_text
 from training import runs
 from training.config import GRPORunConfig, as_dict
@@ -70,8 +72,8 @@ def seed_turns(tools: Any, question: str, actions: tuple[str, ...]) -> list[dict
 def task_prompts(
     driver: neo4j.Driver, database: str | None, config: GRPORunConfig, tools: Any | None = None
 ) -> list[dict[str, Any]]:
-    """One record per task: `prompt` (messages, seeded turns included), `targets` (name lists)."""
-    from agent.metrics import gold_items
+    """One record per task: `prompt` (messages, seeded turns included), `targets` (name lists),
+    `gold` (the answer records' JSON the reward scores against)."""
     from agent.rollouts import load_targets, load_tasks
 
     tasks = []
@@ -89,7 +91,7 @@ def task_prompts(
     for task in tasks:
         names = [list(t.names) for t in targets.get(task.task_id, []) if t.names]
         if not names:
-            names = [[item] for item in gold_items(task.answer_json)]
+            names = [[item] for item in gold_names(task.answer_json)]
         if not names:
             continue
         prompt = [
@@ -98,7 +100,14 @@ def task_prompts(
         ]
         if config.seed_actions:
             prompt += seed_turns(tools, task.question, tuple(config.seed_actions))
-        records.append({"prompt": prompt, "targets": names, "task_id": task.task_id})
+        records.append(
+            {
+                "prompt": prompt,
+                "targets": names,
+                "gold": task.answer_json or "",
+                "task_id": task.task_id,
+            }
+        )
     return records
 
 
@@ -118,7 +127,7 @@ def run_grpo(
     echo: Any = print,
 ) -> GRPOResult:
     """Build prompts from the graph, train with GRPOTrainer, record the TrainingRun."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    offline_and_quiet()
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     tools = grpo_tools(driver, database, config)
     records = task_prompts(driver, database, config, tools)

@@ -1,8 +1,10 @@
 """Reward functions for GRPO, as plain functions over plain data.
 
-- `soft_f`: WebLeaper's soft F over entity sets, ``(1+ω²)·P·R / (ω²·P + R)``, where P is the
-  share of predicted items that match a target and R the share of targets matched (names and
-  aliases normalised as in `agent.metrics`). ω > 1 weighs recall more (WebLeaper rewards finding
+- `soft_f`: WebLeaper's soft F, ``(1+ω²)·P·R / (ω²·P + R)``. With the task's gold records
+  (column ``gold``, `Task.answer_json`) P and R are over answer atoms (`common.answers`: each
+  entity and each (entity, value) asked for), so the reward asks for the attributes too;
+  without them P is the share of predicted items that match a target name and R the share of
+  targets matched (names and aliases normalised as in `agent.metrics`). ω > 1 weighs recall more (WebLeaper rewards finding
   many entities). Example: 2 of 3 predictions right, 2 of 4 targets found, ω = 1 →
   P = 2/3, R = 1/2, F = 2·(1/3)/(2/3 + 1/2) = 4/7.
 - `efficiency`: from ISE = n/T (targets found per action), normalised by |R| into [0, 1].
@@ -19,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agent.metrics import Target, match_entities, prediction_items
-from agent.web.tools import normalize
+from agent.metrics import Target, match_entities
+from common.answers import AnswerRecord, atom_prf, gold_records, parse_records
+from common.text import normalize
 from common.wire import format_score, parse_assistant
 
 TargetNames = Sequence[Sequence[str]]  # per target: its name and aliases
@@ -48,6 +51,22 @@ def soft_f(precision: float, recall: float, omega: float = 1.0) -> float:
     return (1 + w2) * precision * recall / denominator if denominator > 0 else 0.0
 
 
+def answer_pr(
+    prediction: str, targets: TargetNames, gold: Sequence[AnswerRecord] = ()
+) -> tuple[float, float]:
+    """(P, R) of an answer text: over gold atoms when `gold` is given, else over target names."""
+    records = parse_records(prediction, expect_many=len(gold) != 1)
+    if gold:
+        aliases: dict[str, set[str]] = {}
+        for names in targets:
+            keys = {normalize(n) for n in names if normalize(n)}
+            for k in keys:
+                aliases.setdefault(k, set()).update(keys)
+        p, r, _ = atom_prf(records, gold, aliases)
+        return p, r
+    return precision_recall([rec.name for rec in records], targets)
+
+
 def efficiency(n_found: int, n_actions: int, n_targets: int) -> float:
     """ISE = n_found / n_actions, divided by |R| so that 1 means every target in one action."""
     if n_targets <= 0:
@@ -71,13 +90,19 @@ def completion_text(completion: Any) -> str:
 
 
 def score_completion(
-    completion: str, targets: TargetNames, *, prior_actions: int = 0, omega: float = 1.0
+    completion: str,
+    targets: TargetNames,
+    *,
+    gold: Sequence[AnswerRecord] = (),
+    prior_actions: int = 0,
+    omega: float = 1.0,
 ) -> dict[str, float]:
-    """All three terms for one completion (the answer's items against the target names)."""
-    items = prediction_items(answer_text(completion), len(targets))
-    p, r = precision_recall(items, targets)
+    """All three terms for one completion (its answer against the gold records or targets)."""
+    text = answer_text(completion)
+    p, r = answer_pr(text, targets, gold)
+    names = [rec.name for rec in parse_records(text)]
     actions = prior_actions + completion.count("<tool_call>")
-    found = round(r * len(targets))
+    found = round(precision_recall(names, targets)[1] * len(targets))
     return {
         "soft_f": soft_f(p, r, omega),
         "efficiency": efficiency(found, max(1, actions), len(targets)),
@@ -86,7 +111,11 @@ def score_completion(
 
 
 def score_trajectory(
-    trajectory: dict[str, Any], targets: TargetNames, *, omega: float = 1.0
+    trajectory: dict[str, Any],
+    targets: TargetNames,
+    *,
+    gold: Sequence[AnswerRecord] = (),
+    omega: float = 1.0,
 ) -> dict[str, float]:
     """All three terms for one multi-turn GRPO trajectory (training/multiturn.py's record).
 
@@ -97,8 +126,7 @@ def score_trajectory(
     `agent.metrics.score`) divided by |R|; the format term is the mean `format_score` of the
     policy's turns (0 when it wrote none).
     """
-    items = prediction_items(trajectory.get("prediction") or "", len(targets))
-    p, r = precision_recall(items, targets)
+    p, r = answer_pr(trajectory.get("prediction") or "", targets, gold)
     steps = trajectory.get("steps") or []
     actions = sum(1 for s in steps if s.get("role") == "tool_call")
     goals = [Target(f"t{i}", tuple(names)) for i, names in enumerate(targets)]
@@ -121,23 +149,24 @@ def make_trl_rewards(omega: float = 1.0) -> list[RewardFn]:
     """[soft_f, efficiency, format] in TRL's reward signature ``f(prompts, completions, **kw)``.
 
     Multi-turn: the rollout function returns a ``trajectory`` field per completion (TRL hands
-    it to the rewards next to the dataset columns); ``targets`` (list of name lists) is a
-    dataset column. Without ``trajectory`` (plain single-turn generation) the completion text is
+    it to the rewards next to the dataset columns); ``targets`` (list of name lists) and
+    ``gold`` (the task's answer JSON, optional) are dataset columns. Without ``trajectory`` (plain single-turn generation) the completion text is
     read as one policy turn with ``prior_actions`` tool calls before it.
     """
 
     def _scores(completions: list[Any], kwargs: dict[str, Any]) -> list[dict[str, float]]:
         targets = kwargs["targets"]
+        golds = [gold_records(g) for g in kwargs.get("gold") or [None] * len(completions)]
         trajectories = kwargs.get("trajectory")
         if trajectories is not None:
             return [
-                score_trajectory(t, names, omega=omega)
-                for t, names in zip(trajectories, targets, strict=True)
+                score_trajectory(t, names, gold=g, omega=omega)
+                for t, names, g in zip(trajectories, targets, golds, strict=True)
             ]
         prior = kwargs.get("prior_actions") or [0] * len(completions)
         return [
-            score_completion(completion_text(c), t, prior_actions=int(a), omega=omega)
-            for c, t, a in zip(completions, targets, prior, strict=True)
+            score_completion(completion_text(c), t, gold=g, prior_actions=int(a), omega=omega)
+            for c, t, a, g in zip(completions, targets, prior, golds, strict=True)
         ]
 
     def soft_f_reward(prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float]:

@@ -15,13 +15,13 @@ the run's folder.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import neo4j
 
+from common.offline import offline_and_quiet
 from training import runs
 from training.config import SFTRunConfig, as_dict
 from training.datasets import read_examples, resolve_dataset
@@ -153,7 +153,7 @@ def build_trainer(
     from transformers import AutoModelForCausalLM
     from trl import SFTConfig, SFTTrainer
 
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    offline_and_quiet()
     tokenizer = load_tokenizer(model_path, config.chat_template)
     model = AutoModelForCausalLM.from_pretrained(
         str(model_path), dtype=getattr(torch, config.dtype)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -31,6 +30,7 @@ from urllib.parse import unquote
 import neo4j
 
 from common.llm.base import LLMBackend
+from common.text import normalize
 from common.wire import TOOL_NAMES
 from graphdb import cypher
 from graphdb.ids import stable_id
@@ -68,13 +68,6 @@ class ToolBox(Protocol):
 
 class QueryEmbedder(Protocol):
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
-
-
-def normalize(text: str) -> str:
-    """Lowercase, strip accents and punctuation, collapse spaces (for matching, not display)."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    return " ".join(_WORD.findall(text.replace("_", " ")))
 
 
 def content_words(text: str) -> set[str]:

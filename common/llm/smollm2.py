@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from common.llm.errors import BackendConfigError
+from common.offline import offline_and_quiet
 
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_NAME = "smollm2-135m-instruct"
@@ -63,7 +64,7 @@ def ensure_checkpoint(cache_dir: Path | None = None) -> Path:
     if is_converted(target):
         return target
     gguf = packaged_gguf()
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    offline_and_quiet()
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:

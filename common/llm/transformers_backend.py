@@ -7,13 +7,13 @@ CPU model answers one request at a time, and concurrent rollouts simply queue.
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 from typing import Any
 
 from common.llm.base import Generation, Message
 from common.llm.errors import BackendConfigError, BackendError
+from common.offline import offline_and_quiet
 
 
 def cut_at_stop(text: str, stop: list[str] | None) -> tuple[str, bool]:
@@ -53,7 +53,7 @@ class TransformersBackend:
         with self._lock:
             if self._model is not None:
                 return
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            offline_and_quiet()
             try:
                 import torch
                 from transformers import AutoModelForCausalLM, AutoTokenizer

@@ -4,7 +4,7 @@ MATCH (p:Page {page_id: row.page_id})
 CALL (p, row) {
   UNWIND row.links AS link
   MERGE (e:Entity {entity_id: link.id})
-  ON CREATE SET e.name = link.name
+  ON CREATE SET e.name = link.name, e.linked = true
   MERGE (p)-[:MENTIONS]->(e)
   WITH p, link
   MATCH (q:Page {page_id: link.id})

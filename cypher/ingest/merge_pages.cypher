@@ -4,5 +4,5 @@ MERGE (p:Page {page_id: row.page_id})
 SET p.title = row.title, p.text = row.text, p.source = row.source, p.url = row.url,
     p.year = row.year
 MERGE (e:Entity {entity_id: row.page_id})
-SET e.name = row.title
+SET e.name = row.name, e.linked = true
 MERGE (p)-[:ABOUT]->(e)

@@ -1,8 +1,18 @@
-// Trees with their table, root, key header and anchors (id and name).
+// Trees with their table, root, kind, key header, anchors (id and name) and the table's own
+// header text for each relation (questions name attributes as the table does).
 UNWIND $tree_ids AS tid
 MATCH (tree:Tree {tree_id: tid})-[:FROM_TABLE]->(t:Table)
+CALL (t) {
+  OPTIONAL MATCH (t)-[:HAS_COLUMN]->(c:Column)
+  WHERE c.relation IS NOT NULL AND c.header IS NOT NULL
+  WITH c ORDER BY c.index
+  RETURN collect(CASE WHEN c IS NULL THEN null ELSE {relation: c.relation, header: c.header} END) AS headers
+}
 OPTIONAL MATCH (tree)-[:HAS_ANCHOR]->(a:Entity)
-WITH tree, t, a ORDER BY a.entity_id
+WITH tree, t, headers, a ORDER BY a.entity_id
 RETURN tree.tree_id AS tree_id, t.table_id AS table_id, tree.root AS root,
-       tree.key_header AS key_header, tree.relations AS relations,
+       t.title AS title, t.section_title AS section_title,
+       tree.key_header AS key_header, tree.kind AS kind, tree.kind_plural AS kind_plural,
+       tree.relations AS relations, headers,
        collect({id: a.entity_id, name: coalesce(a.name, a.entity_id)}) AS anchors
+ORDER BY tree_id

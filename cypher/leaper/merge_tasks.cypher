@@ -3,6 +3,7 @@ UNWIND $rows AS row
 MERGE (t:Task {task_id: row.task_id})
 ON CREATE SET t.created_at = datetime()
 SET t.kind = 'leaper', t.variant = row.variant, t.question = row.question,
+    t.question_source = row.question_source,
     t.answer_json = row.answer_json, t.status = row.status, t.reason = row.reason,
     t.n_targets = row.n_targets, t.split = row.split, t.tree_json = row.tree_json,
     t.spec_json = row.spec_json

@@ -1,6 +1,7 @@
 // Recompute a Reverse-Union task from its structure alone: the clues identify the bridge anchor
-// (must be unique), the bridge has the pivot value, and the answers are the other entities that
-// anchor a row in every table of the union and share the pivot value there.
+// (must be unique), the bridge has the pivot value and no other value under the pivot relation
+// in the union's tables, and the answers are the other entities that anchor a row in any table
+// of the union with the pivot value there.
 UNWIND $tasks AS task
 CALL (task) {
   UNWIND task.clues AS c
@@ -19,16 +20,15 @@ CALL (task) {
 CALL (task, bridge) {
   OPTIONAL MATCH (b:Entity)-[f:FACT {relation: task.pivot_relation}]->(p)
   WHERE b.entity_id IN bridge AND f.table_id IN task.table_ids
-    AND coalesce(p.entity_id, p.value_id) = task.pivot_id
-  RETURN count(f) > 0 AS bridge_has_pivot
+  WITH collect(DISTINCT coalesce(p.entity_id, p.value_id)) AS values
+  RETURN values = [task.pivot_id] AS bridge_has_pivot
 }
 CALL (task, bridge) {
   UNWIND task.table_ids AS tid
   MATCH (:Table {table_id: tid})-[:HAS_ROW]->(:Row)-[:ANCHOR]->(a:Entity)
-  WITH a, count(DISTINCT tid) AS n
-  WHERE n = size(task.table_ids) AND NOT a.entity_id IN bridge
-  MATCH (a)-[f:FACT {relation: task.pivot_relation}]->(p)
-  WHERE f.table_id IN task.table_ids AND coalesce(p.entity_id, p.value_id) = task.pivot_id
+  WHERE NOT a.entity_id IN bridge
+  MATCH (a)-[f:FACT {relation: task.pivot_relation, table_id: tid}]->(p)
+  WHERE coalesce(p.entity_id, p.value_id) = task.pivot_id
   RETURN collect(DISTINCT a.entity_id) AS answers
 }
 RETURN task.task_id AS task_id, bridge, bridge_has_pivot, answers

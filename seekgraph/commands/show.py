@@ -30,9 +30,10 @@ def entity(app: AppContext, entity_id: str) -> None:
     from synth.ingest.inspect import entity_facts
     from synth.ingest.records import wiki_id
 
-    facts = entity_facts(app.driver(), wiki_id(entity_id), app.database)
+    key = entity_id if entity_id.startswith("unlinked:") else wiki_id(entity_id)
+    facts = entity_facts(app.driver(), key, app.database)
     if not facts:
-        raise click.ClickException(f"no facts for {wiki_id(entity_id)}")
+        raise click.ClickException(f"no facts for {key}")
     for f in facts:
         click.echo(f"{f['relation']:<24} {f['target']:<40} {f['table_id']} row {f['row']}")
 

@@ -4,13 +4,16 @@
 checks first, so a 1 MB cell is reported as such even in a two-row table):
 
 ``empty`` → ``cell_too_large`` → ``ragged`` → ``duplicate_headers`` → ``too_few_rows`` →
-``too_many_rows`` → ``too_few_columns`` → ``too_many_empty`` → ``no_key_column``.
+``too_many_rows`` → ``too_few_columns`` → ``too_many_empty`` → ``no_key_column`` →
+``too_few_rows`` (once summary rows such as "Total" and rows without a key entity are dropped;
+those rows are rejected one by one with their own reason).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from synth.ingest.cells import key_rejection
 from synth.ingest.config import IngestConfig
 from synth.ingest.records import Cell, RawTable
 from synth.keycolumn import ColumnStats, choose_key_column
@@ -18,11 +21,16 @@ from synth.keycolumn import ColumnStats, choose_key_column
 
 @dataclass(frozen=True)
 class Verdict:
-    """A cleaning decision: `reason` is None for a kept table, which then has a `key`."""
+    """A cleaning decision: `reason` is None for a kept table, which then has a `key`.
+
+    `dropped` lists the rows of a kept table whose key cell names no entity of the table
+    (``(row index, reason, key text)``; reasons from `cells.key_rejection`).
+    """
 
     reason: str | None
     detail: str = ""
     key: ColumnStats | None = None
+    dropped: tuple[tuple[int, str, str], ...] = ()
 
 
 def _norm_header(text: str) -> str:
@@ -35,6 +43,15 @@ def regularise(table: RawTable) -> RawTable:
     rows = [(row + [Cell("")] * (width - len(row)))[:width] for row in table.rows]
     table.rows = rows
     return table
+
+
+def dropped_rows(table: RawTable, key: int) -> tuple[tuple[int, str, str], ...]:
+    """Rows whose key cell names no entity: ``(row index, reason, key text)``."""
+    return tuple(
+        (r, reason, row[key].text)
+        for r, row in enumerate(table.rows)
+        if (reason := key_rejection(row[key])) is not None
+    )
 
 
 def check_table(table: RawTable, config: IngestConfig) -> Verdict:
@@ -80,4 +97,11 @@ def check_table(table: RawTable, config: IngestConfig) -> Verdict:
     )
     if key is None:
         return Verdict("no_key_column", "no column is linked, distinct and entity-like enough")
-    return Verdict(None, key=key)
+    dropped = dropped_rows(table, key.index)
+    if table.n_rows - len(dropped) < config.min_rows:
+        return Verdict(
+            "too_few_rows",
+            f"{table.n_rows - len(dropped)} rows < {config.min_rows} after dropping "
+            f"{len(dropped)} summary or blank-key rows",
+        )
+    return Verdict(None, key=key, dropped=dropped)

@@ -1,6 +1,7 @@
 """Writing pages (passages, articles) and their links into the graph, batched and resumable.
 
-A page is MERGEd with the entity of the same id (``ABOUT``, the entity named by the page title).
+A page is MERGEd with the entity of the same id (``ABOUT``; the entity's name comes from the id,
+`synth.ingest.cells.display_name`).
 Links are written after all pages of the input, so ``LINKS_TO`` meets pages later in the file;
 a link to a page we do not have still ``MENTIONS`` its entity. The link pass sets the page's
 content hash last, which marks it finished: a re-run skips finished, unchanged pages.
@@ -14,8 +15,9 @@ import neo4j
 
 from graphdb import cypher
 from graphdb.stages import StageReport
+from synth.ingest.cells import display_name
 from synth.ingest.config import IngestConfig
-from synth.ingest.records import PageRecord, Unreadable, title_from_id
+from synth.ingest.records import PageRecord, Unreadable
 
 STAGE = "ingest"
 
@@ -55,6 +57,7 @@ def ingest_pages(
                 {
                     "page_id": page.page_id,
                     "title": page.title,
+                    "name": display_name(page.page_id),
                     "text": page.text,
                     "source": page.source,
                     "url": page.url,
@@ -65,7 +68,7 @@ def ingest_pages(
                 {
                     "page_id": page.page_id,
                     "content_hash": digest,
-                    "links": [{"id": link, "name": title_from_id(link)} for link in page.out_links],
+                    "links": [{"id": link, "name": display_name(link)} for link in page.out_links],
                 }
             )
             n_links += len(page.out_links)

@@ -156,9 +156,13 @@ def _span(value: Any) -> int:
 
 
 def _html_cell(tag: Any) -> Cell:
+    """A cell's text and the pages its links name; a link without text (a flag or other
+    icon) names nothing and is skipped."""
     links = []
     for a in tag.find_all("a", href=True):
         href = a["href"]
+        if not a.get_text(strip=True):
+            continue
         if href.startswith("/wiki/") and ":" not in href.removeprefix("/wiki/"):
             links.append(wiki_id(href))
     for sup in tag.find_all("sup"):  # footnote markers

@@ -15,6 +15,7 @@ from synth.ingest.tables import ingest_tables
 
 TABLE_FILES = ("tables.jsonl", "extra/prizes.csv", "extra/article.html")
 PAGE_FILES = ("pages.jsonl",)
+DATA_SUFFIXES = (".jsonl", ".jsonl.gz", ".csv", ".html", ".htm")
 
 
 def default_data_dir() -> Path:
@@ -39,10 +40,18 @@ def input_files(config: IngestConfig) -> tuple[list[Path], list[Path], str | Non
     folder = config.data or default_data_dir()
     if not folder.is_dir():
         raise StageError(f"data folder {folder} does not exist", hint="check --data")
-    source = "default" if config.data is None else None
-    tables = [folder / n for n in TABLE_FILES if (folder / n).is_file()]
-    pages = [folder / n for n in PAGE_FILES if (folder / n).is_file()]
-    return tables, pages, source
+    if config.data is None:
+        tables = [folder / n for n in TABLE_FILES if (folder / n).is_file()]
+        return tables, [folder / n for n in PAGE_FILES if (folder / n).is_file()], "default"
+    found = sorted(p for p in folder.rglob("*") if p.is_file() and p.name.endswith(DATA_SUFFIXES))
+    if not found:
+        raise StageError(
+            f"data folder {folder} holds no table or page files",
+            hint=f"expected files ending in {', '.join(DATA_SUFFIXES)}",
+        )
+    kinds = {p: file_kind(p) for p in found}
+    tables = [p for p, kind in kinds.items() if kind == "tables"]
+    return tables, [p for p, kind in kinds.items() if kind == "pages"], None
 
 
 def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:

@@ -16,9 +16,10 @@ import neo4j
 
 from graphdb import cypher
 from graphdb.stages import StageReport
-from synth.ingest.clean import Verdict, check_table
+from synth.ingest.cells import display_name, is_placeholder, key_links, named_links
+from synth.ingest.clean import Verdict, check_table, dropped_rows
 from synth.ingest.config import IngestConfig
-from synth.ingest.records import Cell, RawTable, Unreadable, title_from_id, wiki_id
+from synth.ingest.records import Cell, RawTable, Unreadable
 from synth.ingest.values import clean_text, typed_value, value_id
 from synth.keycolumn import ColumnStats, column_stats, llm_key_column
 
@@ -27,6 +28,12 @@ if TYPE_CHECKING:
 from synth.relations import Mapping, current_mappings, header_key, relation_for
 
 STAGE = "ingest"
+UNLINKED = "unlinked:"
+
+
+def unlinked_id(name: str) -> str:
+    """The id of an entity a key cell names without a link: ``unlinked:<folded name>``."""
+    return UNLINKED + " ".join(name.lower().split())
 
 
 def render_table(table: RawTable) -> str:
@@ -97,18 +104,26 @@ class _Rows:
         self.pages: list[dict[str, Any]] = []
         self.n_rows = 0
 
-    def add(self, table: RawTable, key: int, mappings: dict[str, Mapping]) -> None:
-        """The columns, rows, cells, facts and page of one kept table (`key`: its key column)."""
+    def add(
+        self, table: RawTable, key: int, mappings: dict[str, Mapping], dropped: set[int]
+    ) -> None:
+        """The columns, rows, cells, facts and page of one kept table (`key`: its key column;
+        `dropped`: rows rejected for their key cell, not written)."""
         relations = self._add_columns(table, key, mappings)
         mentions: set[str] = set()
         for r, row in enumerate(table.rows):
+            if r in dropped:
+                continue
             row_id = f"{table.table_id}#r{r}"
-            anchor = self._add_row(table, r, row[key])
+            anchors = self._add_row(table, r, row[key])
             for c, cell in enumerate(row):
-                targets = self._add_cell(row_id, c, cell, key, anchor, mentions)
+                targets = self._add_cell(row_id, c, cell, key, anchors, mentions)
                 relation = relations.get(c)
-                if c != key and anchor is not None and relation is not None:
-                    self._add_facts(table.table_id, r, c, anchor[0], relation, targets)
+                if c != key and relation is not None:
+                    for anchor in anchors:
+                        self._add_facts(
+                            table.table_id, r, c, anchor, relation, targets, clean_text(cell.text)
+                        )
         self.pages.append(
             {
                 "table_id": table.table_id,
@@ -146,25 +161,21 @@ class _Rows:
             )
         return relations
 
-    def _add_row(self, table: RawTable, r: int, key_cell: Cell) -> tuple[str, str] | None:
-        """The row and its anchor (entity id, name), or None for a row without an anchor."""
-        anchor: str | None = None
-        if key_cell.links:
-            anchor = key_cell.links[0]
-        elif key_cell.text:
-            anchor = wiki_id(clean_text(key_cell.text))  # unlinked key: its likely page
-        anchor_name = clean_text(key_cell.text) or (title_from_id(anchor) if anchor else "")
+    def _add_row(self, table: RawTable, r: int, key_cell: Cell) -> list[str]:
+        """The row and its anchors: one per entity its key cell names (an unlinked key cell is
+        an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id)."""
+        text = clean_text(key_cell.text)
+        anchors = list(key_links(key_cell)) or ([unlinked_id(text)] if text else [])
         self.rows.append(
             {
                 "table_id": table.table_id,
                 "row_id": f"{table.table_id}#r{r}",
                 "index": r,
-                "anchor_id": anchor,
-                "anchor_name": anchor_name,
+                "anchor_ids": anchors,
             }
         )
         self.n_rows += 1
-        return (anchor, anchor_name) if anchor else None
+        return anchors
 
     def _add_cell(
         self,
@@ -172,33 +183,34 @@ class _Rows:
         c: int,
         cell: Cell,
         key: int,
-        anchor: tuple[str, str] | None,
+        anchors: list[str],
         mentions: set[str],
     ) -> list[tuple[str, bool]]:
         """One cell's HAS_CELL rows; returns its targets as (id, is an entity)."""
         text = clean_text(cell.text)
-        if not text and not cell.links:
+        if not cell.links and is_placeholder(text):
             return []
-        if cell.links:
-            single = len(cell.links) == 1
-            for link in cell.links:
-                name = text if single and text else title_from_id(link)
+        links = named_links(cell)
+        if c == key:
+            links = tuple(anchors)
+        if links:
+            alias = text if len(links) == 1 and text and len(text) <= 100 else ""
+            for link in links:
+                linked = not link.startswith(UNLINKED)
                 self.entity_cells.append(
-                    {"row_id": row_id, "column": c, "text": text, "entity_id": link, "name": name}
+                    {
+                        "row_id": row_id,
+                        "column": c,
+                        "text": text,
+                        "entity_id": link,
+                        "name": display_name(link) if linked else text,
+                        "alias": alias if alias and alias != display_name(link) else None,
+                        "linked": linked,
+                    }
                 )
-                mentions.add(link)
-            return [(link, True) for link in cell.links]
-        if c == key and anchor is not None:
-            self.entity_cells.append(
-                {
-                    "row_id": row_id,
-                    "column": c,
-                    "text": text,
-                    "entity_id": anchor[0],
-                    "name": anchor[1],
-                }
-            )
-            return []
+                if linked:
+                    mentions.add(link)
+            return [(link, True) for link in links]
         kind, normalized = typed_value(text)
         vid = value_id(kind, normalized)
         self.value_cells.append(
@@ -221,7 +233,10 @@ class _Rows:
         anchor: str,
         relation: str,
         targets: list[tuple[str, bool]],
+        text: str,
     ) -> None:
+        """FACT edges of one cell; a value's edge keeps the cell's own text (the Value node is
+        shared by every equal cell, so its text is the first one seen)."""
         for target, is_entity in targets:
             if target == anchor:
                 continue
@@ -232,6 +247,7 @@ class _Rows:
                 "table_id": table_id,
                 "row": r,
                 "column": c,
+                "text": text,
             }
             (self.entity_facts if is_entity else self.value_facts).append(fact)
 
@@ -306,9 +322,13 @@ def ingest_tables(
                 continue
             assert verdict.key is not None
             key = _ask_llm(llm, table, verdict.key, report) if llm else verdict.key
+            dropped = verdict.dropped
             if key is not verdict.key:
                 nodes[-1].update(key_column=key.index, key_score=key.score)
-            batch.add(table, key.index, mappings)
+                dropped = dropped_rows(table, key.index)
+            for r, reason, text in dropped:
+                report.reject(f"{table.table_id}#r{r}", reason, f"key cell {text!r}")
+            batch.add(table, key.index, mappings, {r for r, _, _ in dropped})
             report.keep()
         if redo:
             cypher.run_batches(

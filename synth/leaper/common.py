@@ -43,6 +43,9 @@ class LeaperConfig:
         1000, "Reject a topic group with more maximal bicliques than this.", min=1
     )
     max_clues: int = option(3, "Reverse-Union: at most this many attribute clues.", min=1)
+    min_reverse_answers: int = option(
+        3, "Reverse-Union: a pivot must be shared by at least this many other entities.", min=1
+    )
     bridges_per_union: int = option(2, "Reverse-Union: bridge anchors tried per Union task.", min=1)
     heldout_percent: int = option(
         20, "Share of tasks marked split=heldout (by a hash of the id).", min=0, max=100
@@ -80,7 +83,7 @@ class TaskRecord:
     task_id: str
     variant: str
     question: str
-    answers: list[dict[str, str]]  # [{name, entity_id}]
+    answers: list[dict[str, Any]]  # the gold records: [{name, entity_id, attributes}]
     targets: list[Target]
     tree: dict[str, Any]
     spec: dict[str, Any]
@@ -91,6 +94,7 @@ class TaskRecord:
     pivots: list[dict[str, str]] = field(default_factory=list)
     status: str = "kept"
     reason: str = ""
+    question_source: str = "template"  # or the name of the LLM backend that paraphrased it
 
     def reject(self, reason: str) -> None:
         self.status, self.reason = "rejected", reason
@@ -102,6 +106,7 @@ class TaskRecord:
             "task_id": self.task_id,
             "variant": self.variant,
             "question": self.question,
+            "question_source": self.question_source,
             "answer_json": json.dumps(self.answers, ensure_ascii=False),
             "status": self.status,
             "reason": self.reason or None,
@@ -140,6 +145,28 @@ def write_tasks(
     )
 
 
+def reject_duplicate_questions(
+    driver: neo4j.Driver, database: str | None, tasks: list[TaskRecord]
+) -> None:
+    """A kept task whose question another kept task (in the graph or earlier in `tasks`) already
+    asks is rejected ``duplicate_question``: one question, one answer."""
+    kept = [t for t in tasks if t.status == "kept"]
+    taken = {
+        r["question"]
+        for r in cypher.read(
+            driver,
+            "leaper/find_task_questions",
+            database=database,
+            questions=[t.question for t in kept],
+            task_ids=[t.task_id for t in kept],
+        )
+    }
+    for task in kept:
+        if task.question in taken:
+            task.reject("duplicate_question")
+        taken.add(task.question)
+
+
 def record_tasks(
     driver: neo4j.Driver,
     database: str | None,
@@ -148,6 +175,7 @@ def record_tasks(
     report: StageReport,
 ) -> None:
     """Write proven tasks, kept and rejected, and count each in the stage report."""
+    reject_duplicate_questions(driver, database, tasks)
     write_tasks(driver, database, tasks, config)
     for task in tasks:
         if task.status == "kept":
@@ -158,6 +186,44 @@ def record_tasks(
 
 def target_of(role: str, fact: dict[str, Any]) -> Target:
     return Target(role, fact["kind"], fact["id"], fact["name"] or fact["id"])
+
+
+def answer_records(
+    answers: list[tuple[str, str]], facts: list[dict[str, Any]], relations: list[str]
+) -> list[dict[str, Any]]:
+    """The gold records: each answer ``(entity id, name)`` with its values under `relations`
+    (from `facts`, rows of ``leaper/find_entity_facts``), values sorted by name.
+
+    >>> answer_records([("/wiki/A", "A")], [{"entity_id": "/wiki/A", "relation": "year",
+    ...     "name": "1980", "id": "year:1980", "kind": "value"}], ["year"])
+    [{'name': 'A', 'entity_id': '/wiki/A', 'attributes': {'year': ['1980']}}]
+    """
+    values: dict[str, dict[str, set[str]]] = {}
+    for f in facts:
+        if f["relation"] in relations:
+            names = values.setdefault(f["entity_id"], {}).setdefault(f["relation"], set())
+            names.add(str(f["name"] or f["id"]))
+    return [
+        {
+            "name": name,
+            "entity_id": eid,
+            "attributes": {
+                r: sorted(values.get(eid, {}).get(r, set()))
+                for r in relations
+                if values.get(eid, {}).get(r)
+            },
+        }
+        for eid, name in answers
+    ]
+
+
+def value_kinds(facts: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """Per relation, the kinds of its values (entity, year, date, number, text)."""
+    kinds: dict[str, set[str]] = {}
+    for f in facts:
+        kind = "entity" if f["kind"] == "entity" else str(f["id"]).split(":", 1)[0]
+        kinds.setdefault(f["relation"], set()).add(kind)
+    return kinds
 
 
 def as_plain(obj: Any) -> Any:

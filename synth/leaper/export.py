@@ -1,8 +1,11 @@
 """`seekgraph export tasks`: kept WebLeaper tasks as JSONL, one task per line.
 
-Each line: ``{id, variant, question, answers: [{name, entity_id}], targets, tree, provenance,
-split}`` where `targets` lists R with roles and `provenance` names the trees/bicliques/tasks the
-task was built from and their tables.
+Each line: ``{id, variant, question, question_source, answers, answer_entities, answer_text,
+targets, tree, provenance, split}``: `answers` are the gold records (each entity with the
+values of every attribute the question asks, `common.answers`), `answer_entities` the flat
+list of their names, `answer_text` the records as an ``<answer>`` would write them, `targets`
+lists R with roles and `provenance` names the trees/bicliques/tasks the task was built from and
+their tables.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any, TextIO
 
 import neo4j
 
+from common.answers import format_records, gold_records
 from graphdb import cypher
 
 
@@ -40,11 +44,15 @@ def iter_tasks(
         }
         for t in batch:
             more = extra.get(t["task_id"], {})
+            gold = gold_records(t["answer_json"])
             yield {
                 "id": t["task_id"],
                 "variant": t["variant"],
                 "question": t["question"],
+                "question_source": t.get("question_source") or "template",
                 "answers": json.loads(t["answer_json"] or "[]"),
+                "answer_entities": [g.name for g in gold],
+                "answer_text": format_records(gold),
                 "targets": more.get("targets", []),
                 "tree": json.loads(t["tree_json"] or "{}"),
                 "provenance": {

@@ -1,77 +1,158 @@
-"""Question texts from templates, with an optional paraphrase by an LLM backend.
+"""WebLeaper question texts from templates, in plain English, with an optional checked paraphrase.
 
-Templates keep the question checkable: every entity the question names is a clue or a root, and
-the answer is never named. A paraphrase is used only when a backend is given explicitly.
+A question names what it asks for in the words of `synth.phrasing`: the kind of entity
+(from the key column), each attribute ("their country", "the year they were born") and each
+clue ("whose country is Japan"). Tables are named by their title and section in quotes, as a
+person would search for them. Templates keep the question checkable: every table and clue is
+named, the answers never are.
+
+A paraphrase by an LLM backend is used only when it keeps every quoted name, every clue value
+and every asked attribute (`paraphrase_keeps`); otherwise the template stays, and the task
+records which text it got (`question_source`: ``template`` or the backend's name).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from synth.phrasing import (
+    TableRef,
+    attribute_phrase,
+    condition_phrase,
+    join,
+    label,
+    relation_words,
+)
 
 if TYPE_CHECKING:
     from common.llm.base import LLMBackend
 
 
-def _join(items: Sequence[str]) -> str:
-    items = [i for i in items if i]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def table_ref(tree: dict[str, Any]) -> TableRef:
+    """How a question names a tree's table (a row of ``leaper/find_tree_anchors``)."""
+    return TableRef(tree.get("title") or tree["root"], tree.get("section_title") or "")
 
 
-def _rel(name: str) -> str:
-    return name.replace("_", " ")
+def _attributes(
+    relations: Sequence[str], kinds: dict[str, set[str]], labels: dict[str, str] | None = None
+) -> str:
+    labels = labels or {}
+    return join([attribute_phrase(labels.get(r, r), kinds.get(r, set())) for r in relations])
 
 
-def basic_question(root: str, key_header: str | None, relations: Sequence[str]) -> str:
-    """The Basic question: the root is named, the anchors and their attributes are asked for.
+def table_labels(headers: Iterable[dict[str, str]]) -> dict[str, str]:
+    """relation → the words a table's header gives it (the first column holding it wins)."""
+    labels: dict[str, str] = {}
+    for h in headers:
+        if h.get("relation"):
+            labels.setdefault(h["relation"], label(h["relation"], h["header"]))
+    return labels
 
-    >>> basic_question("Booker Prize: Winners", "Author", ["year", "nationality"])
-    'Consider Booker Prize: Winners. List every author it includes and, for each, give their year and nationality.'
+
+def basic_question(
+    table: TableRef,
+    kind_plural: str,
+    relations: Sequence[str],
+    kinds: dict[str, set[str]],
+    labels: dict[str, str] | None = None,
+) -> str:
+    """Which entities a table lists, each with its attributes.
+
+    >>> basic_question(TableRef("Booker Prize", "Winners"), "authors", ["country", "year"], {})
+    'Which authors are listed in the Wikipedia table "Booker Prize" (section "Winners")? For each, give their country and their year.'
     """
-    subject = (key_header or "entry").lower()
     return (
-        f"Consider {root}. List every {subject} it includes and, for each, give their "
-        f"{_join([_rel(r) for r in relations])}."
+        f"Which {kind_plural} are listed in the Wikipedia table {table.quoted()}? "
+        f"For each, give {_attributes(relations, kinds, labels)}."
     )
 
 
-def union_question(roots: Sequence[str], relations: Sequence[str]) -> str:
-    listed = "; ".join(roots)
+def union_question(
+    tables: Sequence[TableRef],
+    kind_plurals: Sequence[str],
+    relations: Sequence[str],
+    kinds: dict[str, set[str]],
+    labels: dict[str, str] | None = None,
+) -> str:
+    """The entities every one of several tables lists, with the attributes they all state.
+
+    Tables whose key columns name their entities alike share one kind; otherwise each table's
+    kind is named ("Which laureates listed in A are also listed, as authors, in B?").
+
+    >>> union_question([TableRef("A"), TableRef("B")], ["laureates", "authors"], ["year"], {})
+    'Which laureates listed in the Wikipedia table "A" are also listed, as authors, in "B"? For each, give their year, as each table states them.'
+    """
+    names = [t.quoted() for t in tables]
+    asked = f"For each, give {_attributes(relations, kinds, labels)}, as each table states them."
+    if len(set(kind_plurals)) == 1:
+        where = (
+            f"both of the Wikipedia tables {names[0]} and {names[1]}"
+            if len(names) == 2
+            else f"all {len(names)} of the Wikipedia tables {join(names)}"
+        )
+        return f"Which {kind_plurals[0]} are listed in {where}? {asked}"
+    others = [f"as {k}, in {n}" for k, n in zip(kind_plurals[1:], names[1:], strict=True)]
     return (
-        f"Which entities appear in every one of these lists: {listed}? First find the "
-        f"members of each list, then give, for every entity in all of them, their "
-        f"{_join([_rel(r) for r in relations])}."
+        f"Which {kind_plurals[0]} listed in the Wikipedia table {names[0]} are also listed, "
+        f"{join(others)}? {asked}"
     )
 
 
 def reverse_question(
-    clues: Sequence[tuple[str, str]], pivot_relation: str, roots: Sequence[str]
+    tables: Sequence[TableRef],
+    kind: str,
+    kind_plural: str,
+    clues: Sequence[tuple[str, str, str]],
+    pivot_relation: str,
+    relations: Sequence[str],
+    kinds: dict[str, set[str]],
+    labels: dict[str, str] | None = None,
 ) -> str:
-    described = _join([f"whose {_rel(rel)} is {text}" for rel, text in clues])
+    """Find one entity from its clues, read its pivot, list the others sharing it."""
+    labels = labels or {}
+    described = " and ".join(condition_phrase(labels.get(r, r), value, k) for r, value, k in clues)
+    pivot = relation_words(labels.get(pivot_relation, pivot_relation))
+    asked = f" For each, give {_attributes(relations, kinds, labels)}." if relations else ""
     return (
-        f"There is exactly one entity {described}. Identify it, find its "
-        f"{_rel(pivot_relation)}, and list every other entity that appears in all of these "
-        f"lists — {'; '.join(roots)} — with that same {_rel(pivot_relation)} there."
+        f"Among the {kind_plural} listed in the Wikipedia tables {join([t.quoted() for t in tables])}, "
+        f"exactly one {kind} {described}. Find its {pivot}, then list every other {kind} in these "
+        f"tables with the same {pivot}.{asked}"
     )
 
 
-def paraphrase(question: str, backend: LLMBackend | None) -> str:
-    """Reword `question` with `backend`; without a backend the template text is returned as is."""
+def paraphrase_keeps(text: str, must_keep: Iterable[str]) -> bool:
+    """True when `text` still contains every string of `must_keep` (case-insensitive)."""
+    low = text.lower()
+    return all(item.lower() in low for item in must_keep if item)
+
+
+def quoted_names(question: str) -> list[str]:
+    return re.findall(r'"([^"]+)"', question)
+
+
+def paraphrase(
+    question: str, backend: LLMBackend | None, must_keep: Iterable[str] = ()
+) -> tuple[str, str]:
+    """(question, source): the backend's rewording when it keeps every quoted name and every
+    string of `must_keep`, else the template (source ``template``)."""
     if backend is None:
-        return question
+        return question, "template"
     generation = backend.generate(
         [
             {
                 "role": "system",
-                "content": "Rewrite the question fluently. Keep every name, number "
-                "and condition. Reply with the question only.",
+                "content": "Rewrite the question fluently. Keep every quoted name, number "
+                "and condition exactly. Reply with the question only.",
             },
             {"role": "user", "content": question},
         ],
         max_tokens=200,
         temperature=0.0,
     )
-    text = generation.text.strip()
-    return text if text else question
+    text = " ".join(generation.text.split())
+    keep = [*quoted_names(question), *must_keep]
+    if text and paraphrase_keeps(text, keep):
+        return text, backend.name
+    return question, "template"

@@ -1,8 +1,9 @@
 """Basic tasks: one tree, the question names its root, the target set R is the whole tree.
 
 Definition: for a tree with root ``q``, anchors ``A`` and relations ``Rel``, the task asks for
-every anchor and, for each, its values under ``Rel`` from the tree's table. Answers = ``A``;
-targets R = ``A`` (role ``anchor``) ∪ the attribute values (role ``attribute``). The proof
+every anchor and, for each, its values under ``Rel`` from the tree's table. The gold answer is
+one record per anchor with its values (`common.answer_records`); targets R = ``A`` (role
+``anchor``) ∪ the attribute values (role ``attribute``). The proof
 (`synth.leaper.proofs.prove_basic`) recomputes both sets from the table's rows.
 """
 
@@ -20,12 +21,14 @@ from synth.leaper.common import (
     LeaperConfig,
     Target,
     TaskRecord,
+    answer_records,
     existing_task_ids,
     record_tasks,
     target_of,
+    value_kinds,
 )
 from synth.leaper.proofs import prove_basic
-from synth.leaper.questions import basic_question, paraphrase
+from synth.leaper.questions import basic_question, paraphrase, table_labels, table_ref
 
 if TYPE_CHECKING:
     from common.llm.base import LLMBackend
@@ -36,21 +39,34 @@ STAGE = "leaper-basic"
 def basic_task(
     tree: dict[str, Any], facts: list[dict[str, Any]], backend: LLMBackend | None = None
 ) -> TaskRecord:
-    """The Basic task of one tree (`tree` from leaper/find_tree_anchors, its anchors' facts)."""
+    """The Basic task of one tree (`tree` from leaper/find_tree_anchors, its anchors' facts
+    from its own table)."""
     anchors = [a for a in tree["anchors"] if a["id"]]
     relations = sorted({f["relation"] for f in facts})
     targets = [Target("anchor", "entity", a["id"], a["name"]) for a in anchors]
     targets += [target_of("attribute", f) for f in facts]
-    task_id = stable_id("leaper-basic", tree["tree_id"])
+    table = table_ref(tree)
+    question, source = paraphrase(
+        basic_question(
+            table,
+            tree["kind_plural"],
+            relations,
+            value_kinds(facts),
+            table_labels(tree.get("headers") or []),
+        ),
+        backend,
+    )
     return TaskRecord(
-        task_id=task_id,
+        task_id=stable_id("leaper-basic", tree["tree_id"]),
         variant="basic",
-        question=paraphrase(basic_question(tree["root"], tree["key_header"], relations), backend),
-        answers=[{"name": a["name"], "entity_id": a["id"]} for a in anchors],
+        question=question,
+        question_source=source,
+        answers=answer_records([(a["id"], a["name"]) for a in anchors], facts, relations),
         targets=targets,
         tree={
             "root": tree["root"],
             "table_id": tree["table_id"],
+            "kind": tree["kind"],
             "relations": relations,
             "anchors": [a["id"] for a in anchors],
         },
@@ -75,17 +91,22 @@ def build_basic_tasks(
     report.skip(len(trees) - len(todo))
     for batch in cypher.batched(todo, config.batch_size):
         layers = cypher.read(driver, "leaper/find_tree_anchors", database=database, tree_ids=batch)
+        facts = cypher.read(
+            driver,
+            "leaper/find_entity_facts",
+            database=database,
+            entity_ids=sorted({a["id"] for tree in layers for a in tree["anchors"] if a["id"]}),
+            table_ids=[tree["table_id"] for tree in layers],
+            relations=None,
+        )
+        by_table: dict[str, list[dict[str, Any]]] = {}
+        for f in facts:
+            by_table.setdefault(f["table_id"], []).append(f)
         tasks = []
         for tree in layers:
-            facts = cypher.read(
-                driver,
-                "leaper/find_entity_facts",
-                database=database,
-                entity_ids=[a["id"] for a in tree["anchors"] if a["id"]],
-                table_ids=[tree["table_id"]],
-                relations=None,
-            )
-            task = basic_task(tree, facts, backend)
+            anchors = {a["id"] for a in tree["anchors"]}
+            own = [f for f in by_table.get(tree["table_id"], []) if f["entity_id"] in anchors]
+            task = basic_task(tree, own, backend)
             if len({t.id for t in task.targets}) > config.max_targets:
                 task.reject("too_large")
             tasks.append(task)

@@ -39,12 +39,14 @@ from synth.leaper.common import (
     LeaperConfig,
     Target,
     TaskRecord,
+    answer_records,
     existing_task_ids,
     record_tasks,
     target_of,
+    value_kinds,
 )
 from synth.leaper.proofs import prove_union
-from synth.leaper.questions import paraphrase, union_question
+from synth.leaper.questions import paraphrase, table_labels, table_ref, union_question
 from synth.leaper.topics import Method, TopicGroup, topic_groups
 
 if TYPE_CHECKING:
@@ -112,28 +114,45 @@ def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-def select_family(anchor_sets: dict[str, set[str]], max_overlap: float = 1.0) -> list[str]:
+def select_family(
+    anchor_sets: dict[str, set[str]],
+    max_overlap: float = 1.0,
+    kinds: dict[str, str] | None = None,
+    tables: dict[str, str] | None = None,
+) -> list[str]:
     """The trees of a biclique a Union task intersects (see the module docstring).
 
     Two trees whose anchor sets overlap more than `max_overlap` (Jaccard) are copies of one list
     (the same table twice, or a year's table and its update): their intersection asks nothing,
-    so such a pair is never taken together.
+    so such a pair is never taken together. With `kinds` (tree → the kind of entity its key
+    column lists, `synth.phrasing.entity_kind`), a tree of the generic kind ``entry`` joins no
+    family: the question must name what it asks for in every table. (Key columns headed
+    differently, "Laureate" and "Author", hold the same kind of entity when they share
+    anchors, which every family does; the question then names each table's kind.) With `tables`
+    (tree → how the question names its table), two trees a question would name alike (same
+    title and section) are never taken together: the question could not tell them apart.
 
     >>> select_family({"a": {"x", "y"}, "b": {"x", "y", "z"}, "c": {"x"}, "d": {"q"}})
     ['a', 'b']
     >>> select_family({"a": {"x", "y"}, "b": {"x", "y", "z"}, "c": {"x"}}, max_overlap=0.6)
     ['a', 'c']
+    >>> select_family({"a": {"x"}, "b": {"x"}}, kinds={"a": "author", "b": "entry"})
+    []
     """
     ids = sorted(anchor_sets)
 
-    def distinct(a: str, b: str) -> bool:
+    def fits(a: str, b: str) -> bool:
+        if kinds is not None and "entry" in (kinds[a], kinds[b]):
+            return False
+        if tables is not None and tables[a] == tables[b]:
+            return False
         return jaccard(anchor_sets[a], anchor_sets[b]) <= max_overlap
 
     best: tuple[int, str, str] | None = None
     for i, a in enumerate(ids):
         for b in ids[i + 1 :]:
             n = len(anchor_sets[a] & anchor_sets[b])
-            if n and distinct(a, b) and (best is None or n > best[0]):
+            if n and fits(a, b) and (best is None or n > best[0]):
                 best = (n, a, b)
     if best is None:
         return []
@@ -143,9 +162,7 @@ def select_family(anchor_sets: dict[str, set[str]], max_overlap: float = 1.0) ->
         (t for t in ids if t not in family), key=lambda t: (-len(common & anchor_sets[t]), t)
     )
     for t in rest:
-        if len(common & anchor_sets[t]) >= min(2, len(common)) and all(
-            distinct(t, f) for f in family
-        ):
+        if len(common & anchor_sets[t]) >= min(2, len(common)) and all(fits(t, f) for f in family):
             family.append(t)
             common = common & anchor_sets[t]
     return sorted(family)
@@ -153,6 +170,11 @@ def select_family(anchor_sets: dict[str, set[str]], max_overlap: float = 1.0) ->
 
 def _anchor_sets(trees: list[dict[str, Any]]) -> dict[str, set[str]]:
     return {t["tree_id"]: {a["id"] for a in t["anchors"] if a["id"]} for t in trees}
+
+
+def family_id(family: list[str]) -> str:
+    """A Union task is one per family of trees, whichever biclique found it first."""
+    return stable_id("leaper-union", sorted(family))
 
 
 def union_task(
@@ -163,38 +185,58 @@ def union_task(
     backend: LLMBackend | None = None,
 ) -> TaskRecord:
     """The Union task of a biclique over the chosen `family` of its trees (`trees` from
-    leaper/find_tree_anchors; `facts`: the answers' values). Without a family it is rejected:
-    ``near_duplicate_trees`` when only copies of one list share anchors, else ``empty_answer``."""
+    leaper/find_tree_anchors; `facts`: the answers' values in the family's tables). Without a
+    family it is rejected: ``near_duplicate_trees`` when only copies of one list share
+    anchors, ``generic_kind`` when only trees whose kind has no name do, else
+    ``empty_answer``."""
     by_id = {t["tree_id"]: t for t in trees}
     sets = _anchor_sets(trees)
     chosen = [by_id[t] for t in family] if family else sorted(trees, key=lambda t: t["tree_id"])
     anchor_sets = [sets[t["tree_id"]] for t in chosen]
     names = {a["id"]: a["name"] for t in chosen for a in t["anchors"] if a["id"]}
     common = sorted(set.intersection(*anchor_sets)) if family else []
+    relations = list(biclique.relations)
     targets = [Target("answer", "entity", e, names[e]) for e in common]
     targets += [Target("anchor", "entity", e, names[e]) for e in sorted(set().union(*anchor_sets))]
     targets += [target_of("attribute", f) for f in facts]
-    roots = [t["root"] for t in chosen]
+    tables = [table_ref(t) for t in chosen]
+    question, source = paraphrase(
+        union_question(
+            tables,
+            [t["kind_plural"] for t in chosen],
+            relations,
+            value_kinds(facts),
+            table_labels(chosen[0].get("headers") or []),
+        ),
+        backend,
+    )
     task = TaskRecord(
-        task_id=stable_id("leaper-union", biclique.biclique_id),
+        task_id=family_id(family) if family else stable_id("leaper-union", biclique.biclique_id),
         variant="union",
-        question=paraphrase(union_question(roots, biclique.relations), backend),
-        answers=[{"name": names[e], "entity_id": e} for e in common],
+        question=question,
+        question_source=source,
+        answers=answer_records([(e, names[e]) for e in common], facts, relations),
         targets=targets,
         tree={
-            "roots": roots,
+            "roots": [t["root"] for t in chosen],
+            "kind": chosen[0]["kind"],
             "trees": [t["tree_id"] for t in chosen],
             "biclique_trees": list(biclique.trees),
-            "relations": list(biclique.relations),
+            "relations": relations,
             "table_ids": [t["table_id"] for t in chosen],
             "anchors": {t["tree_id"]: sorted(s) for t, s in zip(chosen, anchor_sets, strict=True)},
         },
-        spec={"table_ids": [t["table_id"] for t in chosen], "relations": list(biclique.relations)},
+        spec={"table_ids": [t["table_id"] for t in chosen], "relations": relations},
         trees=[t["tree_id"] for t in chosen],
         bicliques=[biclique.biclique_id],
     )
     if not common:
-        task.reject("near_duplicate_trees" if select_family(sets) else "empty_answer")
+        if select_family(sets):
+            kinds = {t["tree_id"]: t["kind"] for t in trees}
+            named = select_family(sets, kinds=kinds)
+            task.reject("generic_kind" if not named else "near_duplicate_trees")
+        else:
+            task.reject("empty_answer")
     return task
 
 
@@ -277,12 +319,9 @@ def _search_group(
         database=database,
         batch_size=config.batch_size,
     )
-    ids = {b: stable_id("leaper-union", b.biclique_id) for b in bicliques}
-    done = existing_task_ids(driver, database, list(ids.values()))
-    todo = [b for b in bicliques if ids[b] not in done]
-    report.skip(len(bicliques) - len(todo))
-    for batch in cypher.batched(todo, config.batch_size):
-        _write_union_tasks(driver, database, config, batch, report, backend)
+    seen: set[str] = set()
+    for batch in cypher.batched(bicliques, config.batch_size):
+        _write_union_tasks(driver, database, config, batch, report, backend, seen)
     _write_group(driver, database, group, "searched", len(bicliques))
     return len(bicliques)
 
@@ -294,7 +333,10 @@ def _write_union_tasks(
     batch: list[Biclique],
     report: StageReport,
     backend: LLMBackend | None,
+    seen: set[str],
 ) -> None:
+    """One task per family (the first biclique that finds a family makes its task; the others,
+    and families already in the graph, are skipped)."""
     tree_ids = sorted({t for b in batch for t in b.trees})
     layers = {
         t["tree_id"]: t
@@ -302,29 +344,64 @@ def _write_union_tasks(
             driver, "leaper/find_tree_anchors", database=database, tree_ids=tree_ids
         )
     }
-    tasks = []
+    kinds = {tid: layers[tid]["kind"] for tid in layers}
+    tables = {tid: table_ref(layers[tid]).quoted() for tid in layers}
+    planned = []
     for b in batch:
         trees = [layers[t] for t in b.trees]
-        anchor_sets = _anchor_sets(trees)
-        family = select_family(anchor_sets, config.max_anchor_overlap)
-        sets = [anchor_sets[t] for t in family]
-        common = sorted(set.intersection(*sets)) if sets else []
-        tables = [layers[t]["table_id"] for t in family]
-        facts = (
-            cypher.read(
-                driver,
-                "leaper/find_entity_facts",
-                database=database,
-                entity_ids=common,
-                table_ids=tables,
-                relations=list(b.relations),
-            )
-            if common
-            else []
-        )
-        task = union_task(b, trees, family, facts, backend)
+        family = select_family(_anchor_sets(trees), config.max_anchor_overlap, kinds, tables)
+        tid = family_id(family) if family else stable_id("leaper-union", b.biclique_id)
+        planned.append((tid, b, trees, family))
+    done = existing_task_ids(driver, database, [tid for tid, *_ in planned]) | seen
+    todo = []
+    for tid, b, trees, family in planned:
+        if tid in done:
+            report.skip()
+            continue
+        done.add(tid)
+        seen.add(tid)
+        todo.append((b, trees, family))
+    facts = _family_facts(driver, database, [(trees, family) for _, trees, family in todo])
+    tasks = []
+    for b, trees, family in todo:
+        sets = [_anchor_sets(trees)[t] for t in family]
+        common = set.intersection(*sets) if sets else set()
+        family_tables = {layers[t]["table_id"] for t in family}
+        own = [
+            f
+            for f in facts
+            if f["entity_id"] in common
+            and f["table_id"] in family_tables
+            and f["relation"] in b.relations
+        ]
+        task = union_task(b, trees, family, own, backend)
         if task.status == "kept" and len({t.id for t in task.targets}) > config.max_targets:
             task.reject("too_large")
         tasks.append(task)
     prove_union(driver, database, [t for t in tasks if t.status == "kept"])
     record_tasks(driver, database, tasks, config, report)
+
+
+def _family_facts(
+    driver: neo4j.Driver,
+    database: str | None,
+    families: list[tuple[list[dict[str, Any]], list[str]]],
+) -> list[dict[str, Any]]:
+    """The facts of every family's common anchors in the family's tables (one query)."""
+    entities: set[str] = set()
+    tables: set[str] = set()
+    for trees, family in families:
+        sets = _anchor_sets(trees)
+        if family:
+            entities |= set.intersection(*(sets[t] for t in family))
+            tables |= {t["table_id"] for t in trees if t["tree_id"] in family}
+    if not entities:
+        return []
+    return cypher.read(
+        driver,
+        "leaper/find_entity_facts",
+        database=database,
+        entity_ids=sorted(entities),
+        table_ids=sorted(tables),
+        relations=None,
+    )

@@ -1,7 +1,9 @@
 """Basic reasoning trees: root = question entity, second layer = anchors, third = attributes.
 
 One tree per kept table (``tree:<table_id>``): the root text comes from the page title and
-section, the anchors are the entities of the key column (``(:Row)-[:ANCHOR]->(:Entity)``), and
+section, the kind of entity it lists from the key column's header (or the title's head noun,
+`synth.phrasing.entity_kind`), the anchors are the entities of the key column
+(``(:Row)-[:ANCHOR]->(:Entity)``, several per row when a key cell names several), and
 the relations are those of the anchors' facts from that table. A table with fewer than
 `min_anchors` anchors or no relation gives no tree (rejected with the reason).
 """
@@ -17,6 +19,7 @@ import neo4j
 from graphdb import cypher
 from graphdb.stages import StageReport
 from synth.leaper.common import LeaperConfig
+from synth.phrasing import entity_kind
 
 STAGE = "leaper-trees"
 _GENERIC_SECTIONS = {"", "main", "list", "table", "overview", "results", "summary"}
@@ -81,12 +84,15 @@ def build_trees(
             if not relations:
                 report.reject(f"tree:{tid}", "no_relations", "the anchors have no facts")
                 continue
+            kind, kinds = entity_kind(src["key_header"], src["title"])
             rows.append(
                 {
                     "tree_id": f"tree:{tid}",
                     "table_id": tid,
                     "root": root_text(src["title"], src["section_title"]),
                     "key_header": src["key_header"],
+                    "kind": kind,
+                    "kind_plural": kinds,
                     "anchors": anchors,
                     "relations": relations,
                 }

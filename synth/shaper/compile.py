@@ -29,6 +29,8 @@ from synth.shaper.kp import Const, KPTask, ShaperError, Term, Var, parse_relatio
 
 _FACT = "MATCH ({x})-[:FACT {{relation: ${r}}}]->({s})"
 _FACT_INV = "MATCH ({s})-[:FACT {{relation: ${r}}}]->({x})"
+_TABLE_FACT = "MATCH ({x})-[:FACT {{relation: ${r}, table_id: ${r}_t}}]->({s})"
+_TABLE_FACT_INV = "MATCH ({s})-[:FACT {{relation: ${r}, table_id: ${r}_t}}]->({x})"
 _PAGE = "MATCH (p_{n}:Page)-[:ABOUT]->({n})"
 _LINK = "MATCH (p_{x})-[:LINKS_TO]->(p_{s})"
 _CONST_ENTITY = "MATCH ({c}:Entity) WHERE {c}.entity_id IN ${c}_e"
@@ -94,7 +96,11 @@ def compile_task(task: KPTask) -> CompiledQuery:
         else:
             s = const_node([o for o in triple.objects if isinstance(o, Const)])
         r = f"r{i}"
-        if spec.kind == "fact":
+        if spec.kind == "fact" and spec.table:
+            params[r], params[f"{r}_t"] = spec.name, spec.table
+            shape = _TABLE_FACT_INV if spec.inverse else _TABLE_FACT
+            lines.append(shape.format(x=x, s=s, r=r))
+        elif spec.kind == "fact":
             params[r] = spec.name
             lines.append((_FACT_INV if spec.inverse else _FACT).format(x=x, s=s, r=r))
         else:

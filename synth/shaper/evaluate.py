@@ -25,6 +25,7 @@ class KGraph:
     """A small knowledge graph in memory: node refs, FACT triples and entity-to-entity links."""
 
     facts: set[tuple[str, str, str]] = field(default_factory=set)
+    table_facts: set[tuple[str, str, str, str]] = field(default_factory=set)  # (s, r, o, table)
     links: set[tuple[str, str]] = field(default_factory=set)
     names: dict[str, str] = field(default_factory=dict)  # ref -> display name
     values: set[str] = field(default_factory=set)  # refs that are Value nodes (else Entity)
@@ -34,8 +35,11 @@ class KGraph:
         spec = parse_relation(relation)
         if spec.kind == "link":
             base = set(self.links)
+        elif spec.table:
+            base = {(s, o) for s, r, o, t in self.table_facts if r == spec.name and t == spec.table}
         else:
             base = {(s, o) for s, r, o in self.facts if r == spec.name}
+            base |= {(s, o) for s, r, o, _ in self.table_facts if r == spec.name}
         return {(b, a) for a, b in base} if spec.inverse else base
 
     def label(self, ref: str) -> str:

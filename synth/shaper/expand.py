@@ -2,8 +2,8 @@
 
 One step on task ``T`` at layer ``L``: the leaf constants come from
 ``cypher/shaper/find_leaf_constants.cypher`` (deepest layer first); for a leaf ``c`` in
-``[X, r, C@c]`` denoting node ``n``, pick an edge ``[n, r', m]`` of the graph and define the new
-variable ``V`` by ``[V, r', C@m]``, intersected with further edges of ``n`` while they shrink
+``[X, r, C@c]`` denoting node ``n``, pick an edge ``[n, r', m]`` of the graph (table facts
+before page links) and define the new variable ``V`` by ``[V, r', C@m]``, intersected with further edges of ``n`` while they shrink
 ``V``'s candidate set (at most ``max_definition`` KPs). ``[X, r, C@c]`` becomes ``[X, r, V]``.
 The candidate is then validated by queries (`validate.validate_expansion`: consistency, no
 shortcut, no redundancy); rejects are kept with their reason and the next candidate is tried.
@@ -21,9 +21,15 @@ import neo4j
 from graphdb import cypher
 from graphdb.stages import StageReport
 from synth.shaper.config import ShaperConfig
-from synth.shaper.kp import TARGET, Const, KPTask, Triple, Var
+from synth.shaper.kp import TARGET, Const, KPTask, ShaperError, Triple, Var
 from synth.shaper.ops import GraphOps
-from synth.shaper.seeds import SeedRejected, const_for, finish_task, finished_records
+from synth.shaper.seeds import (
+    SeedRejected,
+    const_for,
+    facts_first,
+    finish_task,
+    finished_records,
+)
 from synth.shaper.store import load_tasks, save_tasks
 from synth.shaper.validate import validate_expansion
 
@@ -60,12 +66,14 @@ def expansion_candidates(
     assert leaf.ref is not None
     answer = set(task.answer_refs)
     taken = {c.ref for c in task.constants()}
-    pool = [
-        n
-        for n in ops.neighbours(leaf.ref)
-        if n.ref not in answer and n.ref not in taken and n.ref != leaf.ref
-    ]
-    rng.shuffle(pool)
+    pool = facts_first(
+        [
+            n
+            for n in ops.neighbours(leaf.ref)
+            if n.ref not in answer and n.ref not in taken and n.ref != leaf.ref
+        ],
+        rng,
+    )
     new_var = next_variable(task)
     layer = task.layer + 1
     used = {c.text: c.ref or "" for c in task.constants()}
@@ -177,7 +185,12 @@ def expand_tasks(
             if on_progress is not None:
                 on_progress(1)
             rng = random.Random(f"{config.seed}:{parent.task_id}")
-            child, attempts = expand_once(ops, parent, leaves, rng, config)
+            try:
+                child, attempts = expand_once(ops, parent, leaves, rng, config)
+            except (ShaperError, SeedRejected) as e:
+                reason = e.reason if isinstance(e, SeedRejected) else "malformed"
+                report.reject(parent.task_id, reason, str(e))
+                continue
             for k, a in enumerate(attempts):
                 attempted += 1
                 if a.task is None:

@@ -12,6 +12,9 @@ Relations, as executed on our graph (docs/schema.md §1):
 - ``r`` (a canonical relation name): ``(x)-[:FACT {relation: r}]->(s)``, i.e. ``x`` is the anchor
   entity of a table row whose ``r`` column holds ``s`` (``[Kazuo Ishiguro, nationality, UK]``);
 - ``~r`` (the inverse): ``(s)-[:FACT {relation: r}]->(x)``;
+- ``r@T`` and ``~r@T``: the same, only in the rows of table ``T`` (its ``table_id``). Seeds and
+  expansions write table facts this way, so the question can name the table ("listed in the
+  Wikipedia table "Booker Prize" with nationality UK") and a reader can check it there;
 - ``links_to``: the page about ``x`` links to the page about ``s``
   (``(:Page)-[:ABOUT]->(x)``, ``(px)-[:LINKS_TO]->(ps)``, ``(ps)-[:ABOUT]->(s)``);
 - ``linked_from``: the inverse of ``links_to``.
@@ -33,7 +36,10 @@ TARGET = "?"
 LINKS_TO = "links_to"
 LINKED_FROM = "linked_from"
 INVERSE_PREFIX = "~"
-_RELATION = re.compile(r"^~?[a-z][a-z0-9_]*$")
+TABLE_SEPARATOR = "@"
+# any word characters: relations made from headers may start with a digit or hold non-ASCII
+# letters (`2012_population_rank`, `première_date`); they travel as $parameters.
+_RELATION = re.compile(r"^~?\w+$")
 
 
 class ShaperError(SynthError):
@@ -90,6 +96,7 @@ class RelationSpec:
     kind: Literal["fact", "link"]
     name: str  # the FACT edge's `relation` (for links: "links_to")
     inverse: bool
+    table: str = ""  # a fact only from this table's rows ('' = any table)
 
 
 def parse_relation(relation: str) -> RelationSpec:
@@ -98,13 +105,19 @@ def parse_relation(relation: str) -> RelationSpec:
         return RelationSpec("link", LINKS_TO, False)
     if relation == LINKED_FROM:
         return RelationSpec("link", LINKS_TO, True)
-    if not _RELATION.match(relation):
+    base, _, table = relation.partition(TABLE_SEPARATOR)
+    if not _RELATION.match(base):
         raise ShaperError(
-            f"relation {relation!r} is not executable: use a canonical "
-            f"lower_snake name, ~name, {LINKS_TO} or {LINKED_FROM}"
+            f"relation {relation!r} is not executable: use a relation name (word characters), "
+            f"~name, name@table_id, {LINKS_TO} or {LINKED_FROM}"
         )
-    inverse = relation.startswith(INVERSE_PREFIX)
-    return RelationSpec("fact", relation.removeprefix(INVERSE_PREFIX), inverse)
+    inverse = base.startswith(INVERSE_PREFIX)
+    return RelationSpec("fact", base.removeprefix(INVERSE_PREFIX), inverse, table)
+
+
+def table_relation(relation: str, table_id: str) -> str:
+    """``nationality`` in table ``booker`` → ``nationality@booker``."""
+    return f"{relation}{TABLE_SEPARATOR}{table_id}"
 
 
 def inverse_relation(relation: str) -> str:
@@ -112,7 +125,8 @@ def inverse_relation(relation: str) -> str:
     spec = parse_relation(relation)
     if spec.kind == "link":
         return LINKS_TO if spec.inverse else LINKED_FROM
-    return spec.name if spec.inverse else INVERSE_PREFIX + spec.name
+    name = spec.name if spec.inverse else INVERSE_PREFIX + spec.name
+    return table_relation(name, spec.table) if spec.table else name
 
 
 @dataclass
@@ -169,6 +183,22 @@ class KPTask:
 
     def max_layer(self) -> int:
         return max((t.layer for t in self.triples), default=0)
+
+
+def retarget(task: KPTask, var: Var) -> KPTask:
+    """The same triples asking for `var` instead of ``?`` (``?`` becomes a plain variable)."""
+    hidden = Var("V@target")
+
+    def swap(term: Term) -> Term:
+        if term == var:
+            return Var(TARGET)
+        return hidden if isinstance(term, Var) and term.is_target else term
+
+    triples = tuple(
+        replace(t, subject=swap(t.subject), objects=tuple(swap(o) for o in t.objects))
+        for t in task.triples
+    )
+    return replace(task, triples=triples)
 
 
 def split_of(task_id: str, heldout_percent: int = 20) -> str:

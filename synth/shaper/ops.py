@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 import neo4j
 
 from graphdb import cypher
+from synth.phrasing import TableRef
 from synth.shaper.compile import execute
-from synth.shaper.kp import KPTask, Var
+from synth.shaper.kp import KPTask, Var, parse_relation
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,10 @@ class Neighbour:
     ref: str
     label: str
     name: str
+
+    @property
+    def is_link(self) -> bool:
+        return parse_relation(self.relation).kind == "link"
 
 
 def task_key(task: KPTask) -> str:
@@ -47,6 +52,21 @@ class GraphOps:
     queries: int = 0
     _answers: dict[str, dict[str, str]] = field(default_factory=dict)
     _neighbours: dict[str, list[Neighbour]] = field(default_factory=dict)
+    _tables: dict[str, tuple[TableRef, bool]] = field(default_factory=dict)
+
+    def tables(self, task: KPTask) -> dict[str, tuple[TableRef, bool]]:
+        """``{table_id: (how a question names it, served by the offline web)}`` of the tables
+        the task's facts come from."""
+        ids = {s.table for t in task.triples if (s := parse_relation(t.relation)).table}
+        missing = sorted(ids - set(self._tables))
+        if missing:
+            self.queries += 1
+            for r in cypher.read(
+                self.driver, "shaper/find_table_pages", database=self.database, table_ids=missing
+            ):
+                ref = TableRef(r["title"] or r["table_id"], r["section"] or "")
+                self._tables[r["table_id"]] = (ref, bool(r["served"] and r["title"]))
+        return {tid: self._tables[tid] for tid in ids}
 
     def answer(self, task: KPTask) -> dict[str, str]:
         """``{ref: name}`` of the task's answer set."""

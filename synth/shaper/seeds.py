@@ -2,10 +2,15 @@
 
 A walk starts at an entity ``t`` (the intended answer) and follows one or two edges
 ``t -r1-> a -r2-> c``; the seed is the chain ``[?, r1, V@A], [V@A, r2, C@c]`` (or ``[?, r1, C@a]``).
-While the executed answer set is larger than ``max_answers``, further KPs of ``t``
-(``[?, r, C@m]``, intersections) are added, each only if it strictly shrinks the answer. A seed
-is rejected with a reason: ``dead_end`` (no edge to walk), ``too_large``, ``redundant`` (a triple
-is not needed), ``constant_is_answer``, ``duplicate``, or a question check failure.
+Each step takes a table fact (``r@table``: a row of a table the offline web serves) when the
+node has one, and a page link (``links_to``) only when it has none. While the executed answer
+set is larger than ``max_answers``, further KPs of ``t`` (``[?, r, C@m]``, intersections, facts
+first) are added, each only if it strictly shrinks the answer. A seed is rejected with a
+reason: ``dead_end`` (no edge to walk), ``too_large``, ``redundant`` (a triple is not needed),
+``constant_is_answer``, ``circular`` (a variable is pinned to an entity the question names),
+``unserved_hop`` (a fact's table is not a page of the offline web), ``duplicate``,
+``same_answer`` (another kept task already has this answer set), ``malformed`` (the walk built
+a task that does not execute), or a question check failure.
 
 Deterministic: attempt ``i`` of run seed ``s`` uses ``random.Random(f"{s}:{i}")``, so a resumed
 run skips finished attempts and repeats the others identically.
@@ -22,10 +27,10 @@ from graphdb import cypher
 from graphdb.ids import stable_id
 from graphdb.stages import StageReport
 from synth.shaper.config import ShaperConfig
-from synth.shaper.kp import TARGET, Const, KPTask, Triple, Var
+from synth.shaper.kp import TARGET, Const, KPTask, ShaperError, Triple, Var, retarget
 from synth.shaper.ops import GraphOps, Neighbour, task_key
 from synth.shaper.questions import check_question, render
-from synth.shaper.store import save_tasks
+from synth.shaper.store import load_tasks, save_tasks
 from synth.shaper.validate import find_redundant
 
 STAGE = "shaper-seeds"
@@ -44,6 +49,21 @@ def const_for(n: Neighbour, used: dict[str, str]) -> Const:
     return Const(text, n.ref, n.label)
 
 
+def facts_first(nodes: list[Neighbour], rng: random.Random) -> list[Neighbour]:
+    """`nodes` shuffled, table facts before page links."""
+    facts = [n for n in nodes if not n.is_link]
+    links = [n for n in nodes if n.is_link]
+    rng.shuffle(facts)
+    rng.shuffle(links)
+    return facts + links
+
+
+def pick(nodes: list[Neighbour], rng: random.Random) -> Neighbour:
+    """A random table fact of `nodes`, or a random link when there is no fact."""
+    facts = [n for n in nodes if not n.is_link]
+    return rng.choice(facts or nodes)
+
+
 def make_seed(
     ops: GraphOps, start: str, rng: random.Random, config: ShaperConfig, origin: str
 ) -> KPTask:
@@ -51,13 +71,13 @@ def make_seed(
     first = ops.neighbours(start)
     if not first:
         raise SeedRejected("dead_end", f"{start} has no edge")
-    a = rng.choice(first)
+    a = pick(first, rng)
     r1 = a.relation
     used: dict[str, str] = {}
     second = [n for n in ops.neighbours(a.ref) if n.ref != start] if rng.random() < 0.5 else []
     target = Var(TARGET)
     if second:
-        c = rng.choice(second)
+        c = pick(second, rng)
         triples = [
             Triple(target, r1, (Var("V@A"),)),
             Triple(Var("V@A"), c.relation, (const_for(c, used),)),
@@ -68,8 +88,7 @@ def make_seed(
         used_refs = {a.ref}
     task = KPTask("pending", tuple(triples), source="seed", origin=origin)
     answer = ops.answer_of(task)
-    pool = [n for n in first if n.ref not in used_refs]
-    rng.shuffle(pool)
+    pool = facts_first([n for n in first if n.ref not in used_refs], rng)
     added = 0
     for n in pool:
         if len(answer) <= config.max_answers or added >= config.max_narrow:
@@ -94,13 +113,34 @@ def make_seed(
     return finish_task(ops, task, answer)
 
 
+def circular_variable(ops: GraphOps, task: KPTask) -> str | None:
+    """The first variable that only entities the question names can be (``entity B`` is
+    "Liu Jie" while the question quotes "Liu Jie"), else None. Proven by query: the task is
+    executed once per variable, with that variable as the target."""
+    named = {c.ref for c in task.constants()}
+    for var in task.variables():
+        if var.is_target:
+            continue
+        values = ops.answer_of(retarget(task, var))
+        if values and values <= named:
+            return var.name
+    return None
+
+
 def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
     """Give `task` its content id, answer names and template question (checked)."""
     names = ops.answer(task)
     constants = task.constants()
     if any(c.ref in answer for c in constants):
         raise SeedRejected("constant_is_answer", "a constant denotes an answer entity")
-    question = render(task)
+    tables = ops.tables(task)
+    unserved = sorted(tid for tid, (_, served) in tables.items() if not served)
+    if unserved:
+        raise SeedRejected("unserved_hop", f"table {unserved[0]} is not a page of the web")
+    circular = circular_variable(ops, task)
+    if circular is not None:
+        raise SeedRejected("circular", f"{circular} can only be an entity the question names")
+    question = render(task, {tid: ref for tid, (ref, _) in tables.items()})
     problem = check_question(question, constants, names.values())
     if problem is not None:
         raise SeedRejected(problem, question[:300])
@@ -145,6 +185,11 @@ def make_seeds(
     prefix = f"seed:{config.seed}:"
     done = finished_records(driver, database, STAGE, prefix)
     seen: set[str] = set()
+    answers = {
+        tuple(t.answer_refs)
+        for t in load_tasks(driver, database, status="kept")
+        if t.source == "seed"
+    }
     kept: list[KPTask] = []
     for i in range(config.n_seeds):
         origin = f"{prefix}{i}"
@@ -158,10 +203,16 @@ def make_seeds(
             task = make_seed(ops, rng.choice(starts), rng, config, origin)
             if task.task_id in seen:
                 raise SeedRejected("duplicate", task.task_id)
+            if tuple(task.answer_refs) in answers:
+                raise SeedRejected("same_answer", ", ".join(task.answer[:3]))
         except SeedRejected as e:
             report.reject(origin, e.reason, str(e))
             continue
+        except ShaperError as e:
+            report.reject(origin, "malformed", str(e))
+            continue
         seen.add(task.task_id)
+        answers.add(tuple(task.answer_refs))
         kept.append(task)
         report.keep()
     save_tasks(driver, kept, database)

@@ -27,6 +27,7 @@ def merge_kgraph(
 ) -> None:
     """MERGE every node, FACT edge and page link of `graph` (idempotent)."""
     refs = set(graph.names) | {s for s, _, _ in graph.facts} | {o for _, _, o in graph.facts}
+    refs |= {s for s, *_ in graph.table_facts} | {o for _, _, o, _ in graph.table_facts}
     refs |= {a for a, _ in graph.links} | {b for _, b in graph.links}
     linked = {a for a, _ in graph.links} | {b for _, b in graph.links}
     rows = [
@@ -43,6 +44,10 @@ def merge_kgraph(
     facts = [
         {"subject": s, "relation": r, "object": o, "table_id": table_id}
         for s, r, o in sorted(graph.facts)
+    ]
+    facts += [
+        {"subject": s, "relation": r, "object": o, "table_id": t}
+        for s, r, o, t in sorted(graph.table_facts)
     ]
     write_batches(driver, "merge_kgraph_facts", facts, database=database)
     links = [{"source": a, "target": b} for a, b in sorted(graph.links)]

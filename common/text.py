@@ -1,0 +1,19 @@
+"""Text normalisation for matching names and values (never for display)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WORD = re.compile(r"\w+")
+
+
+def normalize(text: str) -> str:
+    """Lowercase, strip accents and punctuation, collapse spaces (for matching, not display).
+
+    >>> normalize("Zürich_(city), 1,954")
+    'zurich city 1 954'
+    """
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+    return " ".join(_WORD.findall(text.replace("_", " ")))

@@ -1,0 +1,86 @@
+"""Reading one cell right (synth.ingest.cells) on cells the way other table corpora write them:
+flag icons, several entities per cell, summary and placeholder rows, disambiguated titles."""
+
+from __future__ import annotations
+
+import pytest
+
+from synth.ingest.cells import (
+    display_name,
+    is_placeholder,
+    key_links,
+    key_rejection,
+    named_links,
+)
+from synth.ingest.records import Cell
+
+
+@pytest.mark.parametrize(
+    ("text", "links", "named"),
+    [
+        # a flag icon before the player: the country is not what the cell names
+        ("Pelé", ("/wiki/Brazil", "/wiki/Pelé"), ("/wiki/Pelé",)),
+        (
+            "  Zinedine Zidane",
+            ("/wiki/France", "/wiki/Zinedine_Zidane"),
+            ("/wiki/Zinedine_Zidane",),
+        ),
+        # initials name their link
+        ("UK", ("/wiki/United_Kingdom",), ("/wiki/United_Kingdom",)),
+        # one unnamed link stays (a nickname)
+        ("the Reds", ("/wiki/Liverpool_F.C.",), ("/wiki/Liverpool_F.C.",)),
+        # several entities in one cell, in order; accents folded
+        (
+            "James May, Richard Hammond and Jérémy Clarkson",
+            ("/wiki/James_May", "/wiki/Richard_Hammond", "/wiki/Jeremy_Clarkson"),
+            ("/wiki/James_May", "/wiki/Richard_Hammond", "/wiki/Jeremy_Clarkson"),
+        ),
+    ],
+)
+def test_named_links(text: str, links: tuple[str, ...], named: tuple[str, ...]) -> None:
+    assert named_links(Cell(text, links)) == named
+
+
+def test_a_key_cell_lists_what_it_names_outside_parentheses() -> None:
+    song = Cell(
+        "Against All Odds (Take a Look at Me Now) (with Mariah Carey)",
+        ("/wiki/Mariah_Carey", "/wiki/Against_All_Odds_(Take_a_Look_at_Me_Now)"),
+    )
+    assert key_links(song) == ("/wiki/Against_All_Odds_(Take_a_Look_at_Me_Now)",)
+    guests = Cell("Jay Leno, David Letterman", ("/wiki/Jay_Leno", "/wiki/David_Letterman"))
+    assert key_links(guests) == ("/wiki/Jay_Leno", "/wiki/David_Letterman")
+    only_inside = Cell("(with Lulu)", ("/wiki/Lulu_(singer)",))
+    assert key_links(only_inside) == ("/wiki/Lulu_(singer)",)
+
+
+@pytest.mark.parametrize(
+    ("text", "links", "reason"),
+    [
+        ("Total", (), "summary_row"),
+        ("Totals:", (), "summary_row"),
+        ("Grand total", (), "summary_row"),
+        ("Average", (), "summary_row"),
+        ("Others", (), "summary_row"),
+        ("-", (), "blank_key"),
+        ("—", (), "blank_key"),
+        ("N/A", (), "blank_key"),
+        ("TBA", (), "blank_key"),
+        ("", (), "blank_key"),
+        ("Total Eclipse of the Heart", ("/wiki/Total_Eclipse_of_the_Heart",), None),
+        ("Average White Band", ("/wiki/Average_White_Band",), None),
+        ("48 kg", (), None),
+    ],
+)
+def test_summary_and_blank_rows(text: str, links: tuple[str, ...], reason: str | None) -> None:
+    assert key_rejection(Cell(text, links)) == reason
+
+
+def test_placeholders_are_no_value() -> None:
+    assert all(is_placeholder(t) for t in ["", " - ", "–", "n/a", "TBD", "?"])
+    assert not any(is_placeholder(t) for t in ["0", "No", "1954", "A"])
+
+
+def test_names_come_from_ids_without_disambiguators() -> None:
+    assert display_name("/wiki/Disgrace_(novel)") == "Disgrace"
+    assert display_name("/wiki/São_Paulo_FC") == "São Paulo FC"
+    assert display_name("/wiki/(I_Can't_Get_No)_Satisfaction") == "(I Can't Get No) Satisfaction"

@@ -1,0 +1,67 @@
+"""Plain-English question pieces from headers nobody tuned for (synth.phrasing)."""
+
+from __future__ import annotations
+
+import pytest
+
+from synth.phrasing import attribute_phrase, condition_phrase, entity_kind, label
+
+
+@pytest.mark.parametrize(
+    ("header", "title", "kind"),
+    [
+        ("Guests", "List of Top Gear guests", ("guest", "guests")),
+        ("Name", "List of rivers of Peru", ("river", "rivers")),
+        ("Landmark name", None, ("landmark", "landmarks")),
+        ("Name of school", None, ("school", "schools")),
+        ("Battle or action", None, ("battle or action", "battles or actions")),
+        ("Country", None, ("country", "countries")),
+        ("Player [a]", None, ("player", "players")),
+        ("Name", "2011 in film", ("entry", "entries")),
+        ("Ville/Village", None, ("ville or village", "villes or villages")),
+    ],
+)
+def test_entity_kind(header: str, title: str | None, kind: tuple[str, str]) -> None:
+    assert entity_kind(header, title) == kind
+
+
+@pytest.mark.parametrize(
+    ("relation", "header", "words"),
+    [
+        ("former_municipality", "Former municipality [1]", "former municipality"),
+        ("fifa_ranking", "FIFA Ranking", "FIFA ranking"),
+        ("points", "Pts.", "points"),  # an abbreviation: the relation's name reads better
+        ("2012_population_rank", "2012", "2012 population rank"),  # a header without words
+        ("première_date", "Première date", "première date"),
+        ("co_hosts", "Co-Hosts", "co-hosts"),
+    ],
+)
+def test_label(relation: str, header: str, words: str) -> None:
+    assert label(relation, header) == words
+
+
+@pytest.mark.parametrize(
+    ("name", "kinds", "phrase"),
+    [
+        ("born", {"year"}, "the year they were born"),
+        ("born", {"entity"}, "where they were born"),
+        ("died", {"date"}, "the date they died"),
+        ("year introduced", {"year"}, "the year they were introduced"),
+        ("year designated", {"year"}, "the year they were designated"),
+        ("first elected", {"year"}, "the year they were first elected"),
+        ("country", {"entity"}, "their country"),
+        ("originally by", {"entity"}, 'the "originally by" column'),
+        ("speed", {"number"}, "their speed"),
+    ],
+)
+def test_attribute_phrase(name: str, kinds: set[str], phrase: str) -> None:
+    assert attribute_phrase(name, kinds) == phrase
+
+
+def test_condition_phrase() -> None:
+    assert condition_phrase("born", "1954", "year") == "who was born in 1954"
+    assert condition_phrase("released", "2001-05-01", "date") == "that was released on 2001-05-01"
+    assert condition_phrase("country", "Japan", "entity") == "whose country is Japan"
+    assert condition_phrase("drafted to", "Essendon", "entity") == (
+        'whose "drafted to" column reads Essendon'
+    )
