@@ -147,7 +147,8 @@ def _ensure_password(settings: ServerSettings) -> str:
             f"{path} is missing but the server already has data: restore the file or remove "
             f"{settings.home / 'data'} to start over"
         )
-    password = secrets.token_urlsafe(18)
+    # a letter first: the admin tool would read a token starting with "-" as an option
+    password = "p" + secrets.token_urlsafe(18)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:

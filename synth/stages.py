@@ -1,7 +1,8 @@
 """The synthesis stages, as `graphdb.stages.Stage` objects the CLI and the pipeline both run.
 
 ingest → relations → leaper-trees → leaper-basic → leaper-union → leaper-reverse →
-shaper-seeds → shaper-expand (and, on request, shaper-import of published WebShaper rows).
+shaper-seeds → shaper-expand → quality (and, on request, shaper-import of published WebShaper
+rows).
 Each work function adapts its config to the library call and shows progress.
 """
 
@@ -12,6 +13,7 @@ from graphdb.stages import Stage, StageContext, StageReport
 from synth.ingest.config import IngestConfig
 from synth.ingest.stage import run_ingest
 from synth.leaper.common import LeaperConfig
+from synth.quality import QualityConfig
 from synth.relations import RelationsConfig
 from synth.shaper.config import ShaperConfig
 
@@ -120,6 +122,22 @@ def run_shaper_expand(ctx: StageContext, config: ShaperConfig) -> StageReport:
     return report
 
 
+def run_quality(ctx: StageContext, config: QualityConfig) -> StageReport:
+    """The gate, then the kept tasks of both kinds exported again (the gate may reject some)."""
+    from synth.leaper.export import export_tasks
+    from synth.quality import run_quality as gate
+    from synth.shaper.stages import export_tasks as export_kp
+
+    with ctx.progress("quality checks", 5) as bar:
+        report = gate(ctx.driver, ctx.database, config, bar.update)
+    leaper = ctx.out_dir / "leaper_tasks.jsonl"
+    shaper = ctx.out_dir / "shaper_tasks.jsonl"
+    n_leaper = export_tasks(ctx.driver, ctx.database, leaper)
+    n_shaper = export_kp(ctx.driver, ctx.database, shaper)
+    report.notes["exported"] = f"{n_leaper} tasks to {leaper}, {n_shaper} to {shaper}"
+    return report
+
+
 INGEST = Stage(
     "ingest",
     "tables (JSONL, CSV, HTML) and pages of a data folder into the graph",
@@ -183,4 +201,12 @@ SHAPER_EXPAND = Stage(
     ShaperConfig,
     "shaper",
     run_shaper_expand,
+)
+QUALITY = Stage(
+    "quality",
+    "the quality gate: summary-row answers, invented ids, duplicate questions, absent "
+    "attributes, circular KP tasks rejected; kept tasks exported",
+    QualityConfig,
+    "quality",
+    run_quality,
 )

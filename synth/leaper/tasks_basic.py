@@ -1,7 +1,8 @@
 """Basic tasks: one tree, the question names its root, the target set R is the whole tree.
 
 Definition: for a tree with root ``q``, anchors ``A`` and relations ``Rel``, the task asks for
-every anchor and, for each, its values under ``Rel`` from the tree's table. The gold answer is
+every anchor and, for each, its values under ``Rel`` from the tree's table (a relation that
+fewer than half of the anchors hold a value for is not asked). The gold answer is
 one record per anchor with its values (`common.answer_records`); targets R = ``A`` (role
 ``anchor``) ∪ the attribute values (role ``attribute``). The proof
 (`synth.leaper.proofs.prove_basic`) recomputes both sets from the table's rows.
@@ -42,7 +43,12 @@ def basic_task(
     """The Basic task of one tree (`tree` from leaper/find_tree_anchors, its anchors' facts
     from its own table)."""
     anchors = [a for a in tree["anchors"] if a["id"]]
-    relations = sorted({f["relation"] for f in facts})
+    holders: dict[str, set[str]] = {}
+    for f in facts:
+        holders.setdefault(f["relation"], set()).add(f["entity_id"])
+    # a column most rows leave blank is not asked for ("give their album" of songs without one)
+    relations = sorted(r for r, ids in holders.items() if 2 * len(ids) >= len(anchors))
+    facts = [f for f in facts if f["relation"] in relations]
     targets = [Target("anchor", "entity", a["id"], a["name"]) for a in anchors]
     targets += [target_of("attribute", f) for f in facts]
     table = table_ref(tree)

@@ -177,7 +177,8 @@ def make_seeds(
     """Run `config.n_seeds` walk attempts; kept seeds are stored, rejects reported by reason."""
     report = StageReport(STAGE)
     ops = GraphOps(driver, database, neighbour_limit=config.neighbour_limit)
-    starts = [r["ref"] for r in cypher.read(driver, "shaper/list_seed_entities", database=database)]
+    rows = cypher.read(driver, "shaper/list_seed_entities", database=database)
+    starts = [r["ref"] for r in rows if r["has_fact"]] or [r["ref"] for r in rows]
     report.notes["start_entities"] = len(starts)
     if not starts:
         report.notes["hint"] = "no entity with facts or links: run the ingest first"

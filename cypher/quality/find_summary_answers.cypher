@@ -1,0 +1,9 @@
+// Kept tasks with a target entity that is a table's summary or placeholder row ("Total",
+// "Average", "-"): unlinked entities whose folded name starts with a summary word or is blank.
+MATCH (t:Task {status: 'kept'})-[:TARGET]->(e:Entity)
+WHERE coalesce(e.linked, true) = false
+WITH t, e, [w IN split(toLower(trim(coalesce(e.name, ''))), ' ') WHERE w <> ''] AS words
+WHERE size(words) = 0 OR words[0] IN $blank
+   OR (replace(words[0], ':', '') IN $summary AND size(words) <= 3)
+RETURN t.task_id AS task_id, min(e.entity_id) AS detail
+ORDER BY task_id

@@ -1,0 +1,101 @@
+"""The quality gate on a real server: each check rejects the task it is about, with its name as
+the reason, leaves good tasks alone, and finds nothing new when run again."""
+
+from __future__ import annotations
+
+import json
+
+import neo4j
+
+from synth.leaper.common import LeaperConfig, Target, TaskRecord, write_tasks
+from synth.leaper.tasks_basic import build_basic_tasks
+from synth.leaper.trees import build_trees
+from synth.quality import QualityConfig, run_quality
+from synth.shaper.evaluate import KGraph
+from synth.shaper.kp import Const, KPTask, Triple, Var
+from synth.shaper.store import save_tasks
+from tests.leaper_data import TABLES
+from tests.scaffolding.kgraph import merge_kgraph
+from tests.scaffolding.source_tables import write_source_tables
+
+CONFIG = LeaperConfig(similarity="tokens", threshold=0.0)
+GOLDING = '[{"name": "William Golding", "entity_id": "/wiki/William_Golding", "attributes": {}}]'
+
+
+def _bad_task(task_id: str, target: str, question: str, answer_json: str = GOLDING) -> TaskRecord:
+    task = TaskRecord(
+        task_id=task_id,
+        variant="basic",
+        question=question,
+        answers=json.loads(answer_json),
+        targets=[Target("anchor", "entity", target, target)],
+        tree={},
+        spec={"table_id": "nobel", "relations": []},
+    )
+    return task
+
+
+def _statuses(driver: neo4j.Driver) -> dict[str, tuple[str, str | None]]:
+    records, _, _ = driver.execute_query(
+        "MATCH (t:Task) RETURN t.task_id AS id, t.status AS s, t.reason AS r"
+    )
+    return {r["id"]: (r["s"], r["r"]) for r in records}
+
+
+def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | None) -> None:
+    write_source_tables(clean_db, TABLES, database)
+    build_trees(clean_db, database, CONFIG)
+    build_basic_tasks(clean_db, database, CONFIG)
+    good = {t for t, (s, _) in _statuses(clean_db).items() if s == "kept"}
+    assert good
+    clean_db.execute_query(
+        "MERGE (t:Entity {entity_id: 'unlinked:total'}) SET t.name = 'Total', t.linked = false "
+        "MERGE (k:Entity {entity_id: '/wiki/48_kg'}) SET k.name = '48 kg', k.linked = false",
+        database_=database,
+    )
+    absent = _bad_task("bad:absent", "/wiki/William_Golding", "Which laureates? Give their spouse.")
+    absent.spec = {"table_id": "nobel", "relations": ["spouse"]}
+    write_tasks(
+        clean_db,
+        database,
+        [
+            _bad_task("bad:total", "unlinked:total", "Which rows add up?"),
+            _bad_task("bad:invented", "/wiki/48_kg", "Which weight class?"),
+            _bad_task("bad:dup-a", "/wiki/William_Golding", "Who wrote it?"),
+            _bad_task("bad:dup-b", "/wiki/William_Golding", "Who wrote it?"),
+            absent,
+        ],
+        CONFIG,
+    )
+    # a KP task whose variable A can only be "Booker", which the question names
+    merge_kgraph(
+        clean_db,
+        KGraph(facts={("/wiki/Byatt", "award", "/wiki/Booker")}),
+        database,
+    )
+    booker = Const("Booker", "/wiki/Booker", "Entity")
+    circular = KPTask(
+        "shaper:circular",
+        (Triple(Var("?"), "award", (Var("V@A"),)), Triple(Var("?"), "award", (booker,))),
+        question='Find the answer whose award is entity A and who won "Booker".',
+        answer=["Byatt"],
+        answer_refs=["/wiki/Byatt"],
+        source="seed",
+    )
+    save_tasks(clean_db, [circular], database)
+
+    report = run_quality(clean_db, database, QualityConfig())
+    statuses = _statuses(clean_db)
+    assert statuses["bad:total"] == ("rejected", "summary_answer")
+    assert statuses["bad:invented"] == ("rejected", "invented_id")
+    assert statuses["bad:dup-a"][0] == "kept"
+    assert statuses["bad:dup-b"] == ("rejected", "duplicate_question")
+    assert statuses["bad:absent"] == ("rejected", "attribute_absent")
+    assert statuses["shaper:circular"] == ("rejected", "circular")
+    assert all(statuses[t][0] == "kept" for t in good)
+    assert report.rejected == 5
+    assert report.notes["check duplicate_question"] == 1
+
+    again = run_quality(clean_db, database, QualityConfig())
+    assert again.rejected == 0
+    assert again.kept == report.kept
