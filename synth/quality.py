@@ -29,7 +29,7 @@ from common.answers import gold_records
 from common.config import option
 from graphdb import cypher
 from graphdb.stages import StageReport
-from synth.ingest.cells import BLANK_KEYS, SUMMARY_WORDS
+from synth.ingest.cells import BLANK_KEYS, PLACEHOLDER_STARTS, SUMMARY_WORDS
 
 STAGE = "quality"
 CHECKS = ("summary_answer", "invented_id", "duplicate_question", "attribute_absent", "circular")
@@ -45,10 +45,11 @@ class QualityConfig:
 
 
 def asked_relations(variant: str, spec: dict[str, Any], tree: dict[str, Any]) -> list[str]:
-    """The attributes a WebLeaper question asks for (Reverse-Union: the non-pivot relations)."""
+    """The attributes a WebLeaper question asks for (Union: `asked`, the shared relations most
+    answers hold; Reverse-Union: the non-pivot ones)."""
     if variant == "reverse-union":
         return list(tree.get("relations") or [])
-    return list(spec.get("relations") or [])
+    return list(spec.get("asked", spec.get("relations")) or [])
 
 
 def absent_attributes(row: dict[str, Any]) -> list[str]:
@@ -91,7 +92,11 @@ def run_quality(
         "invented_id": "quality/find_invented_targets",
         "duplicate_question": "quality/find_duplicate_questions",
     }
-    params = {"summary": sorted(SUMMARY_WORDS), "blank": sorted(BLANK_KEYS)}
+    params = {
+        "summary": sorted(SUMMARY_WORDS),
+        "blank": sorted(BLANK_KEYS),
+        "placeholder_starts": sorted(PLACEHOLDER_STARTS),
+    }
     for check, query in query_checks.items():
         rows = cypher.read(driver, query, database=database, **params)
         found[check] = [(r["task_id"], str(r["detail"])) for r in rows]

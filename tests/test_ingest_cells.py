@@ -84,3 +84,16 @@ def test_names_come_from_ids_without_disambiguators() -> None:
     assert display_name("/wiki/Disgrace_(novel)") == "Disgrace"
     assert display_name("/wiki/São_Paulo_FC") == "São Paulo FC"
     assert display_name("/wiki/(I_Can't_Get_No)_Satisfaction") == "(I Can't Get No) Satisfaction"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("None selected", "blank_key"),
+        ("N/A (this is BBC One HD)", "blank_key"),
+        ("Vacant", "blank_key"),
+        ("Na Si-yoon", None),  # a Korean name, not "n/a"
+    ],
+)
+def test_placeholder_phrases_in_key_cells(text: str, reason: str | None) -> None:
+    assert key_rejection(Cell(text, ())) == reason

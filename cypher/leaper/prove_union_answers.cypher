@@ -1,6 +1,6 @@
 // Recompute a Union task from the source rows: the entities anchoring a row in every table of
 // the biclique, whether every table really states every shared relation, and the answers'
-// shared-relation values from those tables.
+// values, from those tables, of the shared relations the question asks for (`asked`).
 UNWIND $tasks AS task
 CALL (task) {
   UNWIND task.table_ids AS tid
@@ -21,7 +21,7 @@ CALL (task) {
 CALL (task, answers) {
   UNWIND answers AS aid
   MATCH (:Entity {entity_id: aid})-[f:FACT]->(v)
-  WHERE f.table_id IN task.table_ids AND f.relation IN task.relations
+  WHERE f.table_id IN task.table_ids AND f.relation IN task.asked
   RETURN collect(DISTINCT coalesce(v.entity_id, v.value_id)) AS attributes
 }
 RETURN task.task_id AS task_id, answers, shares, attributes

@@ -71,6 +71,8 @@ SUMMARY_WORDS = frozenset(
     ]
 )
 BLANK_KEYS = frozenset(["", "-", "--", "—", "–", "n/a", "na", "tba", "tbd", "?", "none", "…"])
+# a key cell starting with one of these says there is no entity ("None selected", "Vacant seat")
+PLACEHOLDER_STARTS = frozenset(["none", "n/a", "tba", "tbd", "vacant", "unknown"])
 
 
 def _fold(text: str) -> str:
@@ -148,6 +150,9 @@ def key_rejection(cell: Cell) -> str | None:
         return "blank_key"
     if cell.links:
         return None  # a linked cell names its entity ("Average White Band")
+    first = _fold(text).split()[0] if text else ""
+    if first in PLACEHOLDER_STARTS:
+        return "blank_key"
     words = _words(text)
     if words and words[0] in SUMMARY_WORDS and len(words) <= 3:
         return "summary_row"

@@ -217,6 +217,26 @@ def answer_records(
     ]
 
 
+def held_relations(
+    relations: list[str], facts: list[dict[str, Any]], entities: list[str]
+) -> list[str]:
+    """The relations of `relations` that at least half of `entities` (and at least one) hold a
+    value for in `facts`: a question does not ask for a column most answers leave blank.
+
+    >>> held_relations(["a", "b"], [{"entity_id": "x", "relation": "a"}], ["x", "y"])
+    ['a']
+    """
+    holders: dict[str, set[str]] = {}
+    for f in facts:
+        holders.setdefault(f["relation"], set()).add(f["entity_id"])
+    wanted = set(entities)
+    return [
+        r
+        for r in relations
+        if (n := len(holders.get(r, set()) & wanted)) > 0 and 2 * n >= len(wanted)
+    ]
+
+
 def value_kinds(facts: list[dict[str, Any]]) -> dict[str, set[str]]:
     """Per relation, the kinds of its values (entity, year, date, number, text)."""
     kinds: dict[str, set[str]] = {}

@@ -61,6 +61,7 @@ def prove_union(driver: neo4j.Driver, database: str | None, tasks: list[TaskReco
                 "task_id": t.task_id,
                 "table_ids": t.spec["table_ids"],
                 "relations": t.spec["relations"],
+                "asked": t.spec.get("asked", t.spec["relations"]),
             }
             for t in tasks
         ],

@@ -24,6 +24,7 @@ from synth.leaper.common import (
     TaskRecord,
     answer_records,
     existing_task_ids,
+    held_relations,
     record_tasks,
     target_of,
     value_kinds,
@@ -43,11 +44,9 @@ def basic_task(
     """The Basic task of one tree (`tree` from leaper/find_tree_anchors, its anchors' facts
     from its own table)."""
     anchors = [a for a in tree["anchors"] if a["id"]]
-    holders: dict[str, set[str]] = {}
-    for f in facts:
-        holders.setdefault(f["relation"], set()).add(f["entity_id"])
-    # a column most rows leave blank is not asked for ("give their album" of songs without one)
-    relations = sorted(r for r, ids in holders.items() if 2 * len(ids) >= len(anchors))
+    relations = held_relations(
+        sorted({f["relation"] for f in facts}), facts, [a["id"] for a in anchors]
+    )
     facts = [f for f in facts if f["relation"] in relations]
     targets = [Target("anchor", "entity", a["id"], a["name"]) for a in anchors]
     targets += [target_of("attribute", f) for f in facts]

@@ -39,6 +39,7 @@ from synth.leaper.common import (
     Target,
     TaskRecord,
     answer_records,
+    held_relations,
     record_tasks,
     target_of,
     value_kinds,
@@ -219,8 +220,10 @@ def _bridge_task(
     own = [f for f in union.facts if f["entity_id"] == bridge and f["relation"] != relation]
     clues = choose_clues(driver, database, bridge, own, config.max_clues)
     answers = sorted(union.holders(relation, pivot[1]) - {bridge})
-    asked = [r for r in union.relations if r != relation]
-    facts = [f for f in union.facts if f["entity_id"] in set(answers) and f["relation"] in asked]
+    shared = [r for r in union.relations if r != relation]
+    facts = [f for f in union.facts if f["entity_id"] in set(answers) and f["relation"] in shared]
+    asked = held_relations(shared, facts, answers)
+    facts = [f for f in facts if f["relation"] in asked]
     chosen = clues or []
     question, source = "", "template"
     if clues:

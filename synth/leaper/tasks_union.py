@@ -41,6 +41,7 @@ from synth.leaper.common import (
     TaskRecord,
     answer_records,
     existing_task_ids,
+    held_relations,
     record_tasks,
     target_of,
     value_kinds,
@@ -196,6 +197,8 @@ def union_task(
     names = {a["id"]: a["name"] for t in chosen for a in t["anchors"] if a["id"]}
     common = sorted(set.intersection(*anchor_sets)) if family else []
     relations = list(biclique.relations)
+    asked = held_relations(relations, facts, common)
+    facts = [f for f in facts if f["relation"] in asked]
     targets = [Target("answer", "entity", e, names[e]) for e in common]
     targets += [Target("anchor", "entity", e, names[e]) for e in sorted(set().union(*anchor_sets))]
     targets += [target_of("attribute", f) for f in facts]
@@ -204,7 +207,7 @@ def union_task(
         union_question(
             tables,
             [t["kind_plural"] for t in chosen],
-            relations,
+            asked,
             value_kinds(facts),
             table_labels(chosen[0].get("headers") or []),
         ),
@@ -215,7 +218,7 @@ def union_task(
         variant="union",
         question=question,
         question_source=source,
-        answers=answer_records([(e, names[e]) for e in common], facts, relations),
+        answers=answer_records([(e, names[e]) for e in common], facts, asked),
         targets=targets,
         tree={
             "roots": [t["root"] for t in chosen],
@@ -223,10 +226,15 @@ def union_task(
             "trees": [t["tree_id"] for t in chosen],
             "biclique_trees": list(biclique.trees),
             "relations": relations,
+            "asked": asked,
             "table_ids": [t["table_id"] for t in chosen],
             "anchors": {t["tree_id"]: sorted(s) for t, s in zip(chosen, anchor_sets, strict=True)},
         },
-        spec={"table_ids": [t["table_id"] for t in chosen], "relations": relations},
+        spec={
+            "table_ids": [t["table_id"] for t in chosen],
+            "relations": relations,
+            "asked": asked,
+        },
         trees=[t["tree_id"] for t in chosen],
         bicliques=[biclique.biclique_id],
     )
