@@ -23,6 +23,7 @@ Matching is O(|R| · |text|) per observation; fine for tasks of ≤ a few hundre
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -63,9 +64,13 @@ class Scores:
     rounds: int
 
 
+_RESULT_MARKER = re.compile(r"(?m)^\s*\d+[.)]\s")
+
+
 def match_entities(text: str, targets: Iterable[Target]) -> set[str]:
-    """Ids of the targets whose normalised name occurs as a whole phrase in `text`."""
-    haystack = f" {normalize(text)} "
+    """Ids of the targets whose normalised name occurs as a whole phrase in `text`; the numbers
+    of search results ("1. [Title](url)") are not text and never reveal a numeric target."""
+    haystack = f" {normalize(_RESULT_MARKER.sub(' ', text))} "
     return {t.target_id for t in targets if any(f" {k} " in haystack for k in t.keys)}
 
 

@@ -8,7 +8,11 @@ and walks it with real `search` and `visit` calls on the offline web:
    relation (WebShaper, deepest layer first);
 2. read: visit the table pages (WebLeaper) or the constants' pages (WebShaper);
 3. verify: visit the target entities' pages, a few URLs per call;
-4. answer with the gold answer of the task (the teacher knows it; that is what makes it a teacher).
+4. answer with what its tool responses revealed: each gold record whose entity name occurs in
+   an observation, with those of its attribute values that occur in one (`revealed_answer`).
+   The teacher knows where to look, not what it will find: its ISR and F1 measure how much of
+   the task the offline web let it see. (`oracle=True`, for tests only, answers with the whole
+   gold answer.)
 
 Thoughts are short templates. With `detour_rate > 0`, after each planned action a detour is added
 with that probability: a redundant search (a rephrased earlier query), an irrelevant visit (a
@@ -27,7 +31,8 @@ import neo4j
 
 from agent.trajectory import Rollout, Termination
 from agent.web.tools import ToolBox
-from common.answers import format_records, gold_records
+from common.answers import AnswerRecord, format_records, gold_records
+from common.text import normalize
 from common.wire import assistant_text, count_tokens
 from graphdb import cypher
 
@@ -41,6 +46,32 @@ class TeacherConfig:
     urls_per_visit: int = 5
     max_verify_urls: int = 40  # verification visits cover at most this many target pages
     max_rounds: int = 100
+    oracle: bool = False  # tests only: answer with the gold records whatever was seen
+
+
+def revealed_answer(gold: list[AnswerRecord], observations: list[str]) -> list[AnswerRecord]:
+    """The gold records an agent that read `observations` can give: those whose name occurs in
+    them, each with the values that occur in them (whole-phrase match after normalisation).
+
+    >>> gold = [AnswerRecord("A B", {"year": ["1980", "1990"]}), AnswerRecord("C")]
+    >>> revealed_answer(gold, ["A-B won in 1980."])
+    [AnswerRecord(name='A B', attributes={'year': ['1980']}, entity_id='')]
+    """
+    seen = f" {normalize(' '.join(observations))} "
+
+    def shown(text: str) -> bool:
+        key = normalize(text)
+        return bool(key) and f" {key} " in seen
+
+    out = []
+    for record in gold:
+        if not shown(record.name):
+            continue
+        values = {k: [v for v in vs if shown(v)] for k, vs in record.attributes.items()}
+        out.append(
+            AnswerRecord(record.name, {k: v for k, v in values.items() if v}, record.entity_id)
+        )
+    return out
 
 
 @dataclass(frozen=True)
@@ -237,8 +268,15 @@ class TeacherPolicy:
                 detour = self._detour(rng, rollout, done)
                 if detour is not None and rollout.rounds < budget:
                     self._act(rollout, detour[1], detour[0])
-        answer = format_records(gold_records(task.answer_json))
-        thought = "I have read the sources and verified the entities; here is the answer."
+        gold = gold_records(task.answer_json)
+        if not self.config.oracle:
+            gold = revealed_answer(gold, [t.observation for t in rollout.trajectory.turns])
+        answer = format_records(gold)
+        thought = (
+            "I have read the sources and verified the entities; here is what they show."
+            if gold
+            else "The pages I read do not show the answer."
+        )
         content = assistant_text(thought, answer=answer)
         rollout.add_answer(content, answer, tokens=count_tokens(content))
         rollout.completion_tokens = sum(s.tokens for s in rollout.steps)

@@ -48,7 +48,17 @@ def _tables(task: dict[str, Any]) -> list[str]:
         return list(spec["table_ids"])
     if "table_id" in spec:
         return [spec["table_id"]]
-    return []
+    triples = json.loads(task.get("formalization") or "[]")
+    return sorted({t[1].split("@", 1)[1] for t in triples if "@" in str(t[1])})
+
+
+def _mentions(task: dict[str, Any]) -> set[str]:
+    """KP tasks: the constants and answers, to show only the table rows that hold them."""
+    triples = json.loads(task.get("formalization") or "[]")
+    terms = [t[0] for t in triples] + [o for t in triples for o in t[2]]
+    names = {str(x).removeprefix("C@").lower() for x in terms if str(x).startswith("C@")}
+    answers = json.loads(task["answer_json"] or "[]")
+    return names | {str(a).lower() for a in (answers if isinstance(answers, list) else [answers])}
 
 
 def render(driver: neo4j.Driver, task: dict[str, Any], max_rows: int) -> str:
@@ -72,7 +82,11 @@ def render(driver: neo4j.Driver, task: dict[str, Any], max_rows: int) -> str:
     for table in driver.execute_query(ROWS, table_ids=_tables(task)).records:
         lines += ["", f'Table `{table["table_id"]}` "{table["title"]}" / {table["section"]}:']
         lines.append("| " + " | ".join(table["header"]) + " |")
-        for row in table["rows"][:max_rows]:
+        rows = table["rows"]
+        if task.get("formalization"):
+            wanted = _mentions(task)
+            rows = [r for r in rows if any((c["text"] or "").lower() in wanted for c in r["cells"])]
+        for row in rows[:max_rows]:
             cells = [f"{c['text']} `{c['id']}`" for c in row["cells"] if c["column"] is not None]
             lines.append(f"| r{row['index']}: " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -92,6 +92,14 @@ GENERIC = frozenset(
         "rank",
         "pos",
         "position",
+        "details",
+        "detail",
+        "notes",
+        "note",
+        "description",
+        "info",
+        "information",
+        "remarks",
     ]
 )
 _IRREGULAR = {
@@ -166,9 +174,18 @@ def _head_noun(text: str) -> str:
     return words[-1] if words else ""
 
 
+def _tidy(header: str) -> str:
+    """Curly apostrophes straightened, tokenised possessives rejoined ("successor 's")."""
+    header = header.replace("’", "'").replace("‘", "'")
+    return re.sub(r"\s+'s\b", "'s", header)
+
+
 def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
-    """(singular, plural) of what the table lists: its key header, or its title's head noun."""
-    bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", key_header or "")
+    """(singular, plural) of what the table lists: its key header, or its title's head noun.
+
+    A longer header is cut before its first preposition or participle ("Film title used in
+    nomination" → film title)."""
+    bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", _tidy(key_header or ""))
     parts = [p for p in re.split(r"\s+(?:or|and|&)\s+|\s*/\s*", bare) if _WORD.search(p)]
     if len(parts) > 1:
         kinds = [entity_kind(part, None) for part in parts]
@@ -178,6 +195,13 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
     of = [i for i, w in enumerate(words) if w.lower() == "of"]
     if of and words[0].lower() in GENERIC and of[0] + 1 < len(words):
         words = words[of[0] + 1 :]  # "Name of school" -> "school"
+    cut = [
+        i
+        for i, w in enumerate(words)
+        if i > 0 and (w.lower() in PREPOSITIONS or _participle(w, True)) and w.lower() != "of"
+    ]
+    if cut and len(words) > 2:
+        words = words[: cut[0]]
     while len(words) > 1 and words[-1].lower() in ("name", "names"):
         words = words[:-1]  # "Landmark name" -> "landmark" ("English title" stays)
     header = " ".join(words)
@@ -203,17 +227,18 @@ def _values_are(kinds: Iterable[str], wanted: set[str]) -> bool:
 def header_words(header: str) -> str:
     """A table header as words of a sentence: footnotes and brackets dropped, title-case words
     lowered, acronyms and names kept (``"FIFA Ranking [a]"`` → ``"FIFA ranking"``)."""
-    bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", header or "")
+    bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", _tidy(header or ""))
     words = [w for w in re.split(r"[\s_]+", bare) if w.strip(".:*†‡")]
     return " ".join(_lower_word(w) for w in words)
 
 
 def _lower_word(word: str) -> str:
-    """'Co-Hosts' → 'co-hosts', 'Album/Single' → 'album/single', 'FIFA' and 'iPod' kept."""
-    pieces = re.split(r"([-/])", word)
-    if all(not p[:1].isalpha() or (p[:1].isupper() and p[1:].islower()) for p in pieces if p):
-        return word.lower()
-    return word
+    """'Co-Hosts' → 'co-hosts', 'Highest-grossing' → 'highest-grossing', 'FIFA', 'iPod' and
+    'McDonald' kept (a capital after the first letter of a piece marks a name or acronym)."""
+    pieces = [p for p in re.split(r"[-/']", word) if p]
+    if any(ch.isupper() for p in pieces for ch in p[1:]):
+        return word
+    return word.lower()
 
 
 def label(relation: str, header: str | None = None) -> str:
@@ -228,7 +253,24 @@ def label(relation: str, header: str | None = None) -> str:
 
 _UNITS = frozenset(["year", "date", "when", "place", "where"])
 PREPOSITIONS = frozenset(
-    ["by", "to", "from", "at", "for", "of", "in", "on", "with", "as", "into", "via", "per"]
+    [
+        "by",
+        "to",
+        "from",
+        "at",
+        "for",
+        "of",
+        "in",
+        "on",
+        "with",
+        "as",
+        "into",
+        "via",
+        "per",
+        "against",
+        "versus",
+        "vs",
+    ]
 )
 _NOT_PARTICIPLES = frozenset(["speed", "seed", "breed", "need", "feed", "hundred", "bed", "red"])
 
@@ -237,16 +279,16 @@ def _participle(word: str, after_unit: bool) -> bool:
     low = word.lower()
     if low in PARTICIPLES:
         return True
-    return after_unit and low.endswith("ed") and len(low) > 4 and low not in _NOT_PARTICIPLES
+    return after_unit and low.endswith("ed") and len(low) >= 4 and low not in _NOT_PARTICIPLES
 
 
-def _verb(words: str) -> tuple[str, str] | None:
+def _verb(words: str, dated: bool = False) -> tuple[str, str] | None:
     """(unit, verb phrase) when `words` end in a participle: 'year introduced' → ('year',
-    'were introduced'), 'died' → ('', 'died'); else None. After 'year' or 'date' any '-ed'
-    word counts ('year designated')."""
+    'were introduced'), 'died' → ('', 'died'); else None. After 'year' or 'date', or when the
+    values are dates (`dated`), any '-ed' word counts ('year designated', 'Reopened')."""
     parts = words.split()
     after_unit = len(parts) > 1 and parts[0].lower() in _UNITS
-    if not parts or not _participle(parts[-1], after_unit):
+    if not parts or not _participle(parts[-1], after_unit or (dated and len(parts) == 1)):
         return None
     unit = parts[0].lower() if after_unit else ""
     rest = " ".join(parts[1:] if unit else parts)
@@ -263,13 +305,13 @@ def attribute_phrase(name: str, value_kinds: Iterable[str] = ()) -> str:
     'the year they were introduced'
     """
     words = relation_words(name)
-    verb = _verb(words)
+    kinds = set(value_kinds)
+    verb = _verb(words, _values_are(kinds, {"year", "date"}))
     if verb is None:
         if words.split()[-1].lower() in PREPOSITIONS:
             return f'the "{words}" column'  # 'Drafted to', 'Originally by': no noun to name
         return f"their {words}"
     unit, phrase = verb
-    kinds = set(value_kinds)
     last = words.split()[-1].lower()
     if unit in ("place", "where") or (
         not unit and (last in WHERE_PARTICIPLES or _values_are(kinds, {"entity", "text"}))
@@ -283,7 +325,7 @@ def attribute_phrase(name: str, value_kinds: Iterable[str] = ()) -> str:
 def condition_phrase(name: str, value: str, value_kind: str) -> str:
     """A clue about one entity: 'whose country is United Kingdom', 'who was born in 1954'."""
     words = relation_words(name)
-    verb = _verb(words)
+    verb = _verb(words, value_kind in ("year", "date"))
     if verb is None:
         if words.split()[-1].lower() in PREPOSITIONS:
             return f'whose "{words}" column reads {value}'

@@ -213,3 +213,22 @@ def test_entity_matching_agrees_with_a_regex_oracle(names: list[str], text: str)
         ):
             expected.add(t.target_id)
     assert match_entities(text, targets) == expected
+
+
+def test_search_result_numbers_reveal_nothing() -> None:
+    targets = [Target("number:2", ("2",)), Target("/wiki/Oslo", ("Oslo",))]
+    observation = "1. [Oslo](/wiki/Oslo)\nThe capital.\n2. [Bergen](/wiki/Bergen)\nA city."
+    assert match_entities(observation, targets) == {"/wiki/Oslo"}
+    assert match_entities("Oslo has 2 airports.", targets) == {"number:2", "/wiki/Oslo"}
+
+
+def test_the_teacher_answers_only_what_it_saw() -> None:
+    from agent.teacher import revealed_answer
+
+    gold = [
+        AnswerRecord("William Golding", {"year": ["1980"], "country": ["United Kingdom"]}),
+        AnswerRecord("Salman Rushdie", {"year": ["1981"]}),
+    ]
+    seen = revealed_answer(gold, ["1980 | William Golding | Rites of Passage"])
+    assert seen == [AnswerRecord("William Golding", {"year": ["1980"]})]
+    assert score([], [], format_records(seen), gold, 1, 100).recall == pytest.approx(2 / 5)

@@ -65,3 +65,15 @@ def test_condition_phrase() -> None:
     assert condition_phrase("drafted to", "Essendon", "entity") == (
         'whose "drafted to" column reads Essendon'
     )
+
+
+def test_headers_from_other_corpora() -> None:
+    assert entity_kind("Film title used in nomination", None) == ("film title", "film titles")
+    assert entity_kind("Men’s winner", None) == ("men's winner", "men's winners")
+    assert entity_kind("Details", "Vladimir Horowitz discography") == ("entry", "entries")
+    assert label("x", "Date of successor 's formal installation") == (
+        "date of successor's formal installation"
+    )
+    assert label("x", "Highest-grossing film") == "highest-grossing film"
+    assert attribute_phrase("reopened", {"date"}) == "the date they were reopened"
+    assert attribute_phrase("against", {"entity"}) == 'the "against" column'

@@ -91,6 +91,23 @@ def _ask_llm(
     return picked
 
 
+def paired(
+    anchors: list[str], targets: list[tuple[str, bool]]
+) -> list[tuple[str, list[tuple[str, bool]]]]:
+    """Which of a cell's targets each anchor of the row holds: with several anchors and as many
+    linked targets, the i-th anchor holds the i-th ("Barnes, Higham, Hines" | "Chicago,
+    Hartford, Providence"); otherwise every anchor holds every target.
+
+    >>> paired(["a", "b"], [("x", True), ("y", True)])
+    [('a', [('x', True)]), ('b', [('y', True)])]
+    >>> paired(["a", "b"], [("x", True)])
+    [('a', [('x', True)]), ('b', [('x', True)])]
+    """
+    if len(anchors) > 1 and len(targets) == len(anchors) and all(e for _, e in targets):
+        return [(a, [t]) for a, t in zip(anchors, targets, strict=True)]
+    return [(a, targets) for a in anchors]
+
+
 class _Rows:
     """The parameter rows of one batch of kept tables, one list per Cypher file."""
 
@@ -120,10 +137,9 @@ class _Rows:
                 targets = self._add_cell(row_id, c, cell, key, anchors, mentions)
                 relation = relations.get(c)
                 if c != key and relation is not None:
-                    for anchor in anchors:
-                        self._add_facts(
-                            table.table_id, r, c, anchor, relation, targets, clean_text(cell.text)
-                        )
+                    text = clean_text(cell.text)
+                    for anchor, own in paired(anchors, targets):
+                        self._add_facts(table.table_id, r, c, anchor, relation, own, text)
         self.pages.append(
             {
                 "table_id": table.table_id,

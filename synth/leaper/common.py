@@ -221,20 +221,31 @@ def held_relations(
     relations: list[str], facts: list[dict[str, Any]], entities: list[str]
 ) -> list[str]:
     """The relations of `relations` that at least half of `entities` (and at least one) hold a
-    value for in `facts`: a question does not ask for a column most answers leave blank.
+    value for in `facts`, and whose cells are not mostly prose: a question does not ask for a
+    column most answers leave blank, nor for the links inside sentences ("Reason": "Used the
+    war as a pretext to ...").
 
     >>> held_relations(["a", "b"], [{"entity_id": "x", "relation": "a"}], ["x", "y"])
     ['a']
     """
     holders: dict[str, set[str]] = {}
+    prose: dict[str, list[bool]] = {}
     for f in facts:
         holders.setdefault(f["relation"], set()).add(f["entity_id"])
+        prose.setdefault(f["relation"], []).append(is_prose(f.get("cell_text")))
     wanted = set(entities)
     return [
         r
         for r in relations
-        if (n := len(holders.get(r, set()) & wanted)) > 0 and 2 * n >= len(wanted)
+        if (n := len(holders.get(r, set()) & wanted)) > 0
+        and 2 * n >= len(wanted)
+        and 2 * sum(prose.get(r, [])) < len(prose.get(r, [])) + 1
     ]
+
+
+def is_prose(text: str | None) -> bool:
+    """A cell of a sentence or more (over 60 characters and 8 words), not a value."""
+    return bool(text) and len(str(text)) > 60 and len(str(text).split()) > 8
 
 
 def value_kinds(facts: list[dict[str, Any]]) -> dict[str, set[str]]:
