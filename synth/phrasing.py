@@ -211,6 +211,8 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
         modifiers = " ".join(w.lower() for w in words[:-1] if not w.isdigit())
         base = f"{modifiers} {head}".strip() if len(words) <= 3 else head
         return base, f"{modifiers} {plural(head)}".strip() if len(words) <= 3 else plural(head)
+    if header.lower() in ("title", "titles"):
+        return "title", "titles"  # a filmography's "Title" column lists titles
     match = _TITLE_HEAD.match((title or "").strip())
     if match:
         head = _head_noun(match.group(1))
@@ -244,9 +246,11 @@ def _lower_word(word: str) -> str:
 def label(relation: str, header: str | None = None) -> str:
     """What a question calls a relation: the table's own header when it has words, else the
     relation's name."""
-    words = header_words(header or "").rstrip(".")
+    raw = header_words(header or "")
+    words = raw.rstrip(".")
     name = relation_words(relation)
-    if not re.search(r"[^\W\d_]", words) or (len(words) < 4 and len(name) > len(words)):
+    abbreviated = raw.endswith(".") or len(words) <= 2  # "Pts.", "P": the relation reads better
+    if not re.search(r"[^\W\d_]", words) or (abbreviated and len(name) > len(words)):
         return name
     return words
 

@@ -97,3 +97,16 @@ def test_names_come_from_ids_without_disambiguators() -> None:
 )
 def test_placeholder_phrases_in_key_cells(text: str, reason: str | None) -> None:
     assert key_rejection(Cell(text, ())) == reason
+
+
+def test_a_phrase_that_mentions_entities_is_a_value() -> None:
+    from synth.ingest.cells import mentions_only
+
+    assert mentions_only(Cell("Scrapped at Jiangyin in 2009 after a fire", ("/wiki/Jiangyin",)))
+    assert mentions_only(
+        Cell("1886 Detroit, 1887 Detroit, 1894 Baltimore", ("/wiki/Detroit_Wolverines",))
+    )
+    assert not mentions_only(Cell("HWM - Alta", ("/wiki/Alta_Car_and_Engineering_Company",)))
+    assert not mentions_only(
+        Cell("Green Line Orange Line", ("/wiki/Green_Line_(CTA)", "/wiki/Orange_Line_(CTA)"))
+    )

@@ -212,3 +212,18 @@ def test_seeds_and_expansion_on_the_default_pages(
 
 def test_repo_default_pages_exist() -> None:
     assert (DEFAULT_DATA / "pages.jsonl").is_file()
+
+
+def test_a_walk_leaves_a_value_only_within_its_table() -> None:
+    from synth.shaper.ops import Neighbour
+    from synth.shaper.seeds import walkable
+
+    forty = Neighbour("points_scored@fiba", "number:40", "Value", "40")
+    out_of_forty = [
+        Neighbour("~points_scored@fiba", "/wiki/Corinthians", "Entity", "Corinthians"),
+        Neighbour("~best_score@dancing_stars", "/wiki/Dancer", "Entity", "Dancer"),
+        Neighbour("~g@fiba", "/wiki/Other", "Entity", "Other"),
+    ]
+    assert walkable(out_of_forty, via=forty) == out_of_forty[:1]
+    uk = Neighbour("country@booker", "/wiki/UK", "Entity", "UK")
+    assert walkable(out_of_forty[:2], via=uk) == out_of_forty[:2]  # an entity connects tables

@@ -15,6 +15,8 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
   summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
   without an entity (``blank_key``). Both are rejected with their reason. The same placeholders
   in an attribute cell are no value at all (`is_placeholder`).
+- **Mentions.** An attribute cell whose words are mostly not its links' names ("Scrapped at
+  Jiangyin in 2009") is a text value; its links are mentions (`mentions_only`).
 - **Names.** An entity's name comes from its id alone (``/wiki/Disgrace_(novel)`` → ``Disgrace``:
   underscores to spaces, the parenthesised disambiguator stripped), so no table's mention can
   rename it; the disambiguator stays in the id.
@@ -141,6 +143,26 @@ def key_links(cell: Cell) -> tuple[str, ...]:
 def is_placeholder(text: str) -> bool:
     """True for a cell that stands for no value: blank, ``-``, ``—``, ``N/A``, ``TBA``, ``?``."""
     return _fold(" ".join(text.split())).strip(" .:*") in BLANK_KEYS
+
+
+def mentions_only(cell: Cell) -> bool:
+    """True when the cell's text is mostly not the names of its links: a phrase that mentions
+    entities ("Scrapped at Jiangyin, 2009", "1886 Detroit, 1887 Detroit") is a text value, and
+    its links are mentions, not the value.
+
+    >>> mentions_only(Cell("Scrapped at Jiangyin in 2009 after a fire", ("/wiki/Jiangyin",)))
+    True
+    >>> mentions_only(Cell("Alfa Romeo", ("/wiki/Alfa_Romeo_in_Formula_One",)))
+    False
+    """
+    words = [w for w in _words(cell.text) if w not in _STOP]
+    if not cell.links or not words:
+        return False
+    named: set[str] = set()
+    for link in cell.links:
+        named.update(_words(strip_disambiguator(title_from_id(link))))
+    covered = sum(1 for w in words if w in named)
+    return 2 * covered < len(words)
 
 
 def key_rejection(cell: Cell) -> str | None:

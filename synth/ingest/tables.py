@@ -16,7 +16,14 @@ import neo4j
 
 from graphdb import cypher
 from graphdb.stages import StageReport
-from synth.ingest.cells import display_name, is_placeholder, key_links, named_links
+from synth.ingest.cells import (
+    display_name,
+    is_placeholder,
+    key_links,
+    mentions_only,
+    named_links,
+    strip_disambiguator,
+)
 from synth.ingest.clean import Verdict, check_table, dropped_rows
 from synth.ingest.config import IngestConfig
 from synth.ingest.records import Cell, RawTable, Unreadable
@@ -209,6 +216,9 @@ class _Rows:
         links = named_links(cell)
         if c == key:
             links = tuple(anchors)
+        elif links and mentions_only(cell):
+            mentions.update(links)  # the table page still links to them
+            links = ()
         if links:
             alias = text if len(links) == 1 and text and len(text) <= 100 else ""
             for link in links:
@@ -219,7 +229,7 @@ class _Rows:
                         "column": c,
                         "text": text,
                         "entity_id": link,
-                        "name": display_name(link) if linked else text,
+                        "name": display_name(link) if linked else strip_disambiguator(text),
                         "alias": alias if alias and alias != display_name(link) else None,
                         "linked": linked,
                     }

@@ -225,8 +225,8 @@ def held_relations(
     column most answers leave blank, nor for the links inside sentences ("Reason": "Used the
     war as a pretext to ...").
 
-    >>> held_relations(["a", "b"], [{"entity_id": "x", "relation": "a"}], ["x", "y"])
-    ['a']
+    >>> held_relations(["year", "club"], [{"entity_id": "x", "relation": "year"}], ["x", "y"])
+    ['year']
     """
     holders: dict[str, set[str]] = {}
     prose: dict[str, list[bool]] = {}
@@ -237,7 +237,8 @@ def held_relations(
     return [
         r
         for r in relations
-        if (n := len(holders.get(r, set()) & wanted)) > 0
+        if len(r.strip("~_")) > 1  # a one-letter header ("P", "G") names nothing
+        and (n := len(holders.get(r, set()) & wanted)) > 0
         and 2 * n >= len(wanted)
         and 2 * sum(prose.get(r, [])) < len(prose.get(r, [])) + 1
     ]

@@ -22,13 +22,14 @@ from graphdb import cypher
 from graphdb.stages import StageReport
 from synth.shaper.config import ShaperConfig
 from synth.shaper.kp import TARGET, Const, KPTask, ShaperError, Triple, Var
-from synth.shaper.ops import GraphOps
+from synth.shaper.ops import GraphOps, Neighbour
 from synth.shaper.seeds import (
     SeedRejected,
     const_for,
     facts_first,
     finish_task,
     finished_records,
+    walkable,
 )
 from synth.shaper.store import load_tasks, save_tasks
 from synth.shaper.validate import validate_expansion
@@ -66,10 +67,13 @@ def expansion_candidates(
     assert leaf.ref is not None
     answer = set(task.answer_refs)
     taken = {c.ref for c in task.constants()}
+    old = task.triples[triple_index]
+    # the leaf as the walk reached it: a Value leaf is only defined within its own table
+    reached = Neighbour(old.relation, leaf.ref, leaf.label or "Entity", leaf.text)
     pool = facts_first(
         [
             n
-            for n in ops.neighbours(leaf.ref)
+            for n in walkable(ops.neighbours(leaf.ref), via=reached)
             if n.ref not in answer and n.ref not in taken and n.ref != leaf.ref
         ],
         rng,
@@ -94,7 +98,6 @@ def expansion_candidates(
             if leaf.ref in narrowed and len(narrowed) < len(current):
                 const_for(more, local)
                 defs, current = trial, narrowed
-        old = task.triples[triple_index]
         replaced = replace(old, objects=(new_var,))
         triples = (*task.triples[:triple_index], replaced, *task.triples[triple_index + 1 :], *defs)
         out.append(

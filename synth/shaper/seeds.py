@@ -27,7 +27,16 @@ from graphdb import cypher
 from graphdb.ids import stable_id
 from graphdb.stages import StageReport
 from synth.shaper.config import ShaperConfig
-from synth.shaper.kp import TARGET, Const, KPTask, ShaperError, Triple, Var, retarget
+from synth.shaper.kp import (
+    TARGET,
+    Const,
+    KPTask,
+    ShaperError,
+    Triple,
+    Var,
+    parse_relation,
+    retarget,
+)
 from synth.shaper.ops import GraphOps, Neighbour, task_key
 from synth.shaper.questions import check_question, render
 from synth.shaper.store import load_tasks, save_tasks
@@ -58,6 +67,17 @@ def facts_first(nodes: list[Neighbour], rng: random.Random) -> list[Neighbour]:
     return facts + links
 
 
+def walkable(nodes: list[Neighbour], via: Neighbour | None = None) -> list[Neighbour]:
+    """The edges a walk may take: not through one-letter relations (headers like "G" say
+    nothing), and out of a Value (a number, a year) only within the table it was read from:
+    two tables sharing the number 40 is a coincidence, not a connection."""
+    out = [n for n in nodes if len(parse_relation(n.relation).name) > 1]
+    if via is not None and via.label == "Value":
+        table = parse_relation(via.relation).table
+        out = [n for n in out if parse_relation(n.relation).table == table]
+    return out
+
+
 def pick(nodes: list[Neighbour], rng: random.Random) -> Neighbour:
     """A random table fact of `nodes`, or a random link when there is no fact."""
     facts = [n for n in nodes if not n.is_link]
@@ -68,13 +88,17 @@ def make_seed(
     ops: GraphOps, start: str, rng: random.Random, config: ShaperConfig, origin: str
 ) -> KPTask:
     """One seed task answered by `start` (among at most `max_answers`); raises `SeedRejected`."""
-    first = ops.neighbours(start)
+    first = walkable(ops.neighbours(start))
     if not first:
         raise SeedRejected("dead_end", f"{start} has no edge")
     a = pick(first, rng)
     r1 = a.relation
     used: dict[str, str] = {}
-    second = [n for n in ops.neighbours(a.ref) if n.ref != start] if rng.random() < 0.5 else []
+    second = (
+        [n for n in walkable(ops.neighbours(a.ref), via=a) if n.ref != start]
+        if rng.random() < 0.5
+        else []
+    )
     target = Var(TARGET)
     if second:
         c = pick(second, rng)
