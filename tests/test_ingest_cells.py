@@ -110,3 +110,15 @@ def test_a_phrase_that_mentions_entities_is_a_value() -> None:
     assert not mentions_only(
         Cell("Green Line Orange Line", ("/wiki/Green_Line_(CTA)", "/wiki/Orange_Line_(CTA)"))
     )
+
+
+def test_key_cells_that_name_no_linked_entity() -> None:
+    from synth.ingest.cells import unlinked_name
+
+    # the theme song is the entry; its singer is only credited in parentheses
+    assert key_links(Cell("Sharpshooters (Cass Phang)", ("/wiki/Cass_Phang",))) == ()
+    assert unlinked_name("Sharpshooters (Cass Phang)") == "Sharpshooters"
+    assert unlinked_name("10- Hung Hing Ying Building") == "Hung Hing Ying Building"
+    assert unlinked_name("1984") == "1984"
+    track_list = "Horowitz in London Traditional: God Save the Queen Scarlatti: Six sonatas " * 2
+    assert key_rejection(Cell(track_list, ("/wiki/God_Save_the_Queen",))) == "prose_key"

@@ -13,7 +13,8 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
   (``Against All Odds (with Mariah Carey)`` lists the song; Mariah Carey is a guest).
 - **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a
   summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
-  without an entity (``blank_key``). Both are rejected with their reason. The same placeholders
+  without an entity (``blank_key``); a key cell of more than 15 words is prose, not a name
+  (``prose_key``). All are rejected with their reason. The same placeholders
   in an attribute cell are no value at all (`is_placeholder`).
 - **Mentions.** An attribute cell whose words are mostly not its links' names ("Scrapped at
   Jiangyin in 2009") is a text value; its links are mentions (`mentions_only`).
@@ -73,6 +74,7 @@ SUMMARY_WORDS = frozenset(
     ]
 )
 BLANK_KEYS = frozenset(["", "-", "--", "—", "–", "n/a", "na", "tba", "tbd", "?", "none", "…"])
+MAX_KEY_WORDS = 15
 # a key cell starting with one of these says there is no entity ("None selected", "Vacant seat")
 PLACEHOLDER_STARTS = frozenset(["none", "n/a", "tba", "tbd", "vacant", "unknown"])
 
@@ -90,6 +92,15 @@ def strip_disambiguator(title: str) -> str:
     """``Disgrace (novel)`` → ``Disgrace``; a title that is only parentheses stays."""
     stripped = _DISAMBIGUATOR.sub("", title).strip()
     return stripped or title.strip()
+
+
+_ENUMERATION = re.compile(r"^\s*\(?\d{1,3}\s*[-.)–]\s+")
+
+
+def unlinked_name(text: str) -> str:
+    """The name of an unlinked key cell: list numbers and trailing parentheses dropped
+    (``10- Hung Hing Ying Building (1919)`` → ``Hung Hing Ying Building``)."""
+    return strip_disambiguator(_ENUMERATION.sub("", text)).strip() or text.strip()
 
 
 def display_name(entity_id: str) -> str:
@@ -131,13 +142,17 @@ def outside_parentheses(text: str) -> str:
 
 def key_links(cell: Cell) -> tuple[str, ...]:
     """The entities a key cell lists: its named links, without those it names only in
-    parentheses (``Back at One (with Lulu)`` lists the song, not Lulu)."""
+    parentheses (``Back at One (with Lulu)`` lists the song, not Lulu). When every link is in
+    parentheses and text stands outside them (``Sharpshooters (Cass Phang)``), the cell lists
+    that unlinked text: the result is empty and the row gets an unlinked entity."""
     named = named_links(cell)
-    if len(named) <= 1:
+    if not named:
         return named
     outside = outside_parentheses(cell.text)
     main = tuple(link for link in named if names_link(outside, link))
-    return main or named
+    if main:
+        return main
+    return () if _words(outside) else named
 
 
 def is_placeholder(text: str) -> bool:
@@ -170,6 +185,8 @@ def key_rejection(cell: Cell) -> str | None:
     text = " ".join(cell.text.split()).strip()
     if not cell.links and is_placeholder(text):
         return "blank_key"
+    if len(_words(text)) > MAX_KEY_WORDS:
+        return "prose_key"  # a sentence or a track list names no one entity
     if cell.links:
         return None  # a linked cell names its entity ("Average White Band")
     first = _fold(text).split()[0] if text else ""

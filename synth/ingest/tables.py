@@ -22,7 +22,7 @@ from synth.ingest.cells import (
     key_links,
     mentions_only,
     named_links,
-    strip_disambiguator,
+    unlinked_name,
 )
 from synth.ingest.clean import Verdict, check_table, dropped_rows
 from synth.ingest.config import IngestConfig
@@ -188,7 +188,7 @@ class _Rows:
         """The row and its anchors: one per entity its key cell names (an unlinked key cell is
         an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id)."""
         text = clean_text(key_cell.text)
-        anchors = list(key_links(key_cell)) or ([unlinked_id(text)] if text else [])
+        anchors = list(key_links(key_cell)) or ([unlinked_id(unlinked_name(text))] if text else [])
         self.rows.append(
             {
                 "table_id": table.table_id,
@@ -229,7 +229,7 @@ class _Rows:
                         "column": c,
                         "text": text,
                         "entity_id": link,
-                        "name": display_name(link) if linked else strip_disambiguator(text),
+                        "name": display_name(link) if linked else unlinked_name(text),
                         "alias": alias if alias and alias != display_name(link) else None,
                         "linked": linked,
                     }
