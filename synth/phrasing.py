@@ -113,6 +113,7 @@ _IRREGULAR = {
     "city": "cities",
 }
 _SINGULAR = {v: k for k, v in _IRREGULAR.items()}
+_ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$", re.IGNORECASE)  # "1st", "3rd": a place, not a kind
 _WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\wÀ-ÿ'-]*")
 _TITLE_HEAD = re.compile(
     r"^(?:list|lists|table|index|outline)\s+of\s+(?:the\s+)?(.+?)"
@@ -132,10 +133,18 @@ class TableRef:
     section: str = ""
 
     def quoted(self) -> str:
-        section = self.section.strip()
-        if section.lower() in GENERIC_SECTIONS or section.lower() in self.title.lower():
-            return f'"{self.title}"'
-        return f'"{self.title}" (section "{section}")'
+        title, section = _plain_quotes(self.title), _plain_quotes(self.section.strip())
+        if section.lower() in GENERIC_SECTIONS or section.lower() in title.lower():
+            return f'"{title}"'
+        return f'"{title}" (section "{section}")'
+
+
+def _plain_quotes(text: str) -> str:
+    """Tokenised quotes (``dinar '') and inner double quotes as single quotes, so a quoted
+    title stays one quoted string."""
+    text = re.sub(r"``\s*", "'", text)
+    text = re.sub(r"\s*''", "'", text)
+    return text.replace('"', "'")
 
 
 def relation_words(relation: str) -> str:
@@ -159,6 +168,8 @@ def singular(word: str) -> str:
 
 
 def plural(word: str) -> str:
+    if word.isupper() and len(word) <= 4:
+        return word  # "HS", "CR": an abbreviation keeps its form
     low = singular(word)
     if low in _IRREGULAR:
         return _IRREGULAR[low]
@@ -175,8 +186,10 @@ def _head_noun(text: str) -> str:
 
 
 def _tidy(header: str) -> str:
-    """Curly apostrophes straightened, tokenised possessives rejoined ("successor 's")."""
+    """Curly apostrophes straightened, tokenised possessives and punctuation rejoined
+    ("successor 's", "City , State")."""
     header = header.replace("’", "'").replace("‘", "'")
+    header = re.sub(r"\s+([,;:])", r"\1", header)
     return re.sub(r"\s+'s\b", "'s", header)
 
 
@@ -191,7 +204,7 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
         kinds = [entity_kind(part, None) for part in parts]
         if all(k != ("entry", "entries") for k in kinds):
             return " or ".join(k[0] for k in kinds), " or ".join(k[1] for k in kinds)
-    words = [w for w in _WORD.findall(bare) if not w.isdigit()]
+    words = [w for w in _WORD.findall(bare) if not w.isdigit() and not _ORDINAL.match(w)]
     of = [i for i, w in enumerate(words) if w.lower() == "of"]
     if of and words[0].lower() in GENERIC and of[0] + 1 < len(words):
         words = words[of[0] + 1 :]  # "Name of school" -> "school"
@@ -207,10 +220,13 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
     header = " ".join(words)
     if header and header.lower() not in GENERIC:
         words = header.split()
-        head = singular(words[-1])
-        modifiers = " ".join(w.lower() for w in words[:-1] if not w.isdigit())
+        last = words[-1]
+        abbreviation = last.isupper() and len(last) <= 4
+        head = last if abbreviation else singular(last)
+        heads = last if abbreviation else plural(head)
+        modifiers = " ".join(_lower_word(w) for w in words[:-1] if not w.isdigit())
         base = f"{modifiers} {head}".strip() if len(words) <= 3 else head
-        return base, f"{modifiers} {plural(head)}".strip() if len(words) <= 3 else plural(head)
+        return base, f"{modifiers} {heads}".strip() if len(words) <= 3 else heads
     if header.lower() in ("title", "titles"):
         return "title", "titles"  # a filmography's "Title" column lists titles
     match = _TITLE_HEAD.match((title or "").strip())

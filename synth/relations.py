@@ -38,6 +38,7 @@ from common.embeddings import Embedder
 from graphdb import cypher
 from graphdb.stages import StageReport
 from synth.errors import RelationError
+from synth.phrasing import singular
 
 # Cosine similarity at which two relation names merge: 0.84 keeps "film"/"movie" (0.843) and
 # drops near misses such as "tournament venue"/"tournament" (0.81) on the OTT-QA headers.
@@ -81,11 +82,8 @@ def header_key(text: str) -> str:
 
 
 def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+    """One word's singular ("series" and "species" stay; "matches" → "match")."""
+    return singular(word) if len(word) > 3 else word
 
 
 def rule_relation(key: str) -> str:

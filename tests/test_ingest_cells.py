@@ -122,3 +122,16 @@ def test_key_cells_that_name_no_linked_entity() -> None:
     assert unlinked_name("1984") == "1984"
     track_list = "Horowitz in London Traditional: God Save the Queen Scarlatti: Six sonatas " * 2
     assert key_rejection(Cell(track_list, ("/wiki/God_Save_the_Queen",))) == "prose_key"
+
+
+def test_grand_is_a_summary_only_before_total() -> None:
+    assert key_rejection(Cell("Grand total", ())) == "summary_row"
+    assert key_rejection(Cell("Grand Hyatt Manila", ())) is None
+
+
+def test_wiki_cell_attributes_are_not_text() -> None:
+    from synth.ingest.values import clean_text, typed_value
+
+    assert typed_value("align=right| 0") == ("number", "0")
+    assert clean_text('style="background:#fff" | Foo') == "Foo"
+    assert clean_text("A | B") == "A | B"

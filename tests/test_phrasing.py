@@ -77,3 +77,17 @@ def test_headers_from_other_corpora() -> None:
     assert label("x", "Highest-grossing film") == "highest-grossing film"
     assert attribute_phrase("reopened", {"date"}) == "the date they were reopened"
     assert attribute_phrase("against", {"entity"}) == 'the "against" column'
+
+
+def test_clues_and_pivots_name_a_word() -> None:
+    from synth.leaper.tasks_reverse import nameable
+
+    assert [nameable(r) for r in ["l", "2009", "country", "owgr_point", "2012_rank"]] == [
+        False,
+        False,
+        True,
+        True,
+        True,
+    ]
+    assert entity_kind("1st", None) == ("entry", "entries")
+    assert entity_kind("MLS team", None) == ("MLS team", "MLS teams")

@@ -63,7 +63,6 @@ SUMMARY_WORDS = frozenset(
     [
         "total",
         "totals",
-        "grand",
         "sum",
         "average",
         "averages",
@@ -193,6 +192,8 @@ def key_rejection(cell: Cell) -> str | None:
     if first in PLACEHOLDER_STARTS:
         return "blank_key"
     words = _words(text)
+    if words[:2] in (["grand", "total"], ["grand", "totals"]):
+        return "summary_row"
     if words and words[0] in SUMMARY_WORDS and len(words) <= 3:
         return "summary_row"
     if words in (["all"], ["combined"], ["others"], ["other"]):

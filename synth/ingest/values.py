@@ -47,9 +47,18 @@ _SPACE_BEFORE = re.compile(r"\s+([,.;:!?%)\]}'])")
 _SPACE_AFTER = re.compile(r"([(\[{])\s+")
 
 
+_WIKI_ATTRIBUTES = re.compile(
+    r"^(?:\s*(?:align|style|class|colspan|rowspan|width|bgcolor|valign|data-sort-value)"
+    r"\s*=\s*\"?[^|\"]*\"?\s*)+\|\s*",
+    re.IGNORECASE,
+)
+
+
 def clean_text(text: str) -> str:
-    """Display form: NFKC, collapsed whitespace, no tokenised spaces before punctuation."""
+    """Display form: NFKC, collapsed whitespace, no tokenised spaces before punctuation, no
+    wiki cell attributes left by the table's export (``align=right| 0`` → ``0``)."""
     text = " ".join(unicodedata.normalize("NFKC", text).split())
+    text = _WIKI_ATTRIBUTES.sub("", text)
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)
 

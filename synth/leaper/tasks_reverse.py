@@ -25,6 +25,7 @@ from the source rows.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -46,12 +47,18 @@ from synth.leaper.common import (
 )
 from synth.leaper.proofs import prove_reverse
 from synth.leaper.questions import paraphrase, reverse_question, table_labels, table_ref
-from synth.phrasing import TableRef, value_kind
+from synth.phrasing import TableRef, relation_words, value_kind
 
 if TYPE_CHECKING:
     from common.llm.base import LLMBackend
 
 STAGE = "leaper-reverse"
+
+
+def nameable(relation: str) -> bool:
+    """A relation a clue or pivot can name: a word of two letters or more ("country", "OWGR
+    points"), not a bare year or a one-letter column ("2009", "L")."""
+    return re.search(r"[^\W\d_]{2,}", relation_words(relation)) is not None
 
 
 def choose_clues(
@@ -158,7 +165,7 @@ def pivot_candidates(union: _Union) -> list[tuple[int, str, str, tuple[str, str,
     shared relation under which it has one value, densest first."""
     out = []
     for bridge in union.common:
-        for relation in union.relations:
+        for relation in [r for r in union.relations if nameable(r)]:
             values = union.values(bridge, relation)
             if len(values) != 1:
                 continue
@@ -217,7 +224,11 @@ def _bridge_task(
     backend: LLMBackend | None,
 ) -> TaskRecord:
     """The task of one bridge and pivot: clues from its own rows, answers, records, R."""
-    own = [f for f in union.facts if f["entity_id"] == bridge and f["relation"] != relation]
+    own = [
+        f
+        for f in union.facts
+        if f["entity_id"] == bridge and f["relation"] != relation and nameable(f["relation"])
+    ]
     clues = choose_clues(driver, database, bridge, own, config.max_clues)
     answers = sorted(union.holders(relation, pivot[1]) - {bridge})
     shared = [r for r in union.relations if r != relation]
