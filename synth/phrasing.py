@@ -217,6 +217,8 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
         words = words[: cut[0]]
     while len(words) > 1 and words[-1].lower() in ("name", "names"):
         words = words[:-1]  # "Landmark name" -> "landmark" ("English title" stays)
+    if len(words) == 1 and _participle(words[0], True):
+        words = []  # "Based", "Listed": a column about the entries, not their kind
     header = " ".join(words)
     if header and header.lower() not in GENERIC:
         words = header.split()

@@ -91,3 +91,4 @@ def test_clues_and_pivots_name_a_word() -> None:
     ]
     assert entity_kind("1st", None) == ("entry", "entries")
     assert entity_kind("MLS team", None) == ("MLS team", "MLS teams")
+    assert entity_kind("Based", None) == ("entry", "entries")

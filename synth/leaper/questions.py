@@ -122,6 +122,12 @@ def reverse_question(
     )
 
 
+def asked_words(relations: Sequence[str], labels: dict[str, str]) -> list[str]:
+    """The words naming each asked attribute: a paraphrase must keep every one of them (a
+    dropped attribute is a dropped condition)."""
+    return [labels.get(r) or relation_words(r) for r in relations]
+
+
 def paraphrase_keeps(text: str, must_keep: Iterable[str]) -> bool:
     """True when `text` still contains every string of `must_keep` (case-insensitive)."""
     low = text.lower()

@@ -30,7 +30,13 @@ from synth.leaper.common import (
     value_kinds,
 )
 from synth.leaper.proofs import prove_basic
-from synth.leaper.questions import basic_question, paraphrase, table_labels, table_ref
+from synth.leaper.questions import (
+    asked_words,
+    basic_question,
+    paraphrase,
+    table_labels,
+    table_ref,
+)
 
 if TYPE_CHECKING:
     from common.llm.base import LLMBackend
@@ -50,16 +56,11 @@ def basic_task(
     facts = [f for f in facts if f["relation"] in relations]
     targets = [Target("anchor", "entity", a["id"], a["name"]) for a in anchors]
     targets += [target_of("attribute", f) for f in facts]
-    table = table_ref(tree)
+    labels = table_labels(tree.get("headers") or [])
     question, source = paraphrase(
-        basic_question(
-            table,
-            tree["kind_plural"],
-            relations,
-            value_kinds(facts),
-            table_labels(tree.get("headers") or []),
-        ),
+        basic_question(table_ref(tree), tree["kind_plural"], relations, value_kinds(facts), labels),
         backend,
+        asked_words(relations, labels),
     )
     return TaskRecord(
         task_id=stable_id("leaper-basic", tree["tree_id"]),

@@ -46,7 +46,13 @@ from synth.leaper.common import (
     value_kinds,
 )
 from synth.leaper.proofs import prove_reverse
-from synth.leaper.questions import paraphrase, reverse_question, table_labels, table_ref
+from synth.leaper.questions import (
+    asked_words,
+    paraphrase,
+    reverse_question,
+    table_labels,
+    table_ref,
+)
 from synth.phrasing import TableRef, relation_words, value_kind
 
 if TYPE_CHECKING:
@@ -251,7 +257,8 @@ def _bridge_task(
             value_kinds(facts),
             union.labels,
         )
-        question, source = paraphrase(template, backend, [c["name"] for c in chosen])
+        keep = [c["name"] for c in chosen] + asked_words([relation, *asked], union.labels)
+        question, source = paraphrase(template, backend, keep)
     kind, pivot_id, pivot_name = pivot
     task = TaskRecord(
         task_id=stable_id("leaper-reverse", union.task_id, bridge, relation),

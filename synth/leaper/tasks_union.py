@@ -47,7 +47,13 @@ from synth.leaper.common import (
     value_kinds,
 )
 from synth.leaper.proofs import prove_union
-from synth.leaper.questions import paraphrase, table_labels, table_ref, union_question
+from synth.leaper.questions import (
+    asked_words,
+    paraphrase,
+    table_labels,
+    table_ref,
+    union_question,
+)
 from synth.leaper.topics import Method, TopicGroup, topic_groups
 
 if TYPE_CHECKING:
@@ -203,15 +209,13 @@ def union_task(
     targets += [Target("anchor", "entity", e, names[e]) for e in sorted(set().union(*anchor_sets))]
     targets += [target_of("attribute", f) for f in facts]
     tables = [table_ref(t) for t in chosen]
+    labels = table_labels(chosen[0].get("headers") or [])
     question, source = paraphrase(
         union_question(
-            tables,
-            [t["kind_plural"] for t in chosen],
-            asked,
-            value_kinds(facts),
-            table_labels(chosen[0].get("headers") or []),
+            tables, [t["kind_plural"] for t in chosen], asked, value_kinds(facts), labels
         ),
         backend,
+        asked_words(asked, labels),
     )
     task = TaskRecord(
         task_id=family_id(family) if family else stable_id("leaper-union", biclique.biclique_id),
