@@ -162,3 +162,27 @@ def test_shared_slice_tables_and_passages(
     # Every passage is ABOUT the entity its table cells link to: no second entity per page.
     assert counts["rel:ABOUT"] == len(links)
     assert shared_entities(clean_db, database) > 20
+
+
+def test_a_data_folder_is_read_whatever_its_file_names(
+    clean_db: neo4j.Driver, database: str | None, tmp_path: Path
+) -> None:
+    """Files in a data folder are found by suffix and content (tables or pages), not by a fixed
+    name; a folder with none of them is an error, not "kept 0"."""
+    import shutil
+
+    from graphdb.errors import StageError
+
+    folder = tmp_path / "corpus"
+    (folder / "part1").mkdir(parents=True)
+    shutil.copy(DEFAULT_DATA / "tables.jsonl", folder / "part1" / "wiki_tables.jsonl")
+    shutil.copy(DEFAULT_DATA / "pages.jsonl", folder / "passages_2020.jsonl")
+    (folder / "README.md").write_text("not data\n")
+    report = run_stage(INGEST, clean_db, database, data=folder)
+    assert report.notes["files"] == "wiki_tables.jsonl, passages_2020.jsonl"
+    assert report.notes["tables kept"] > 0 and report.notes["pages kept"] > 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("nothing\n")
+    with pytest.raises(StageError, match="holds no table or page files"):
+        run_stage(INGEST, clean_db, database, data=empty)
