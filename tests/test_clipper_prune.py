@@ -254,6 +254,31 @@ def test_rerun_adds_nothing_and_skips_finished_work(clean_db: neo4j.Driver) -> N
     )
 
 
+def test_a_redone_rollout_leaves_nothing_of_an_earlier_attempt(clean_db: neo4j.Driver) -> None:
+    """A killed attempt may have written state-graph nodes and edges that this attempt would not
+    compute; writing the graph again replaces them (no stale ENABLES edges)."""
+    load_fixture(clean_db)
+    prune_rollouts(clean_db, None, NO_REWRITE)
+    shape = (
+        count(clean_db, "MATCH (:StateGraph)-[:HAS_NODE]->(n) RETURN count(n)"),
+        count(clean_db, "MATCH ()-[r:ENABLES|PRODUCES]->() RETURN count(r)"),
+    )
+    clean_db.execute_query(
+        """
+        MATCH (g:StateGraph) WITH g LIMIT 1
+        MATCH (g)-[:HAS_NODE]->(a:Action {index: 0})
+        CREATE (g)-[:HAS_NODE]->(i:Information {info_id: g.graph_id + '/stale', key: 'stale'})
+        CREATE (a)-[:ENABLES]->(i)
+        """
+    )
+    prune_rollouts(clean_db, None, PruneConfig(rewrite=False, redo=True))
+    assert count(clean_db, "MATCH (i:Information {key: 'stale'}) RETURN count(i)") == 0
+    assert shape == (
+        count(clean_db, "MATCH (:StateGraph)-[:HAS_NODE]->(n) RETURN count(n)"),
+        count(clean_db, "MATCH ()-[r:ENABLES|PRODUCES]->() RETURN count(r)"),
+    )
+
+
 def test_the_action_that_produced_an_answer_entity_is_never_dropped(clean_db: neo4j.Driver) -> None:
     messages, detours = fixture_messages(first_search_is_detour=True)
     rid = load_fixture(clean_db, messages=messages, detours=detours)

@@ -1,5 +1,6 @@
 // The entities, values and pages a rollout can mention: its task's targets, pivots and clues,
-// their facts, the pages its steps saw and what those pages describe or mention.
+// their facts, the pages its steps saw and what those pages describe or mention. Ordered: the
+// lexicon keeps the first of two same-named keys, so the order decides the state graph.
 UNWIND $rollout_ids AS rid
 MATCH (r:Rollout {rollout_id: rid})
 CALL (r) {
@@ -20,3 +21,4 @@ RETURN rid AS rollout_id, coalesce(x.entity_id, x.value_id, x.page_id) AS key,
        [n IN [x.name, x.text, x.title, x.url] + coalesce(x.aliases, [])
         WHERE n IS NOT NULL AND size(n) <= 200] AS names,
        CASE WHEN x:Entity THEN 'entity' WHEN x:Value THEN 'value' ELSE 'page' END AS kind
+ORDER BY rollout_id, kind, key

@@ -157,7 +157,11 @@ class GraphRows:
 
 
 def write_graphs(driver: neo4j.Driver, database: str | None, rows: GraphRows) -> None:
-    """Write the batched graphs (graph, nodes, then edges)."""
+    """Write the batched graphs (graph, nodes, then edges), replacing what an earlier attempt
+    wrote for the same graph ids."""
+    graph_ids = sorted({g["graph_id"] for g in rows.graphs})
+    for batch in cypher.batched(graph_ids, 500):
+        cypher.write(driver, "clipper/delete_state_graph_parts", database=database, graph_ids=batch)
     for name, batch in (
         ("clipper/merge_state_graphs", rows.graphs),
         ("clipper/merge_actions", rows.actions),
