@@ -35,6 +35,7 @@ from graphdb.errors import AlreadyRunningError, InstallError, PortInUseError, Se
 from graphdb.settings import ServerSettings
 
 POM = Path(__file__).resolve().parent / "server" / "pom.xml"
+ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 
 JVM_FLAGS = [
     "-XX:+UseG1GC",
@@ -163,7 +164,9 @@ def _ensure_password(settings: ServerSettings) -> str:
             "org.neo4j.cli.AdminTool",
             "dbms",
             "set-initial-password",
-            password,
+            # the admin tool reads arguments from an @file: the password never appears on a
+            # command line (where `ps` would show it)
+            f"@{path}",
         ],
         capture_output=True,
         text=True,
@@ -242,6 +245,19 @@ def _alive(pid: int | None) -> bool:
         return True
 
 
+def _ours(pid: int | None, settings: ServerSettings) -> bool:
+    """`pid` is alive and is this home's Neo4j (its command line names our entry point and home):
+    a pid file may outlive its server, and the pid may since belong to another process."""
+    if not _alive(pid):
+        return False
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            args = handle.read().decode(errors="replace").split("\0")
+    except OSError:
+        return False
+    return ENTRY_POINT in args and f"--home-dir={settings.home}" in args
+
+
 def _port_free(host: str, port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -307,7 +323,7 @@ def tail_log(settings: ServerSettings, lines: int = 30) -> str:
 def status(settings: ServerSettings) -> ServerStatus:
     """Whether the managed server's process lives and answers with the stored password."""
     pid = _read_pid(settings)
-    alive = _alive(pid)
+    alive = _ours(pid, settings)
     answers, detail = False, "not running"
     if alive:
         password = (
@@ -329,8 +345,9 @@ def start(settings: ServerSettings, *, timeout: float = 180.0) -> ServerStatus:
     """Start the server in the background and wait until Bolt answers with the stored password."""
     if not is_installed(settings):
         raise ServerError(f"Neo4j is not installed in {settings.home}: run `seekgraph db install`")
+    java_major_version()  # a missing java is one line with what to install
     pid = _read_pid(settings)
-    if _alive(pid):
+    if _ours(pid, settings):
         raise AlreadyRunningError(
             f"the server is already running (pid {pid}) at {settings.bolt_uri}"
         )
@@ -354,7 +371,7 @@ def start(settings: ServerSettings, *, timeout: float = 180.0) -> ServerStatus:
         *JVM_FLAGS,
         f"-Xms{settings.heap}",
         f"-Xmx{settings.heap}",
-        "org.neo4j.server.CommunityEntryPoint",
+        ENTRY_POINT,
         f"--home-dir={home}",
         f"--config-dir={home / 'conf'}",
         "--console-mode",
@@ -392,9 +409,12 @@ def start(settings: ServerSettings, *, timeout: float = 180.0) -> ServerStatus:
 
 
 def stop(settings: ServerSettings, *, timeout: float = 60.0) -> bool:
-    """Stop gracefully (SIGTERM), escalating to SIGKILL after `timeout`; False if not running."""
+    """Stop gracefully (SIGTERM), escalating to SIGKILL after `timeout`; False if not running.
+
+    Only a process that is this home's Neo4j is signalled: a stale pid file whose pid now
+    belongs to another process is removed and nothing is killed."""
     pid = _read_pid(settings)
-    if not _alive(pid):
+    if not _ours(pid, settings):
         _pid_file(settings).unlink(missing_ok=True)
         return False
     assert pid is not None

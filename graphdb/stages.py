@@ -44,6 +44,7 @@ class StageReport:
     kept: int = 0
     skipped: int = 0
     rejections: list[Rejection] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)
     seconds: float = 0.0
     notes: dict[str, object] = field(default_factory=dict)
     _started: float = field(default_factory=time.perf_counter, repr=False)
@@ -56,6 +57,11 @@ class StageReport:
 
     def reject(self, record_id: str, reason: str, detail: str = "") -> None:
         self.rejections.append(Rejection(str(record_id), reason, detail[:2000]))
+
+    def clear(self, record_id: str) -> None:
+        """`record_id` was kept this time: its earlier rejection, and those of its parts
+        (``record_id#...``), no longer hold and are removed when the report is saved."""
+        self.cleared.append(str(record_id))
 
     def count(self, note: str, n: int = 1) -> None:
         """Add `n` to the integer note `note` (a counter shown in the summary)."""
@@ -174,7 +180,12 @@ class Stage(Generic[C]):
 
 
 def save_report(driver: neo4j.Driver, report: StageReport, database: str | None = None) -> None:
-    """Write the report's rejections and a StageRun node; safe to call again after a crash."""
+    """Write the report's rejections and a StageRun node; safe to call again after a crash.
+
+    Rejections of records kept this time (`StageReport.clear`) are removed first, so
+    `db rejects` and the stage's own counts agree."""
+    cleared = [{"stage": report.stage, "record_id": r} for r in report.cleared]
+    cypher.run_batches(driver, "stages/delete_cleared_rejections", cleared, database=database)
     rows = [
         {"stage": report.stage, "record_id": r.record_id, "reason": r.reason, "detail": r.detail}
         for r in report.rejections

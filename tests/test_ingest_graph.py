@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import neo4j
@@ -68,13 +69,14 @@ def test_bad_inputs_are_rejected_with_reasons_and_the_rest_loads(
     for path in [DEFAULT_DATA / "tables.jsonl", *sorted(BAD.glob("*.jsonl")), BAD / "latin1.csv"]:
         items.extend(read_tables(path))
     report = ingest_tables(clean_db, items, IngestConfig(), database=database)
-    reasons = {r.record_id: r.reason for r in report.rejections}
+    # unreadable records are named by file, line and a digest of their bytes
+    reasons = {r.record_id.split("@")[0]: r.reason for r in report.rejections}
     assert reasons == {
         "Bad_ragged_1": "ragged",
         "Bad_empty_1": "empty",
         "Bad_huge_cell_1": "cell_too_large",
         "broken.jsonl:2": "broken_json",
-        "csv:latin1": "encoding",
+        "csv:latin1.csv": "encoding",
         # The readable lines of broken.jsonl load, and are then too small to keep.
         "Bad_broken_1": "too_few_rows",
         "Bad_broken_3": "too_few_rows",
@@ -179,10 +181,80 @@ def test_a_data_folder_is_read_whatever_its_file_names(
     shutil.copy(DEFAULT_DATA / "pages.jsonl", folder / "passages_2020.jsonl")
     (folder / "README.md").write_text("not data\n")
     report = run_stage(INGEST, clean_db, database, data=folder)
-    assert report.notes["files"] == "wiki_tables.jsonl, passages_2020.jsonl"
+    assert report.notes["files"] == "part1/wiki_tables.jsonl, passages_2020.jsonl"
+    assert report.notes["ignored files"] == 1  # README.md, listed by the stage
     assert report.notes["tables kept"] > 0 and report.notes["pages kept"] > 0
     empty = tmp_path / "empty"
     empty.mkdir()
     (empty / "notes.txt").write_text("nothing\n")
     with pytest.raises(StageError, match="holds no table or page files"):
         run_stage(INGEST, clean_db, database, data=empty)
+
+
+def _rejections(driver: neo4j.Driver) -> dict[str, str]:
+    rows = driver.execute_query(
+        "MATCH (r:Rejection {stage: 'ingest'}) RETURN r.record_id AS id, r.reason AS reason"
+    ).records
+    return {r["id"]: r["reason"] for r in rows}
+
+
+def test_two_folders_with_the_same_file_names_both_stay_intact(
+    clean_db: neo4j.Driver, database: str | None, tmp_path: Path
+) -> None:
+    """Ids come from the source path and the content, never from a file's stem: a header-only
+    `prizes.csv` from another folder is a table of its own, a broken line of another
+    `tables.jsonl` a rejection of its own, and a ragged copy of a kept table from another file
+    does not replace it."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    (first / "extra").mkdir(parents=True)
+    (second / "extra").mkdir(parents=True)
+    (first / "extra" / "prizes.csv").write_bytes((DEFAULT_DATA / "extra/prizes.csv").read_bytes())
+    (second / "extra" / "prizes.csv").write_text("Year,Author,Title,Nationality\n")
+    table = json.loads((DEFAULT_DATA / "tables.jsonl").read_text().splitlines()[0])
+    ragged = {**table, "data": [row[:-1] for row in table["data"]]}  # rows short of a cell
+    (first / "tables.jsonl").write_text(f"{json.dumps(table)}\n{{not json: first\n")
+    (second / "tables.jsonl").write_text(f"{{not json: second\n{json.dumps(ragged)}\n")
+
+    run_stage(INGEST, clean_db, database, data=first)
+    before = {t["table_id"]: t for t in list_tables(clean_db, database)}
+    run_stage(INGEST, clean_db, database, data=second)
+    after = {t["table_id"]: t for t in list_tables(clean_db, database)}
+
+    csv_ids = sorted(t for t in after if t.startswith("csv:"))
+    assert len(csv_ids) == 2 and all(t.startswith("csv:extra/prizes.csv@") for t in csv_ids)
+    kept_csv = next(t for t in csv_ids if t in before)
+    assert after[kept_csv]["status"] == "kept" and after[kept_csv]["n_rows"] > 5
+    kept = table["table_id"]
+    assert before[kept]["status"] == after[kept]["status"] == "kept"
+    assert before[kept]["n_rows"] == after[kept]["n_rows"]
+    clash = [r for r, reason in _rejections(clean_db).items() if reason == "id_clash"]
+    assert len(clash) == 1 and clash[0].startswith("tables.jsonl:2@")
+    broken = sorted(r for r, reason in _rejections(clean_db).items() if reason == "broken_json")
+    assert len(broken) == 2 and {r.split("@")[0] for r in broken} == {
+        "tables.jsonl:1",
+        "tables.jsonl:2",
+    }
+    rows = clean_db.execute_query(
+        "MATCH (:Table {table_id: $id})-[:HAS_ROW]->(r:Row) RETURN count(r) AS n", id=kept_csv
+    ).records[0]["n"]
+    assert rows == before[kept_csv]["n_rows"]
+
+
+def test_a_rejection_goes_when_its_record_is_kept(
+    clean_db: neo4j.Driver, database: str | None, tmp_path: Path
+) -> None:
+    """Fixing a record and ingesting again keeps it and removes its old rejection, so
+    `db rejects` and the graph agree (also for a broken line that now reads)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    ragged = (BAD / "ragged.jsonl").read_text().strip()
+    (folder / "tables.jsonl").write_text(f"{ragged}\n{{not json\n")
+    run_stage(INGEST, clean_db, database, data=folder)
+    assert sorted(_rejections(clean_db).values()) == ["broken_json", "ragged"]
+
+    first, second = (DEFAULT_DATA / "tables.jsonl").read_text().splitlines()[:2]
+    repaired = {**json.loads(first), "table_id": "Bad_ragged_1"}
+    (folder / "tables.jsonl").write_text(f"{json.dumps(repaired)}\n{second}\n")
+    report = run_stage(INGEST, clean_db, database, data=folder)
+    assert report.notes["tables kept"] == 2
+    assert _rejections(clean_db) == {}

@@ -56,7 +56,7 @@ def test_latin1_csv_is_rejected_for_encoding() -> None:
     (item,) = list(read_csv(BAD_DATA / "latin1.csv"))
     assert isinstance(item, Unreadable)
     assert item.reason == "encoding"
-    assert item.record_id == "csv:latin1"
+    assert item.record_id.startswith("csv:latin1.csv@")
 
 
 def test_broken_json_line_is_rejected_and_the_rest_is_read() -> None:
@@ -64,7 +64,7 @@ def test_broken_json_line_is_rejected_and_the_rest_is_read() -> None:
     assert [type(i).__name__ for i in items] == ["RawTable", "Unreadable", "RawTable"]
     bad = items[1]
     assert isinstance(bad, Unreadable)
-    assert (bad.record_id, bad.reason) == ("broken.jsonl:2", "broken_json")
+    assert (bad.record_id.split("@")[0], bad.reason) == ("broken.jsonl:2", "broken_json")
 
 
 def test_gzipped_jsonl_and_non_utf8_lines(tmp_path: Path) -> None:

@@ -58,11 +58,11 @@ def test_default_tables_anchor_on_the_entity_column() -> None:
             assert isinstance(table, RawTable)
             best = choose_key_column(table.header, table.rows)
             assert best is not None
-            chosen[table.table_id] = table.header[best.index]
+            chosen[table.table_id.split("@")[0]] = table.header[best.index]
     assert chosen["List_of_Nobel_laureates_in_Literature_1"] == "Laureate"
     assert chosen["List_of_sovereign_states_1"] == "Country"
-    assert chosen["csv:prizes"] == "Author"  # no links at all: uniqueness and header decide
-    assert chosen["html:article#0"] == "Author"
+    assert chosen["csv:prizes.csv"] == "Author"  # no links at all: uniqueness and header decide
+    assert chosen["html:article.html"] == "Author"  # html:article.html@<digest>#0
 
 
 def test_unusable_columns_give_no_key() -> None:

@@ -140,3 +140,60 @@ def test_status_of_a_server_never_started(tmp_path: Path) -> None:
     assert not st.process_alive and not st.answers
     with pytest.raises(Exception, match="not installed"):
         server.start(settings)
+
+
+def test_a_stale_pid_never_kills_another_process_and_the_password_stays_off_command_lines(
+    own_server: ServerSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`db stop` signals only this home's Neo4j: a pid file left by a dead server whose pid now
+    belongs to another process is removed and that process lives on. The initial password
+    reaches the admin tool through an @file, never as an argument (`ps` would show it)."""
+    import subprocess
+
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        own_server.home.mkdir(parents=True, exist_ok=True)
+        (own_server.home / "neo4j.pid").write_text(f"{other.pid}\n")
+        assert not server.status(own_server).process_alive
+        assert server.stop(own_server) is False
+        assert other.poll() is None  # still running
+        assert not (own_server.home / "neo4j.pid").exists()
+
+        (own_server.home / "neo4j.pid").write_text(f"{other.pid}\n")
+        commands: list[list[str]] = []
+        real_run = subprocess.run
+
+        def recording_run(args: list[str], **kwargs: object) -> object:
+            commands.append([str(a) for a in args])
+            return real_run(args, **kwargs)  # type: ignore[call-overload]
+
+        monkeypatch.setattr(server.subprocess, "run", recording_run)
+        server.start(own_server)  # the stale pid does not count as "already running"
+        password = own_server.password_file.read_text().strip()
+        assert any("set-initial-password" in c for c in commands)
+        assert all(password not in arg for c in commands for arg in c)
+        with open_driver(_connection(own_server)) as drv:
+            drv.verify_connectivity()
+        assert other.poll() is None
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_db_start_without_java_is_one_line(own_server: ServerSettings, tmp_path: Path) -> None:
+    """No `java` on PATH: `db start` says what to install in one line and exits non-zero."""
+    empty_bin = tmp_path / "bin"
+    empty_bin.mkdir()
+    env = {
+        "SEEKGRAPH_BOLT_PORT": str(own_server.bolt_port),
+        "SEEKGRAPH_HTTP_PORT": str(own_server.http_port),
+        "NEO4J_URI": "",
+        "PATH": str(empty_bin),
+    }
+    result = CliRunner().invoke(
+        main, ["--neo4j-home", str(own_server.home), "db", "start"], env=env
+    )
+    assert result.exit_code != 0
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "java was not found on PATH" in lines[0], result.output
+    assert "Traceback" not in result.output

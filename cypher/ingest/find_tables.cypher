@@ -1,4 +1,6 @@
-// Which of these tables are already in the graph, and with which content hash (to skip or redo).
+// Which of these tables are already in the graph: content hash (to skip or redo), status and
+// origin (a rejected copy from another file never replaces a kept table).
 UNWIND $ids AS id
 MATCH (t:Table {table_id: id})
-RETURN t.table_id AS table_id, t.content_hash AS content_hash, t.status AS status
+RETURN t.table_id AS table_id, t.content_hash AS content_hash, t.status AS status,
+       t.origin AS origin

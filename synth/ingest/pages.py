@@ -17,6 +17,7 @@ from graphdb import cypher
 from graphdb.stages import StageReport
 from synth.ingest.cells import display_name
 from synth.ingest.config import IngestConfig
+from synth.ingest.places import location, rejected_locations
 from synth.ingest.records import PageRecord, Unreadable
 
 STAGE = "ingest"
@@ -36,6 +37,7 @@ def ingest_pages(
     report = report or StageReport(STAGE)
     pending: list[dict[str, object]] = []
     n_links = 0
+    rejected_places = rejected_locations(driver, database)
     for chunk in cypher.batched(items, config.page_batch):
         pages = [p for p in chunk if isinstance(p, PageRecord)]
         for bad in chunk:
@@ -73,6 +75,9 @@ def ingest_pages(
             )
             n_links += len(page.out_links)
             report.keep()
+            place = location(page.origin)
+            if place in rejected_places:
+                report.clear(place)
         cypher.run_batches(
             driver, "ingest/merge_pages", rows, database=database, batch_size=config.page_batch
         )

@@ -6,12 +6,18 @@ Pages: passages JSONL ``{id, title, text}`` and articles JSONL with ``out_links`
 ids are article names, OTT-QA ids are ``/wiki/X``; both map to ``/wiki/X`` via `wiki_id`).
 A record that cannot be read (a broken JSON line, bytes that are not UTF-8) becomes an
 `Unreadable` naming the record and the reason; the reader then goes on with the next one.
+
+Ids come from the source and the content, never from a file's stem alone: `name` is the file's
+path relative to the data folder, and a CSV or HTML table (or a JSONL record without an id of
+its own) also carries a digest of its bytes, so two folders with a ``prizes.csv`` each give two
+tables, and the same bytes give the same id wherever they lie.
 """
 
 from __future__ import annotations
 
 import csv
 import gzip
+import hashlib
 import io
 import json
 from collections.abc import Iterator
@@ -25,19 +31,24 @@ TableItem = RawTable | Unreadable
 PageItem = PageRecord | Unreadable
 
 
+def digest(data: bytes) -> str:
+    """A short content digest for ids (8 hex digits of SHA-1)."""
+    return hashlib.sha1(data).hexdigest()[:8]
+
+
 def _open_lines(path: Path) -> IO[bytes]:
     if path.suffix == ".gz":
         return gzip.open(path, "rb")  # type: ignore[return-value]
     return open(path, "rb")
 
 
-def _json_lines(path: Path) -> Iterator[tuple[str, dict[str, Any] | Unreadable]]:
-    """(record id, parsed object or `Unreadable`) for every non-blank line of a JSONL file."""
+def _json_lines(path: Path, name: str) -> Iterator[tuple[str, dict[str, Any] | Unreadable]]:
+    """(record id ``name:line@digest``, parsed object or `Unreadable`) for every non-blank line."""
     with _open_lines(path) as handle:
         for number, raw in enumerate(handle, start=1):
-            record_id = f"{path.name}:{number}"
             if not raw.strip():
                 continue
+            record_id = f"{name}:{number}@{digest(raw.strip())}"
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as e:
@@ -67,9 +78,10 @@ def _cell(value: Any) -> Cell:
     raise ValueError(f"cell is neither [text, links] nor text: {str(value)[:80]!r}")
 
 
-def read_ottqa(path: Path, source: str = "ottqa") -> Iterator[TableItem]:
-    """OTT-QA / HybridQA tables, one JSON object per line."""
-    for record_id, obj in _json_lines(path):
+def read_ottqa(path: Path, source: str = "ottqa", name: str | None = None) -> Iterator[TableItem]:
+    """OTT-QA / HybridQA tables, one JSON object per line (id: the record's own ``table_id``)."""
+    name = name or path.name
+    for record_id, obj in _json_lines(path, name):
         if isinstance(obj, Unreadable):
             yield obj
             continue
@@ -89,14 +101,17 @@ def read_ottqa(path: Path, source: str = "ottqa") -> Iterator[TableItem]:
             header=header,
             rows=rows,
             intro=str(obj.get("intro") or ""),
+            origin=record_id,
         )
 
 
-def read_csv(path: Path) -> Iterator[TableItem]:
+def read_csv(path: Path, name: str | None = None) -> Iterator[TableItem]:
     """One table per CSV file (first row = header); a file that is not UTF-8 is rejected."""
-    table_id = f"csv:{path.stem}"
+    name = name or path.name
+    data = path.read_bytes()
+    table_id = f"csv:{name}@{digest(data)}"
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         yield Unreadable(
             table_id, "encoding", f"{path.name} is not UTF-8 ({e.reason} at byte {e.start})"
@@ -120,6 +135,7 @@ def read_csv(path: Path) -> Iterator[TableItem]:
         url="",
         header=[h.strip() for h in records[0]],
         rows=[[Cell(c.strip()) for c in r] for r in records[1:]],
+        origin=name,
     )
 
 
@@ -171,7 +187,7 @@ def _html_cell(tag: Any) -> Cell:
     return Cell(text, tuple(dict.fromkeys(links)))
 
 
-def read_html(path: Path) -> Iterator[TableItem]:
+def read_html(path: Path, name: str | None = None) -> Iterator[TableItem]:
     """Every ``table.wikitable`` of a Wikipedia article; header rows are rows of only ``th``.
 
     With several header rows (``Winner`` spanning ``Author`` and ``Work``) the lowest row
@@ -179,10 +195,13 @@ def read_html(path: Path) -> Iterator[TableItem]:
     """
     from bs4 import BeautifulSoup
 
+    name = name or path.name
+    data = path.read_bytes()
+    file_id = f"html:{name}@{digest(data)}"
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        yield Unreadable(f"html:{path.stem}", "encoding", f"{path.name} is not UTF-8: {e.reason}")
+        yield Unreadable(file_id, "encoding", f"{name} is not UTF-8: {e.reason}")
         return
     soup = BeautifulSoup(text, "lxml")
     heading = soup.find(id="firstHeading") or soup.find("title")
@@ -191,7 +210,7 @@ def read_html(path: Path) -> Iterator[TableItem]:
     canonical = soup.find("link", rel="canonical")
     url = str(canonical["href"]) if canonical and canonical.get("href") else ""
     for index, table in enumerate(soup.select("table.wikitable")):
-        table_id = f"html:{path.stem}#{index}"
+        table_id = f"{file_id}#{index}"
         section = ""
         previous = table.find_previous(["h2", "h3", "h4"])
         if previous is not None:
@@ -216,23 +235,28 @@ def read_html(path: Path) -> Iterator[TableItem]:
             url=url,
             header=header,
             rows=rows,
+            origin=f"{name}#{index}",
         )
 
 
-def read_tables(path: Path, source: str | None = None) -> Iterator[TableItem]:
+def read_tables(
+    path: Path, source: str | None = None, name: str | None = None
+) -> Iterator[TableItem]:
     """Dispatch on the file name: ``.jsonl[.gz]``/``.json``, ``.csv``, ``.html``/``.htm``.
 
     `source` labels JSONL tables (default ``ottqa``); CSV and HTML tables are labelled by format.
+    `name` is the path relative to the data folder (default: the file name).
     """
-    name = path.name.lower()
+    lower = path.name.lower()
+    label = name or path.name
     if not path.is_file():
         raise IngestError(f"{path} is not a file")
-    if name.endswith((".jsonl", ".jsonl.gz", ".json")):
-        return read_ottqa(path, source or "ottqa")
-    if name.endswith(".csv"):
-        return read_csv(path)
-    if name.endswith((".html", ".htm")):
-        return read_html(path)
+    if lower.endswith((".jsonl", ".jsonl.gz", ".json")):
+        return read_ottqa(path, source or "ottqa", label)
+    if lower.endswith(".csv"):
+        return read_csv(path, label)
+    if lower.endswith((".html", ".htm")):
+        return read_html(path, label)
     raise IngestError(f"{path}: unknown table format (expected .jsonl, .jsonl.gz, .csv or .html)")
 
 
@@ -243,14 +267,16 @@ def _year(value: Any) -> int | None:
         return None
 
 
-def read_pages(path: Path, source: str | None = None) -> Iterator[PageItem]:
+def read_pages(
+    path: Path, source: str | None = None, name: str | None = None
+) -> Iterator[PageItem]:
     """Passages ``{id, title, text}`` or articles with ``out_links`` (JSONL, optionally gzipped).
 
     `source` defaults to ``article`` for records with ``out_links`` and ``passage`` otherwise.
     """
     if not path.is_file():
         raise IngestError(f"{path} is not a file")
-    for record_id, obj in _json_lines(path):
+    for record_id, obj in _json_lines(path, name or path.name):
         if isinstance(obj, Unreadable):
             yield obj
             continue
@@ -275,6 +301,7 @@ def read_pages(path: Path, source: str | None = None) -> Iterator[PageItem]:
             url=str(obj.get("url") or ""),
             out_links=[x for x in out if x != page_id],
             year=_year(obj.get("year")),
+            origin=record_id,
         )
 
 

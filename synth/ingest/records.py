@@ -32,6 +32,7 @@ class RawTable:
     header: list[str]
     rows: list[list[Cell]]
     intro: str = ""
+    origin: str = ""  # where it was read: file relative to the data folder, line or index
 
     @property
     def n_rows(self) -> int:
@@ -69,6 +70,7 @@ class PageRecord:
     url: str = ""
     out_links: list[str] = field(default_factory=list)
     year: int | None = None
+    origin: str = ""  # file relative to the data folder, line and digest
 
     def content_hash(self) -> str:
         blob = json.dumps(

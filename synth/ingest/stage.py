@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -31,40 +32,68 @@ def _key_llm(spec: str) -> LLMBackend | None:
     return load_backend(spec)
 
 
-def input_files(config: IngestConfig) -> tuple[list[Path], list[Path], str | None]:
-    """(table files, page files, source label) the stage reads, in order."""
+@dataclass
+class InputFiles:
+    """What the stage reads: table and page files, each with its name (the path relative to
+    the data folder, which record ids carry), a source label, and files it leaves alone."""
+
+    tables: list[tuple[Path, str]]
+    pages: list[tuple[Path, str]]
+    source: str | None = None
+    ignored: list[str] = field(default_factory=list)
+
+
+def input_files(config: IngestConfig) -> InputFiles:
+    """The files the stage reads, in order."""
     if config.files:
         kinds = {p: file_kind(p) for p in config.files}
-        tables = [p for p, kind in kinds.items() if kind == "tables"]
-        return tables, [p for p, kind in kinds.items() if kind == "pages"], None
+        return InputFiles(
+            [(p, p.name) for p, kind in kinds.items() if kind == "tables"],
+            [(p, p.name) for p, kind in kinds.items() if kind == "pages"],
+        )
     folder = config.data or default_data_dir()
     if not folder.is_dir():
         raise StageError(f"data folder {folder} does not exist", hint="check --data")
     if config.data is None:
-        tables = [folder / n for n in TABLE_FILES if (folder / n).is_file()]
-        return tables, [folder / n for n in PAGE_FILES if (folder / n).is_file()], "default"
-    found = sorted(p for p in folder.rglob("*") if p.is_file() and p.name.endswith(DATA_SUFFIXES))
+        return InputFiles(
+            [(folder / n, n) for n in TABLE_FILES if (folder / n).is_file()],
+            [(folder / n, n) for n in PAGE_FILES if (folder / n).is_file()],
+            "default",
+        )
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and not _hidden(p, folder))
+    found = [p for p in files if p.name.lower().endswith(DATA_SUFFIXES)]
     if not found:
         raise StageError(
             f"data folder {folder} holds no table or page files",
             hint=f"expected files ending in {', '.join(DATA_SUFFIXES)}",
         )
     kinds = {p: file_kind(p) for p in found}
-    tables = [p for p, kind in kinds.items() if kind == "tables"]
-    return tables, [p for p, kind in kinds.items() if kind == "pages"], None
+    return InputFiles(
+        [(p, p.relative_to(folder).as_posix()) for p, k in kinds.items() if k == "tables"],
+        [(p, p.relative_to(folder).as_posix()) for p, k in kinds.items() if k == "pages"],
+        ignored=[p.relative_to(folder).as_posix() for p in files if p not in kinds],
+    )
+
+
+def _hidden(path: Path, folder: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(folder).parts)
 
 
 def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
     """Ingest tables (JSONL, CSV, HTML) and pages; one report (tables and pages counted apart)."""
     report = StageReport("ingest")
-    tables, pages, source = input_files(config)
+    files = input_files(config)
+    if files.ignored:
+        shown = ", ".join(files.ignored[:10]) + (" ..." if len(files.ignored) > 10 else "")
+        ctx.echo(f"ingest: ignoring {len(files.ignored)} files that are not data: {shown}")
+        report.notes["ignored files"] = len(files.ignored)
     llm = _key_llm(config.key_llm)
     tables_report = StageReport("ingest")
-    for path in tables:
-        with ctx.progress(f"tables {path.name}") as bar:
+    for path, name in files.tables:
+        with ctx.progress(f"tables {name}") as bar:
             ingest_tables(
                 ctx.driver,
-                read_tables(path, source),
+                read_tables(path, files.source, name),
                 config,
                 database=ctx.database,
                 report=tables_report,
@@ -72,11 +101,11 @@ def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
                 on_record=bar.update,
             )
     pages_report = StageReport("ingest")
-    for path in pages:
-        with ctx.progress(f"pages {path.name}") as bar:
+    for path, name in files.pages:
+        with ctx.progress(f"pages {name}") as bar:
             ingest_pages(
                 ctx.driver,
-                read_pages(path, config.page_source or source),
+                read_pages(path, config.page_source or files.source, name),
                 config,
                 database=ctx.database,
                 report=pages_report,
@@ -86,8 +115,9 @@ def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
         report.keep(part.kept)
         report.skip(part.skipped)
         report.rejections += part.rejections
+        report.cleared += part.cleared
         report.notes.update(part.notes)
     report.notes["tables kept"] = tables_report.kept
     report.notes["pages kept"] = pages_report.kept
-    report.notes["files"] = ", ".join(p.name for p in [*tables, *pages]) or "none"
+    report.notes["files"] = ", ".join(n for _, n in [*files.tables, *files.pages]) or "none"
     return report

@@ -26,6 +26,7 @@ from synth.ingest.cells import (
 )
 from synth.ingest.clean import Verdict, check_table, dropped_rows
 from synth.ingest.config import IngestConfig
+from synth.ingest.places import location, rejected_locations
 from synth.ingest.records import Cell, RawTable, Unreadable
 from synth.ingest.values import clean_text, typed_value, value_id
 from synth.keycolumn import ColumnStats, column_stats, llm_key_column
@@ -68,6 +69,7 @@ def _table_node(table: RawTable, verdict: Verdict, content_hash: str) -> dict[st
         "key_column": verdict.key.index if verdict.key else None,
         "key_score": verdict.key.score if verdict.key else None,
         "content_hash": content_hash,
+        "origin": table.origin or None,
     }
 
 
@@ -292,6 +294,17 @@ class _Rows:
                 cypher.run_batches(driver, name, rows, database=database, batch_size=size)
 
 
+def _kept_elsewhere(before: dict[str, Any], table: RawTable) -> bool:
+    """The graph holds this id as a kept table read from another place (file and line; the
+    same place with new content is an update)."""
+    return bool(
+        before["status"] == "kept"
+        and before["origin"]
+        and table.origin
+        and before["origin"].split("@")[0] != table.origin.split("@")[0]
+    )
+
+
 def ingest_tables(
     driver: neo4j.Driver,
     items: Iterable[RawTable | Unreadable],
@@ -314,6 +327,7 @@ def ingest_tables(
     report = report or StageReport(STAGE)
     fingerprint = config.fingerprint()
     mappings = current_mappings(driver, database)
+    rejected_places = rejected_locations(driver, database)
     counts = report.notes
     for chunk in cypher.batched(items, config.table_batch):
         tables = [t for t in chunk if isinstance(t, RawTable)]
@@ -321,7 +335,7 @@ def ingest_tables(
             if isinstance(bad, Unreadable):
                 report.reject(bad.record_id, bad.reason, bad.detail)
         existing = {
-            row["table_id"]: row["content_hash"]
+            row["table_id"]: row
             for row in cypher.read(
                 driver, "ingest/find_tables", database=database, ids=[t.table_id for t in tables]
             )
@@ -336,16 +350,28 @@ def ingest_tables(
                 report.reject(table.table_id, "duplicate_id", "a table with this id came earlier")
                 continue
             seen.add(table.table_id)
-            if existing.get(table.table_id) == digest:
+            before = existing.get(table.table_id)
+            if before and before["content_hash"] == digest:
                 report.skip()
                 continue
-            if table.table_id in existing:
-                redo.append({"table_id": table.table_id})
             verdict = check_table(table, config)
+            if verdict.reason and before and _kept_elsewhere(before, table):
+                report.reject(
+                    table.origin,
+                    "id_clash",
+                    f"table {table.table_id} is kept from {before['origin']}; this copy is "
+                    f"{verdict.reason} and does not replace it",
+                )
+                continue
+            if before:
+                redo.append({"table_id": table.table_id})
             nodes.append(_table_node(table, verdict, digest))
             if verdict.reason:
                 report.reject(table.table_id, verdict.reason, verdict.detail)
                 continue
+            report.clear(table.table_id)
+            if location(table.origin) in rejected_places:
+                report.clear(location(table.origin))
             assert verdict.key is not None
             key = _ask_llm(llm, table, verdict.key, report) if llm else verdict.key
             dropped = verdict.dropped
