@@ -36,7 +36,8 @@ import neo4j
 from common.config import option
 from common.embeddings import Embedder
 from graphdb import cypher
-from graphdb.stages import StageReport
+from graphdb.ids import stable_id
+from graphdb.stages import StageReport, last_notes
 from synth.errors import RelationError
 from synth.phrasing import singular
 
@@ -202,10 +203,28 @@ def normalise_relations(
     use_embeddings: bool = True,
     batch_size: int = 500,
 ) -> StageReport:
-    """Recompute every non-human header mapping, store it, and rename FACT edges to match."""
+    """Recompute every non-human header mapping, store it, and rename FACT edges to match.
+
+    Skipped when the headers, the tables they occur in, the human mappings and the settings are
+    those of the last finished run (its notes keep a hash of them): nothing would change.
+    """
     report = StageReport("relations")
     headers = cypher.read(driver, "relations/list_headers", database=database)
-    human = {k for k, m in current_mappings(driver, database).items() if m.method == "human"}
+    tables = cypher.read(driver, "relations/list_table_headers", database=database)
+    mappings = current_mappings(driver, database)
+    human = {k for k, m in mappings.items() if m.method == "human"}
+    inputs = stable_id(
+        "relations",
+        sorted((h["key"], int(h["columns"]), rule_relation(h["key"])) for h in headers),
+        sorted(sorted(row["keys"]) for row in tables),
+        sorted((k, mappings[k].relation) for k in human),
+        threshold,
+        use_embeddings,
+    )
+    if headers and last_notes(driver, "relations", database).get("input hash") == inputs:
+        report.skip(len(headers))
+        report.notes["input hash"] = inputs
+        return report.finish()
     rule_of = {h["key"]: rule_relation(h["key"]) for h in headers}
     counts: Counter[str] = Counter()
     for h in headers:
@@ -213,7 +232,7 @@ def normalise_relations(
             counts[rule_of[h["key"]]] += int(h["columns"])
     together = [
         sorted({rule_of[k] for k in row["keys"] if k in rule_of and k not in human})
-        for row in cypher.read(driver, "relations/list_table_headers", database=database)
+        for row in tables
     ]
     if use_embeddings:
         merged = normalise_names(counts, together, threshold=threshold)
@@ -249,6 +268,7 @@ def normalise_relations(
             "by embedding": methods["embedding"],
             "human (kept)": len(human),
             "columns renamed": renamed,
+            "input hash": inputs,
         }
     )
     return report.finish()

@@ -13,7 +13,7 @@ from synth.errors import IngestError
 from synth.ingest.clean import check_table
 from synth.ingest.config import IngestConfig
 from synth.ingest.readers import read_csv, read_html, read_ottqa, read_pages, read_tables
-from synth.ingest.records import RawTable, Unreadable, wiki_id
+from synth.ingest.records import Cell, PageRecord, RawTable, Unreadable, wiki_id
 from synth.ingest.values import typed_value
 from tests.conftest import BAD_DATA, DEFAULT_DATA
 
@@ -137,3 +137,25 @@ def test_page_ids_meet_across_sources() -> None:
 )
 def test_values_are_typed_and_normalised(text: str, expected: tuple[str, str]) -> None:
     assert typed_value(text) == expected
+
+
+def test_control_characters_never_reach_ids_or_names(tmp_path: Path) -> None:
+    """A NUL (or another control character) from a broken export is dropped from cell text,
+    link ids, headers, titles and page text."""
+    table = {
+        "table_id": "T",
+        "title": "Nobel\u0000 Prize",
+        "section_title": "",
+        "header": [["Year\u0007", []], ["Laureate", []]],
+        "data": [[["1989", []], ["Kazuo\u0000 Ishiguro", ["/wiki/Kazuo_%00Ishiguro"]]]],
+    }
+    page = {"id": "/wiki/Nagasaki\u0000", "title": "Naga\u001bsaki", "text": "A port\u0000."}
+    (tmp_path / "t.jsonl").write_text(json.dumps(table) + "\n")
+    (tmp_path / "p.jsonl").write_text(json.dumps(page) + "\n")
+    (read,) = list(read_ottqa(tmp_path / "t.jsonl"))
+    assert isinstance(read, RawTable)
+    assert read.title == "Nobel Prize" and read.header == ["Year", "Laureate"]
+    assert read.rows[0][1] == Cell("Kazuo Ishiguro", ("/wiki/Kazuo_Ishiguro",))
+    (p,) = list(read_pages(tmp_path / "p.jsonl"))
+    assert isinstance(p, PageRecord)
+    assert (p.page_id, p.title, p.text) == ("/wiki/Nagasaki", "Nagasaki", "A port.")

@@ -22,7 +22,7 @@ from synth.relations import (
     rule_relation,
     set_human_mapping,
 )
-from synth.stages import INGEST
+from synth.stages import INGEST, RELATIONS
 from tests.conftest import cli_login, run_stage
 
 
@@ -121,3 +121,18 @@ def test_cli_set_and_list(
     assert "'Nationality'(rule)" in lines["country"]
     result = runner.invoke(main, [*base, "--no-embeddings", "--set", "Nation"])
     assert result.exit_code != 0 and "HEADER=relation" in result.output
+
+
+def test_a_second_run_on_the_same_headers_skips_the_work(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """The stage redoes nothing when headers, tables, human mappings and settings are those of
+    its last finished run; a human mapping makes the next run recompute."""
+    run_stage(INGEST, clean_db, database)
+    first = run_stage(RELATIONS, clean_db, database)
+    assert first.kept > 0 and first.skipped == 0
+    again = run_stage(RELATIONS, clean_db, database)
+    assert (again.kept, again.skipped) == (0, first.kept)
+    set_human_mapping(clean_db, "Nation=nationality", database)
+    third = run_stage(RELATIONS, clean_db, database)
+    assert third.kept == first.kept - 1 and third.skipped == 1  # the human one is kept as is

@@ -6,6 +6,7 @@ import hashlib
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import neo4j
 import pytest
@@ -188,6 +189,7 @@ def test_build_writes_files_links_rollouts_and_is_idempotent(
 
     hf = load_from_disk(str(built.path / "hf"))
     assert hf.num_rows == len(records) and hf[0]["messages"] == records[0]["messages"]
+    check_trainer_exports(built.path, rows, records)
     # the same spec twice: the same dataset (id, file hash), nothing rewritten
     again = build_dataset(clean_db, database, spec, tmp_path)
     assert (again.dataset_id, again.jsonl_sha256, again.path) == (
@@ -205,6 +207,58 @@ def test_build_writes_files_links_rollouts_and_is_idempotent(
     assert eff.dataset_id != built.dataset_id
     n_datasets = cypher.read(clean_db, "training/find_dataset", database=database, key="eff")
     assert n_datasets[0]["dataset_id"] == eff.dataset_id
+
+
+def check_trainer_exports(folder: Path, rows: list[Any], records: list[dict[str, Any]]) -> None:
+    """The card's YAML, the held-out split, LLaMA-Factory's ShareGPT files and verl's parquet,
+    each read by the loader its trainer uses."""
+    import stat
+
+    import yaml
+    from datasets import load_dataset
+
+    card = (folder / "README.md").read_text()
+    header = yaml.safe_load(card.split("---\n")[1])
+    assert header["license"] == "cc-by-sa-4.0" and "CC BY-SA 4.0" in card
+    splits = {f["split"]: f["path"] for f in header["configs"][0]["data_files"]}
+    assert splits == {"train": "train.jsonl", "test": "test.jsonl"}
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755
+    # the held-out tasks, each a prompt with its gold answers (a list of records), no trajectory
+    heldout = {r["task_id"] for r in rows if r["split"] == "heldout"}
+    data = load_dataset("json", data_files={s: str(folder / p) for s, p in splits.items()})
+    assert data["train"].num_rows == len(records)
+    test = data["test"]
+    assert heldout and set(test["task_id"]) == heldout
+    assert {r["task_id"] for r in records}.isdisjoint(heldout)
+    for row in test:
+        assert [m["role"] for m in row["messages"]] == ["system", "user"]
+        assert isinstance(row["answers"], list) and row["answers"]
+        assert row["answer_entities"] == [a["name"] for a in row["answers"]]
+    # LLaMA-Factory: the dataset_info entry names the file and the ShareGPT tags
+    info = json.loads((folder / "llamafactory" / "dataset_info.json").read_text())
+    (entry,) = info.values()
+    assert entry["formatting"] == "sharegpt" and entry["tags"]["observation_tag"] == "observation"
+    conversations = json.loads((folder / "llamafactory" / entry["file_name"]).read_text())
+    assert len(conversations) == len(records)
+    for conv, rec in zip(conversations, records, strict=True):
+        roles = [t["from"] for t in conv["conversations"]]
+        assert roles[0] == "human" and roles[-1] == "gpt"
+        # human/observation on odd positions, gpt on even (what LLaMA-Factory checks)
+        assert all(r in ("human", "observation") for r in roles[0::2])
+        assert all(r == "gpt" for r in roles[1::2])
+        tool_turns = [m for m in rec["messages"][2:] if m["role"] == "user"]
+        assert roles.count("observation") == len(tool_turns)
+        assert conv["system"] == rec["messages"][0]["content"]
+    # verl: prompt, data_source, reward_model.ground_truth per task
+    verl = load_dataset("parquet", data_files={"train": str(folder / "verl" / "train.parquet")})
+    train_tasks = {r["task_id"] for r in records}
+    assert {x["task_id"] for x in verl["train"]["extra_info"]} == train_tasks
+    first = verl["train"][0]
+    assert first["data_source"].startswith("seekgraph/")
+    assert first["reward_model"]["style"] == "rule" and first["reward_model"]["ground_truth"]
+    assert [m["role"] for m in first["prompt"]] == ["system", "user"]
+    verl_test = load_dataset("parquet", data_files={"test": str(folder / "verl" / "test.parquet")})
+    assert verl_test["test"].num_rows == len(heldout)
 
 
 def test_nothing_selected_is_an_error(

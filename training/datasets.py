@@ -38,6 +38,7 @@ from common.wire import WireFormatError, check_complete
 from graphdb import cypher
 from graphdb.ids import stable_id
 from graphdb.stages import StageReport
+from training import exports
 from training.config import DatasetSpec
 from training.errors import DatasetError
 
@@ -323,6 +324,14 @@ def build_dataset(
             f"rejected: {dict(Counter(r[1] for r in selection.rejected))})"
         )
     chosen, records = example_records(driver, database, selection.chosen, report)
+    system = records[0]["messages"][0]["content"]
+    train_tasks = exports.task_records(
+        driver, database, system, "train", sorted({c.task_id for c in chosen})
+    )
+    answers = {t["task_id"]: {k: t[k] for k in exports.ANSWER_KEYS} for t in train_tasks}
+    for record in records:
+        record.update(answers.get(record["task_id"]) or exports.answer_columns(None))
+        record["split"] = "train"
     body = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
     sha = hashlib.sha256(body.encode("utf-8")).hexdigest()
     dataset_id = stable_id("dataset", spec.canonical(), [c.rollout_id for c in chosen])
@@ -332,10 +341,14 @@ def build_dataset(
         report.skip(len(chosen))
         report.notes["dataset"] = f"{dataset_id} already built at {folder}"
         return built
-    card = _card(
+    test = exports.task_records(driver, database, system, "heldout")
+    card = exports.card_header(spec.name, len(records), len(test)) + _card(
         spec.name, dataset_id, spec, selection.mix, chosen, selection.rejected, sha, len(candidates)
     )
+    card += f"- test.jsonl: {len(test)} held-out tasks (prompt and gold answers)\n\n"
+    card += exports.LICENSE_TEXT
     _write_folder(built, spec, body, records, card)
+    _write_exports(built.path, spec.name, records, train_tasks, test)
     _link(driver, database, built, spec, card, chosen)
     report.keep(len(chosen))
     report.notes["dataset"] = f"{dataset_id} ({selection.mix}) at {folder}"
@@ -416,6 +429,22 @@ def _write_folder(
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _write_exports(
+    folder: Path,
+    name: str,
+    records: list[dict[str, Any]],
+    train_tasks: list[dict[str, Any]],
+    test: list[dict[str, Any]],
+) -> None:
+    """The held-out split and the LLaMA-Factory and verl formats (see `training.exports`)."""
+    body = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in test)
+    (folder / "test.jsonl").write_text(body, encoding="utf-8")
+    exports.write_llamafactory(folder / "llamafactory", name, records)
+    exports.write_verl(folder / "verl", train_tasks, test)
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)  # shared output, not a private temp dir
 
 
 def _link(

@@ -8,8 +8,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote
+
+# C0 and C1 control characters other than tab, newline and carriage return: a NUL from a broken
+# export would otherwise end up in ids and names
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` without control characters."""
+    return _CONTROL.sub("", text)
 
 
 @dataclass(frozen=True)
@@ -18,6 +28,9 @@ class Cell:
 
     text: str
     links: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", printable(self.text))
 
 
 @dataclass
@@ -33,6 +46,11 @@ class RawTable:
     rows: list[list[Cell]]
     intro: str = ""
     origin: str = ""  # where it was read: file relative to the data folder, line or index
+
+    def __post_init__(self) -> None:
+        self.title = printable(self.title)
+        self.section_title = printable(self.section_title)
+        self.header = [printable(h) for h in self.header]
 
     @property
     def n_rows(self) -> int:
@@ -72,6 +90,10 @@ class PageRecord:
     year: int | None = None
     origin: str = ""  # file relative to the data folder, line and digest
 
+    def __post_init__(self) -> None:
+        self.title = printable(self.title)
+        self.text = printable(self.text)
+
     def content_hash(self) -> str:
         blob = json.dumps(
             [self.title, self.text, self.source, self.url, self.out_links, self.year],
@@ -100,7 +122,7 @@ def wiki_id(name: str) -> str:
     target = name.strip()
     if "/wiki/" in target:
         target = target.split("/wiki/", 1)[1]
-    target = unquote(target).split("#", 1)[0].replace(" ", "_")
+    target = printable(unquote(target)).split("#", 1)[0].replace(" ", "_")
     return f"/wiki/{target}"
 
 

@@ -169,7 +169,8 @@ def read_rows(path: Path) -> Iterator[Parsed]:
 
 
 def to_row(task: KPTask) -> dict[str, Any]:
-    """The published form of a task (the `id` without our ``webshaper:`` prefix)."""
+    """The published form of a task (the `id` without our ``webshaper:`` prefix); the answer is
+    always a list, so a trainer reads one type per column."""
     formalization = [
         [
             format_term(t.subject),
@@ -178,11 +179,10 @@ def to_row(task: KPTask) -> dict[str, Any]:
         ]
         for t in task.triples
     ]
-    answer: Any = task.answer[0] if len(task.answer) == 1 else list(task.answer)
     return {
         "id": task.task_id.removeprefix("webshaper:"),
         "question": task.question,
-        "answer": answer,
+        "answer": list(task.answer),  # always a list (the published file mixes both)
         "formalization": formalization,
         "urls": list(task.urls),
     }
