@@ -59,8 +59,9 @@ class StageReport:
         self.rejections.append(Rejection(str(record_id), reason, detail[:2000]))
 
     def clear(self, record_id: str) -> None:
-        """`record_id` was kept this time: its earlier rejection, and those of its parts
-        (``record_id#...``), no longer hold and are removed when the report is saved."""
+        """`record_id` was kept this time: its earlier rejection, those of its parts
+        (``record_id#...``) and those of earlier contents at its place (``file:line@digest``)
+        no longer hold and are removed when the report is saved."""
         self.cleared.append(str(record_id))
 
     def count(self, note: str, n: int = 1) -> None:
