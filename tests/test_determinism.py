@@ -13,25 +13,13 @@ import neo4j
 import pytest
 
 from graphdb.settings import ConnectionSettings
+from seekgraph.pipeline import STAGES as PIPELINE
 from tests.conftest import cli_login, wipe
 from tests.scaffolding.fingerprint import describe, fingerprint
 
-STAGES = (
-    "ingest",
-    "relations",
-    "leaper-trees",
-    "leaper-basic",
-    "leaper-union",
-    "leaper-reverse",
-    "shaper-seeds",
-    "shaper-expand",
-    "quality",
-    "web-index",
-    "rollout",
-    "score",
-    "filter",
-    "prune",
-)
+# every default stage up to and including pruning, in pipeline order
+_DEFAULT = [stage.name for stage in PIPELINE if not stage.optional]
+STAGES = _DEFAULT[: _DEFAULT.index("prune") + 1]
 
 
 def empty(driver: neo4j.Driver, database: str | None) -> None:

@@ -301,7 +301,7 @@ def _kept_elsewhere(before: dict[str, Any], table: RawTable) -> bool:
         before["status"] == "kept"
         and before["origin"]
         and table.origin
-        and before["origin"].split("@")[0] != table.origin.split("@")[0]
+        and location(before["origin"]) != location(table.origin)
     )
 
 
