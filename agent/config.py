@@ -53,6 +53,12 @@ class RolloutConfig(ToolSettings):
     n: int = option(3, "Rollouts per task.", min=1)
     shard: str = option("", "Run shard i of n, as i/n (tasks split by a hash of their id).")
     concurrency: int = option(2, "Rollout threads.", min=1)
+    lease_seconds: float = option(
+        900.0,
+        "How long a worker's claim on a rollout lasts; a killed worker's rollouts are taken "
+        "over after this (set above the longest rollout).",
+        min=1,
+    )
     detour_rate: float = option(
         0.3, "Teacher: probability of a detour after each action.", min=0, max=1
     )
@@ -60,6 +66,13 @@ class RolloutConfig(ToolSettings):
     max_context_tokens: int = option(32_000, "Context budget in tokens.", min=256)
     max_seconds: float = option(600.0, "Wall time per rollout.", min=1)
     max_tokens: int = option(512, "Tokens per LLM message.", min=1)
+
+    def __post_init__(self) -> None:
+        if self.lease_seconds <= self.max_seconds:
+            raise ValueError(
+                f"lease_seconds ({self.lease_seconds:g}) must exceed max_seconds "
+                f"({self.max_seconds:g}), or another worker takes over a rollout still running"
+            )
 
 
 @dataclass(frozen=True)

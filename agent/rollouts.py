@@ -5,8 +5,13 @@ write transaction (Rollout with `status='done'`, its Steps, `SAW` and `REVEALED`
 a kill a rollout is either fully there or absent; a restart skips the done ones. Tool calls go
 through `CachedTools`, so repeated requests are answered from `ToolCall` nodes.
 
-Sharding (`shard=(i, n)`): a task belongs to shard i when a stable hash of its id is i mod n, so
-n workers with the same task filter split the tasks without talking to each other.
+Two ways to spread the work over workers on one graph:
+- leases (`graphdb.leases`): every worker walks the same pending list and claims each rollout
+  before running it, so workers split the work as they go and a killed worker's rollouts are
+  taken over once its leases expire;
+- sharding (`shard=(i, n)`): a task belongs to shard i when a stable hash of its id is i mod n, so
+  n workers with the same task filter split the tasks without talking to each other (a job
+  scheduler's array index maps onto it).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from agent.trajectory import Rollout, Termination
 from agent.web.tools import ToolBox
 from common.llm.base import LLMBackend
 from graphdb import cypher
+from graphdb.leases import Leases
 from graphdb.stages import Rejection, StageReport
 
 
@@ -245,6 +251,7 @@ def run_rollouts(
     shard: str = "",
     on_done: Callable[[int], None] | None = None,
     unavailable: Sequence[Rejection] = (),
+    leases: Leases | None = None,
 ) -> StageReport:
     """Roll out every task `n` times, skipping (task, index) pairs already done.
 
@@ -252,6 +259,8 @@ def run_rollouts(
     termination says why) and reported as rejections with the termination as reason.
     `unavailable` (requested task ids that cannot run, see `unavailable_tasks`) are counted
     as rejections with their own reasons, so a summary never hides a skipped request.
+    With `leases`, a rollout is run only by the worker that claims it (others count it as
+    skipped: ``held by other workers``).
     """
     report = StageReport("rollout" if policy.name == "teacher" else "rollout-llm")
     for rejection in unavailable:
@@ -270,26 +279,45 @@ def run_rollouts(
     started = time.perf_counter()
     steps = 0
 
-    def job(task: TaskInfo, index: int) -> tuple[str, Rollout]:
-        rid = rollout_id(task.task_id, policy.name, policy.model, index)
+    def run_one(task: TaskInfo, index: int, rid: str) -> Rollout:
         rollout = policy.run(task, seed=rid)
         save_rollout(
             driver, database, task, index, policy, rollout, targets.get(task.task_id, []), shard
         )
-        return rid, rollout
+        return rollout
+
+    def job(task: TaskInfo, index: int) -> tuple[str, Rollout | None]:
+        """The rollout, or None when another worker holds or has finished it."""
+        rid = rollout_id(task.task_id, policy.name, policy.model, index)
+        if leases is None:
+            return rid, run_one(task, index, rid)
+        if not leases.claim([rid]):
+            return rid, None
+        try:
+            if cypher.read(
+                driver, "agent/find_finished_rollouts", database=database, rollout_ids=[rid]
+            ):
+                return rid, None  # finished by another worker since the pending list was read
+            return rid, run_one(task, index, rid)
+        finally:
+            leases.release([rid])
 
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         futures = [pool.submit(job, t, i) for t, i in pending]
         try:
             for future in as_completed(futures):
                 rid, rollout = future.result()
+                if on_done is not None:
+                    on_done(1)
+                if rollout is None:
+                    report.skip()
+                    report.count("held by other workers")
+                    continue
                 steps += len(rollout.steps)
                 if rollout.termination == Termination.ANSWER:
                     report.keep()
                 else:
                     report.reject(rid, str(rollout.termination), rollout.error or "")
-                if on_done is not None:
-                    on_done(1)
         except BaseException:
             for f in futures:
                 f.cancel()

@@ -30,6 +30,7 @@ def run_rollout(ctx: StageContext, config: RolloutConfig) -> StageReport:
     Requested task ids that cannot run are reported as rejections with their reason."""
     from agent.policies import make_policy
     from agent.rollouts import load_tasks, parse_shard, run_rollouts, unavailable_tasks
+    from graphdb.leases import Leases
 
     shard = parse_shard(config.shard)
     selection = {
@@ -64,6 +65,7 @@ def run_rollout(ctx: StageContext, config: RolloutConfig) -> StageReport:
             shard=config.shard,
             on_done=bar.update,
             unavailable=unavailable,
+            leases=Leases(ctx.driver, ctx.database, "rollout", seconds=config.lease_seconds),
         )
 
 

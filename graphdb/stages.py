@@ -47,6 +47,7 @@ class StageReport:
     cleared: list[str] = field(default_factory=list)
     seconds: float = 0.0
     notes: dict[str, object] = field(default_factory=dict)
+    saved: int = field(default=0, repr=False)  # rejections written by `save_rejections`
     _started: float = field(default_factory=time.perf_counter, repr=False)
 
     def keep(self, n: int = 1) -> None:
@@ -180,6 +181,26 @@ class Stage(Generic[C]):
         return report
 
 
+def save_rejections(driver: neo4j.Driver, report: StageReport, database: str | None = None) -> None:
+    """Write the rejections added since the last call (MERGE: again later is harmless).
+
+    A stage whose resume marker for a record is written before the stage ends (e.g. a task
+    saved per layer) calls this first, so a kill after the marker never loses the rejections
+    that belong to the same record."""
+    _merge_rejections(driver, report, report.rejections[report.saved :], database)
+    report.saved = len(report.rejections)
+
+
+def _merge_rejections(
+    driver: neo4j.Driver, report: StageReport, rejections: list[Rejection], database: str | None
+) -> None:
+    rows = [
+        {"stage": report.stage, "record_id": r.record_id, "reason": r.reason, "detail": r.detail}
+        for r in rejections
+    ]
+    cypher.run_batches(driver, "stages/merge_rejections", rows, database=database)
+
+
 def save_report(driver: neo4j.Driver, report: StageReport, database: str | None = None) -> None:
     """Write the report's rejections and a StageRun node; safe to call again after a crash.
 
@@ -187,11 +208,7 @@ def save_report(driver: neo4j.Driver, report: StageReport, database: str | None 
     `db rejects` and the stage's own counts agree."""
     cleared = [{"stage": report.stage, "record_id": r} for r in report.cleared]
     cypher.run_batches(driver, "stages/delete_cleared_rejections", cleared, database=database)
-    rows = [
-        {"stage": report.stage, "record_id": r.record_id, "reason": r.reason, "detail": r.detail}
-        for r in report.rejections
-    ]
-    cypher.run_batches(driver, "stages/merge_rejections", rows, database=database)
+    _merge_rejections(driver, report, report.rejections, database)  # all: clearing may hit some
     reasons = [f"{reason}={n}" for reason, n in report.reasons.most_common()]
     cypher.write(
         driver,

@@ -28,7 +28,7 @@ import neo4j
 from common.answers import gold_records
 from common.config import option
 from graphdb import cypher
-from graphdb.stages import StageReport
+from graphdb.stages import StageReport, save_rejections
 from synth.ingest.cells import BLANK_KEYS, PLACEHOLDER_STARTS, SUMMARY_WORDS
 
 STAGE = "quality"
@@ -117,10 +117,12 @@ def run_quality(
             if task_id not in failures:
                 failures[task_id], details[task_id] = check, detail
         report.notes[f"check {check}"] = len(found[check])
-    rows = [{"task_id": t, "reason": reason} for t, reason in sorted(failures.items())]
-    cypher.run_batches(driver, "quality/set_gate_rejections", rows, database=database)
     for task_id, reason in sorted(failures.items()):
         report.reject(task_id, reason, details[task_id])
+    # a gated task is not checked again, so its rejection is written before its status
+    save_rejections(driver, report, database)
+    rows = [{"task_id": t, "reason": reason} for t, reason in sorted(failures.items())]
+    cypher.run_batches(driver, "quality/set_gate_rejections", rows, database=database)
     for r in cypher.read(driver, "report/count_tasks", database=database):
         if r["status"] == "kept":
             report.keep(int(r["n"]))

@@ -1,25 +1,39 @@
-"""The same input gives the same graph: the default data built twice from empty, by two
-`seekgraph pipeline` processes with different hash seeds (so set and dict order may differ),
-through synthesis, rollouts, scoring, filtering and pruning, has identical fingerprints."""
+"""The same input gives the same graph, also after faults.
+
+The default data is built from empty, through synthesis, rollouts, scoring, filtering and
+pruning, by `seekgraph pipeline` processes:
+- twice, with different hash seeds (so set and dict order may differ): identical fingerprints;
+- once more on a server of its own, with the worker killed (``kill -9``) and Neo4j killed at
+  several points of several stages, each fault followed by a plain re-run of the pipeline:
+  the fingerprint equals the uninterrupted build's.
+"""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import neo4j
 import pytest
 
-from graphdb.settings import ConnectionSettings
+from graphdb import server
+from graphdb.driver import open_driver
+from graphdb.settings import ConnectionSettings, ServerSettings
 from seekgraph.pipeline import STAGES as PIPELINE
-from tests.conftest import cli_login, wipe
+from tests.conftest import _installed_home, cli_login, wipe
 from tests.scaffolding.fingerprint import describe, fingerprint
 
 # every default stage up to and including pruning, in pipeline order
 _DEFAULT = [stage.name for stage in PIPELINE if not stage.optional]
 STAGES = _DEFAULT[: _DEFAULT.index("prune") + 1]
+Fingerprint = tuple[Counter, Counter]
 
 
 def empty(driver: neo4j.Driver, database: str | None) -> None:
@@ -34,39 +48,160 @@ def empty(driver: neo4j.Driver, database: str | None) -> None:
         driver.execute_query(f"DROP INDEX `{record['name']}`", database_=database)
 
 
-def build(connection: ConnectionSettings, out: Path, hash_seed: str) -> None:
-    """One fresh build in its own process."""
+def pipeline_command(connection: ConnectionSettings, out: Path) -> list[str]:
+    """`seekgraph pipeline` through the default stages up to pruning, writing under `out`."""
     config = out / "seekgraph.toml"
-    out.mkdir(parents=True)
+    out.mkdir(parents=True, exist_ok=True)
     # rewriting thoughts runs a model; its choice is tested apart
     config.write_text("[prune]\nrewrite_limit = 0\n")
     only = [arg for stage in STAGES for arg in ("--only", stage)]
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     command = [sys.executable, "-m", "seekgraph", "--config", str(config), *cli_login(connection)]
+    return [*command, "pipeline", "--out", str(out), *only]
+
+
+def build(connection: ConnectionSettings, out: Path, hash_seed: str) -> None:
+    """One uninterrupted build in its own process."""
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     done = subprocess.run(
-        [*command, "pipeline", "--out", str(out), *only],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1200,
+        pipeline_command(connection, out), env=env, capture_output=True, text=True, timeout=1200
     )
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+@pytest.fixture(scope="module")
+def reference(
+    driver: neo4j.Driver, neo4j_connection: ConnectionSettings, tmp_path_factory
+) -> Fingerprint:
+    """The fingerprint of one uninterrupted build from empty."""
+    database = neo4j_connection.database
+    empty(driver, database)
+    build(neo4j_connection, tmp_path_factory.mktemp("reference"), hash_seed="1")
+    return fingerprint(driver, database)
+
+
+def assert_same_graph(driver: neo4j.Driver, database: str | None, expected: Fingerprint) -> None:
+    nodes, rels = fingerprint(driver, database)
+    assert sum(expected[0].values()) > 1000
+    only_here = set(nodes) - set(expected[0])
+    assert nodes == expected[0], describe(driver, database, only_here)[:10]
+    assert rels == expected[1], (sum(rels.values()), sum(expected[1].values()))
+
+
 @pytest.mark.slow
 def test_two_fresh_builds_are_identical(
+    reference: Fingerprint,
     clean_db: neo4j.Driver,
     database: str | None,
     neo4j_connection: ConnectionSettings,
     tmp_path: Path,
 ) -> None:
     empty(clean_db, database)
-    build(neo4j_connection, tmp_path / "a", hash_seed="1")
-    first_nodes, first_rels = fingerprint(clean_db, database)
-    empty(clean_db, database)
     build(neo4j_connection, tmp_path / "b", hash_seed="2")
-    nodes, rels = fingerprint(clean_db, database)
-    assert sum(first_nodes.values()) > 1000
-    only_second = set(nodes) - set(first_nodes)
-    assert nodes == first_nodes, describe(clean_db, database, only_second)[:10]
-    assert rels == first_rels, (sum(rels.values()), sum(first_rels.values()))
+    assert_same_graph(clean_db, database, reference)
+
+
+# --- faults ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Kill `victim` ("worker" or "neo4j") once `query` counts at least `at` (polled), which
+    happens while `stage` runs."""
+
+    victim: str
+    stage: str
+    query: str
+    at: int
+
+
+FAULTS = [
+    Fault("worker", "ingest", "MATCH (p:Page) RETURN count(p)", 40),
+    Fault("worker", "leaper-trees", "MATCH (t:Tree) RETURN count(t)", 2),
+    Fault("neo4j", "shaper-expand", "MATCH (v:Variable) RETURN count(v)", 40),
+    Fault("worker", "rollout", "MATCH (r:Rollout {status: 'done'}) RETURN count(r)", 20),
+    Fault("neo4j", "rollout", "MATCH (r:Rollout {status: 'done'}) RETURN count(r)", 80),
+    Fault("worker", "prune", "MATCH (g:StateGraph) RETURN count(g)", 60),
+    Fault("neo4j", "prune", "MATCH (g:StateGraph) RETURN count(g)", 240),
+]
+
+
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory) -> Iterator[ServerSettings]:
+    """A server only the fault test uses (it is killed and restarted)."""
+    settings = server.private_server(
+        _installed_home(),
+        tmp_path_factory.mktemp("fault-neo4j"),
+        heap="512m",
+        pagecache="256m",
+        transaction_memory="256m",
+    )
+    server.start(settings)
+    try:
+        yield settings
+    finally:
+        server.stop(settings, timeout=30.0)
+
+
+def _count(driver: neo4j.Driver, query: str) -> int:
+    try:
+        return int(driver.execute_query(query).records[0][0])
+    except neo4j.exceptions.Neo4jError:
+        return 0
+    except neo4j.exceptions.DriverError:
+        return 0
+
+
+def _stage_runs(driver: neo4j.Driver) -> Counter:
+    rows = driver.execute_query("MATCH (s:StageRun) RETURN s.stage AS stage").records
+    return Counter(r["stage"] for r in rows)
+
+
+def _running_stage(before: Counter, after: Counter) -> str:
+    """The stage a killed pass was in: the first one it did not finish."""
+    return next((s for s in STAGES if after[s] <= before[s]), "(after the last stage)")
+
+
+@pytest.mark.slow
+def test_kills_of_worker_and_neo4j_then_resume_give_the_same_graph(
+    reference: Fingerprint, own_server: ServerSettings, tmp_path: Path
+) -> None:
+    password = own_server.password_file.read_text().strip()
+    connection = ConnectionSettings(own_server.bolt_uri, "neo4j", password, None, managed=True)
+    driver = open_driver(connection)
+    command = pipeline_command(connection, tmp_path / "out")
+    outcomes: list[str] = []
+    try:
+        for fault in FAULTS:
+            runs_before = _stage_runs(driver)
+            worker = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            )
+            deadline = time.monotonic() + 600
+            while _count(driver, fault.query) < fault.at:
+                assert worker.poll() is None, f"{fault}: the pipeline ended before the fault"
+                assert time.monotonic() < deadline, f"{fault}: not reached in 600 s"
+                time.sleep(0.05)
+            if fault.victim == "worker":
+                worker.send_signal(signal.SIGKILL)
+                worker.wait()
+                stage = _running_stage(runs_before, _stage_runs(driver))
+                outcome = "killed"
+            else:
+                pid = int((own_server.home / "neo4j.pid").read_text())
+                os.kill(pid, signal.SIGKILL)
+                stderr = worker.communicate(timeout=300)[1]
+                last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+                # the worker gives up after bounded retries with one line, no traceback
+                assert worker.returncode != 0 and last.startswith("Error:"), stderr[-3000:]
+                assert "Traceback" not in stderr, stderr[-3000:]
+                server.start(own_server)
+                stage = _running_stage(runs_before, _stage_runs(driver))
+                outcome = f"worker exited {worker.returncode}: {last[:90]}"
+            assert stage == fault.stage, f"{fault} hit {stage}"
+            outcomes.append(f"kill -9 {fault.victim:<6} in {stage:<14} -> {outcome}")
+        resumed = subprocess.run(command, capture_output=True, text=True, timeout=1200)
+        assert resumed.returncode == 0, resumed.stderr[-3000:]
+        print("\n".join(["fault suite:", *outcomes, "resume -> same fingerprint"]))
+        assert_same_graph(driver, None, reference)
+    finally:
+        driver.close()

@@ -9,6 +9,7 @@ from training.stategraph.prune import PruneConfig
 
 def run_prune(ctx: StageContext, config: PruneConfig) -> StageReport:
     """WebClipper pruning of the kept trajectories (resumable: finished ones are skipped)."""
+    from graphdb.leases import Leases
     from training.stategraph.prune import prune_rollouts
 
     with ctx.progress("prune (trajectories)") as bar:
@@ -18,6 +19,7 @@ def run_prune(ctx: StageContext, config: PruneConfig) -> StageReport:
             config,
             on_start=lambda n: setattr(bar, "total", n),
             on_progress=bar.update,
+            leases=Leases(ctx.driver, ctx.database, "prune", seconds=config.lease_seconds),
         )
     limit = "all" if config.rewrite_limit < 0 else config.rewrite_limit
     result.report.notes["trajectories rewritten"] = (

@@ -112,7 +112,7 @@ def _read(
 
 
 def stages_section(driver: neo4j.Driver, database: str | None) -> Section:
-    runs = _read(driver, "explore/count_stage_results", database)
+    runs = _read(driver, "report/find_stage_runs", database)
     runs.sort(key=lambda r: (str(r["finished_at"]), r["stage"]))
     rejections = _read(driver, "stages/count_rejections_by_reason", database, stage=None)
     title = "Records kept and rejected per stage"
@@ -123,14 +123,17 @@ def stages_section(driver: neo4j.Driver, database: str | None) -> Section:
     names = [r["stage"] for r in runs]
     kept = [int(r["kept"] or 0) for r in runs]
     rejected = [int(r["rejected"] or 0) for r in runs]
-    ax1.barh(names, kept, color=KEPT, label="kept")
-    ax1.barh(names, rejected, left=kept, color=REJECTED, label="rejected")
-    ax1.set_xlabel("records (latest run of each stage)")
+    kept_bars = ax1.barh(names, kept, color=KEPT, label="kept")
+    rejected_bars = ax1.barh(names, rejected, left=kept, color=REJECTED, label="rejected")
+    ax1.bar_label(kept_bars, labels=[str(k) if k else "" for k in kept], label_type="center")
+    ax1.bar_label(rejected_bars, labels=[str(r) if r else "" for r in rejected], padding=2)
+    ax1.set_xlabel("records (latest run of each stage that kept something)")
     ax1.set_title("kept vs rejected per stage")
     ax1.invert_yaxis()
     ax1.legend(loc="lower right")
     labels = [f"{r['stage']}: {r['reason']}" for r in rejections][:25]
-    ax2.barh(labels, [int(r["n"]) for r in rejections][:25], color=REJECTED)
+    reason_bars = ax2.barh(labels, [int(r["n"]) for r in rejections][:25], color=REJECTED)
+    ax2.bar_label(reason_bars, padding=2)
     ax2.set_xlabel("rejected records")
     ax2.set_title("rejections by stage and reason")
     ax2.invert_yaxis()
@@ -139,8 +142,17 @@ def stages_section(driver: neo4j.Driver, database: str | None) -> Section:
     fig.tight_layout()
     text = (
         f"{len(runs)} stages ran; {sum(kept)} records kept and {sum(rejected)} rejected in "
-        "their latest runs. Right: every rejection reason (from the Rejection nodes)."
+        "the latest run of each stage that kept something (a re-run that only skips finished "
+        "work is not drawn). Right: every rejection reason (from the Rejection nodes)."
     )
+    warnings = [
+        f"{r['stage']}: the latest run ({r['last_at'][:19]}) kept nothing and rejected "
+        f"{r['last_rejected']}" + ("" if r["has_good"] else " (no run of it kept anything)")
+        for r in runs
+        if not r["last_kept"] and r["last_rejected"]
+    ]
+    if warnings:
+        text += " Attention: " + "; ".join(warnings) + "."
     return Section(title, text, _png(fig))
 
 

@@ -37,7 +37,9 @@ from graphdb.ids import stable_id
 
 RRF_K = 60
 PHRASE_BOOST = 2  # weight of the exact-phrase clause against the bag of words
-RANKING_VERSION = "r2"  # r1: bag of words, RRF weights 1:1; r2: + phrase clause, vector weight
+# r1: bag of words, RRF weights 1:1; r2: + phrase clause, vector weight; r3: ties at the
+# index's cut-off broken by page id
+RANKING_VERSION = "r3"
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_WORDS = re.compile(r"\b(AND|OR|NOT|TO)\b")
 _WORD = re.compile(r"\w+")
@@ -240,16 +242,29 @@ class WebTools:
         fetch = self.top_k * (10 if filter_year is not None else 3)
 
         def read(name: str, **params: Any) -> list[dict[str, Any]]:
-            # `fetch` and `k` are both the pages to fetch: the queries rank, RRF cuts to top_k
-            return cypher.read(
-                self.driver,
-                name,
-                database=self.database,
-                fetch=fetch,
-                k=fetch,
-                year=filter_year,
-                **params,
-            )
+            """The `fetch` best pages of one ranking, the same in every build of the graph.
+
+            An index cuts its hits at its limit among equal scores by internal document
+            order, which differs between builds (and after a crash recovery): ask for twice
+            as many, keep the groups of equal score the cut left whole (ordered by page id),
+            and ask for more while they are fewer than `fetch`."""
+            limit = 2 * fetch
+            while True:
+                rows = cypher.read(
+                    self.driver,
+                    name,
+                    database=self.database,
+                    fetch=limit,
+                    k=limit,
+                    year=filter_year,
+                    **params,
+                )
+                if not rows or rows[0]["index_hits"] < limit:
+                    return rows[:fetch]
+                whole = [r for r in rows if r["score"] > r["lowest"]]
+                if len(whole) >= fetch or limit >= 64 * fetch:
+                    return whole[:fetch]
+                limit *= 2
 
         lists: list[tuple[float, list[dict[str, Any]]]] = []
         text_query = fulltext_query(query)

@@ -33,4 +33,5 @@ CREATE CONSTRAINT evaluation_id IF NOT EXISTS FOR (n:Evaluation) REQUIRE n.eval_
 // Bookkeeping
 CREATE CONSTRAINT stage_run_id IF NOT EXISTS FOR (n:StageRun) REQUIRE n.run_id IS UNIQUE;
 CREATE CONSTRAINT rejection_id IF NOT EXISTS FOR (n:Rejection) REQUIRE n.rejection_id IS UNIQUE;
+CREATE CONSTRAINT lease_key IF NOT EXISTS FOR (n:Lease) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT schema_version_name IF NOT EXISTS FOR (n:SchemaVersion) REQUIRE n.name IS UNIQUE;

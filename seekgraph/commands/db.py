@@ -122,18 +122,44 @@ def password(app: AppContext) -> None:
 
 @db.command()
 @click.option("--stage", default=None, help="Only this stage.")
+@click.option("--reason", default=None, help="Only this reason (with --show).")
+@click.option("--show", is_flag=True, help="List the records: id (file:line), reason, detail.")
+@click.option("--limit", default=50, show_default=True, help="Records per page (with --show).")
+@click.option("--page", default=1, show_default=True, help="Page number (with --show).")
 @pass_app
-def rejects(app: AppContext, stage: str | None) -> None:
-    """Count rejected records by stage and reason."""
+def rejects(
+    app: AppContext, stage: str | None, reason: str | None, show: bool, limit: int, page: int
+) -> None:
+    """Count rejected records by stage and reason, or list them (--show)."""
     from graphdb import cypher
 
+    if not show:
+        rows = cypher.read(
+            app.driver(), "stages/count_rejections_by_reason", database=app.database, stage=stage
+        )
+        if not rows:
+            click.echo("no rejections recorded")
+        for row in rows:
+            click.echo(f"{row['stage']:<24} {row['n']:>7}  {row['reason']}")
+        return
+    if limit < 1 or page < 1:
+        raise click.BadParameter("--limit and --page start at 1")
     rows = cypher.read(
-        app.driver(), "stages/count_rejections_by_reason", database=app.database, stage=stage
+        app.driver(),
+        "stages/list_rejections",
+        database=app.database,
+        stage=stage,
+        reason=reason,
+        skip=(page - 1) * limit,
+        limit=limit + 1,
     )
     if not rows:
-        click.echo("no rejections recorded")
-    for row in rows:
-        click.echo(f"{row['stage']:<24} {row['n']:>7}  {row['reason']}")
+        click.echo("no rejections recorded" if page == 1 else f"page {page} is empty")
+    for row in rows[:limit]:
+        detail = " ".join(str(row["detail"] or "").split())[:160]
+        click.echo(f"{row['stage']}\t{row['record_id']}\t{row['reason']}\t{detail}")
+    if len(rows) > limit:
+        click.echo(f"(more: --page {page + 1})")
 
 
 @db.command("delete-kp-tasks")

@@ -20,6 +20,7 @@ import gzip
 import hashlib
 import io
 import json
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -42,30 +43,50 @@ def _open_lines(path: Path) -> IO[bytes]:
     return open(path, "rb")
 
 
+# what reading a damaged file raises: a truncated or corrupt gzip stream, an unreadable disk
+_BROKEN_FILE = (EOFError, OSError, zlib.error)
+
+
+def _lines(path: Path, name: str) -> Iterator[tuple[int, bytes] | Unreadable]:
+    """(line number, bytes) of every line; a file that breaks off (a truncated gzip) ends
+    with one `Unreadable` naming the file (``broken_file``) after the lines read before."""
+    number = 0
+    try:
+        with _open_lines(path) as handle:
+            for number, raw in enumerate(handle, start=1):
+                yield number, raw
+    except _BROKEN_FILE as e:
+        detail = f"{type(e).__name__}: {e} (after line {number}); the lines before are read"
+        yield Unreadable(name, "broken_file", detail)
+
+
 def _json_lines(path: Path, name: str) -> Iterator[tuple[str, dict[str, Any] | Unreadable]]:
     """(record id ``name:line@digest``, parsed object or `Unreadable`) for every non-blank line."""
-    with _open_lines(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            record_id = f"{name}:{number}@{digest(raw.strip())}"
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                yield record_id, Unreadable(record_id, "encoding", f"not UTF-8: {e}")
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as e:
-                yield (
-                    record_id,
-                    Unreadable(record_id, "broken_json", f"{e.msg} at column {e.colno}"),
-                )
-                continue
-            if not isinstance(obj, dict):
-                yield record_id, Unreadable(record_id, "broken_json", "line is not a JSON object")
-                continue
-            yield record_id, obj
+    for item in _lines(path, name):
+        if isinstance(item, Unreadable):
+            yield item.record_id, item
+            return
+        number, raw = item
+        if not raw.strip():
+            continue
+        record_id = f"{name}:{number}@{digest(raw.strip())}"
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield record_id, Unreadable(record_id, "encoding", f"not UTF-8: {e}")
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            yield (
+                record_id,
+                Unreadable(record_id, "broken_json", f"{e.msg} at column {e.colno}"),
+            )
+            continue
+        if not isinstance(obj, dict):
+            yield record_id, Unreadable(record_id, "broken_json", "line is not a JSON object")
+            continue
+        yield record_id, obj
 
 
 def _cell(value: Any) -> Cell:
@@ -313,12 +334,14 @@ def file_kind(path: Path) -> str:
         return "tables"
     if not name.endswith((".jsonl", ".jsonl.gz", ".json")):
         raise IngestError(f"{path}: unknown format (expected .jsonl, .jsonl.gz, .csv or .html)")
-    with _open_lines(path) as handle:
-        for raw in handle:
-            if raw.strip():
-                try:
-                    first = json.loads(raw)
-                except (json.JSONDecodeError, UnicodeDecodeError):
-                    return "tables"  # the table reader rejects the broken line with a reason
-                return "tables" if isinstance(first, dict) and "header" in first else "pages"
+    for item in _lines(path, path.name):
+        if isinstance(item, Unreadable):
+            return "tables"  # the table reader rejects the broken file with a reason
+        raw = item[1]
+        if raw.strip():
+            try:
+                first = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                return "tables"  # the table reader rejects the broken line with a reason
+            return "tables" if isinstance(first, dict) and "header" in first else "pages"
     return "tables"

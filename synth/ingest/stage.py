@@ -79,6 +79,19 @@ def _hidden(path: Path, folder: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(folder).parts)
 
 
+def _records(report: StageReport) -> int:
+    return report.kept + report.rejected + report.skipped
+
+
+def _note_empty_file(report: StageReport, name: str, before: int, kind: str) -> None:
+    """A file that held no record is a rejection of its own (`no_records`), so an empty input
+    is never a silent "kept 0, rejected 0"; once it holds records, that rejection goes."""
+    if _records(report) == before:
+        report.reject(name, "no_records", f"{name} holds no {kind} record")
+    else:
+        report.clear(name)
+
+
 def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
     """Ingest tables (JSONL, CSV, HTML) and pages; one report (tables and pages counted apart)."""
     report = StageReport("ingest")
@@ -90,6 +103,7 @@ def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
     llm = _key_llm(config.key_llm)
     tables_report = StageReport("ingest")
     for path, name in files.tables:
+        seen = _records(tables_report)
         with ctx.progress(f"tables {name}") as bar:
             ingest_tables(
                 ctx.driver,
@@ -100,8 +114,10 @@ def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
                 llm=llm,
                 on_record=bar.update,
             )
+        _note_empty_file(tables_report, name, seen, "table")
     pages_report = StageReport("ingest")
     for path, name in files.pages:
+        seen = _records(pages_report)
         with ctx.progress(f"pages {name}") as bar:
             ingest_pages(
                 ctx.driver,
@@ -111,6 +127,7 @@ def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
                 report=pages_report,
                 on_record=bar.update,
             )
+        _note_empty_file(pages_report, name, seen, "page")
     for part in (tables_report, pages_report):
         report.keep(part.kept)
         report.skip(part.skipped)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import neo4j
 
 from graphdb import cypher
-from graphdb.stages import StageReport
+from graphdb.stages import StageReport, save_rejections
 from synth.ingest.cells import (
     display_name,
     is_placeholder,
@@ -347,7 +347,11 @@ def ingest_tables(
         for table in tables:
             digest = f"{table.content_hash()}-{fingerprint}"
             if table.table_id in seen:
-                report.reject(table.table_id, "duplicate_id", "a table with this id came earlier")
+                report.reject(
+                    table.table_id,
+                    "duplicate_id",
+                    f"a table with this id came earlier (this one: {location(table.origin)})",
+                )
                 continue
             seen.add(table.table_id)
             before = existing.get(table.table_id)
@@ -367,7 +371,8 @@ def ingest_tables(
                 redo.append({"table_id": table.table_id})
             nodes.append(_table_node(table, verdict, digest))
             if verdict.reason:
-                report.reject(table.table_id, verdict.reason, verdict.detail)
+                where = f" (at {location(table.origin)})" if table.origin else ""
+                report.reject(table.table_id, verdict.reason, verdict.detail + where)
                 continue
             report.clear(table.table_id)
             if location(table.origin) in rejected_places:
@@ -387,6 +392,8 @@ def ingest_tables(
                 driver, "ingest/delete_table_parts", redo, database=database, batch_size=10
             )
         batch.write(driver, database, config.cell_batch)
+        # a table node is the resume marker (a re-run skips it): its rejection goes first
+        save_rejections(driver, report, database)
         cypher.run_batches(
             driver, "ingest/merge_tables", nodes, database=database, batch_size=config.cell_batch
         )

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import neo4j
 
 from graphdb import cypher
-from graphdb.stages import StageReport
+from graphdb.stages import StageReport, save_rejections
 from synth.shaper.config import ShaperConfig
 from synth.shaper.kp import TARGET, Const, KPTask, ShaperError, Triple, Var
 from synth.shaper.ops import GraphOps, Neighbour
@@ -207,6 +207,8 @@ def expand_tasks(
             accepted += 1
             children.append(child)
             report.keep()
+        # the children are the parents' resume markers: their attempts' rejections go first
+        save_rejections(driver, report, database)
         save_tasks(driver, children, database)
     report.notes.update(
         {

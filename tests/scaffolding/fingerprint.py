@@ -1,6 +1,6 @@
 """A fingerprint of a whole graph: every node (labels and properties) and every relationship
 (type, end nodes, properties), with run-dependent properties (timestamps, durations, stage
-runs) left out, so two builds from the same input can be compared exactly."""
+runs, leases of workers) left out, so two builds from the same input can be compared exactly."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import neo4j
 
-SKIPPED_LABELS = frozenset(["StageRun", "SchemaVersion"])
+SKIPPED_LABELS = frozenset(["StageRun", "SchemaVersion", "Lease"])
 
 
 def _volatile(key: str) -> bool:

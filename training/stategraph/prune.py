@@ -17,7 +17,9 @@ For each trajectory (a `Rollout` kept by the filter, not pruned yet):
    its original, ``-[:PRUNED_BY]->`` the agreeing graphs, with rounds and tokens before/after.
 
 The original gets ``prune_status`` (``pruned``, ``minimal`` or ``unpruned``) last, so a re-run
-skips finished trajectories and redoes an interrupted chunk (all writes are MERGE).
+skips finished trajectories and redoes an interrupted chunk (all writes are MERGE). Several
+workers on one graph split the chunks: each claims a chunk's trajectories (`graphdb.leases`)
+before pruning them.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from agent.store import step_rows
 from common.config import option
 from common.wire import Trajectory, WireFormatError, check_complete
 from graphdb.cypher import batched
-from graphdb.stages import StageReport
+from graphdb.leases import Leases
+from graphdb.stages import StageReport, save_rejections
 from training.stategraph import store
 from training.stategraph.errors import StateGraphError
 from training.stategraph.exact import candidates as exact_candidates
@@ -76,6 +79,12 @@ class PruneConfig:
         14, "Run the exact solver only on graphs this small (optimality gap).", min=0
     )
     redo: bool = option(False, "Also redo rollouts that already have a prune status (benches).")
+    lease_seconds: float = option(
+        1800.0,
+        "How long a worker's claim on a chunk lasts; a killed worker's chunk is taken over "
+        "after this.",
+        min=1,
+    )
 
 
 @dataclass
@@ -159,8 +168,12 @@ def prune_rollouts(
     rewriter: Any = None,
     on_progress: Callable[[int], None] | None = None,
     on_start: Callable[[int], None] | None = None,
+    leases: Leases | None = None,
 ) -> PruneResult:
-    """Run the stage over the graph; see the module docstring. Returns report and outcomes."""
+    """Run the stage over the graph; see the module docstring. Returns report and outcomes.
+
+    With `leases`, a chunk's trajectories are pruned only by the worker that claims them;
+    the others count them as skipped (``held by other workers``)."""
     report = StageReport("prune")
     extract = extractor or _default_extractor(config)
     candidates = store.find_rollouts(
@@ -178,7 +191,16 @@ def prune_rollouts(
     result = PruneResult(report, [])
     rewriter_box: list[Any] = [rewriter]
     for chunk in batched(todo, config.chunk_size):
-        _run_chunk(driver, database, config, chunk, extract, rewriter_box, result)
+        mine = _claim(driver, database, config, chunk, leases)
+        if len(mine) < len(chunk):
+            report.skip(len(chunk) - len(mine))
+            report.count("held by other workers", len(chunk) - len(mine))
+        try:
+            if mine:
+                _run_chunk(driver, database, config, mine, extract, rewriter_box, result)
+        finally:
+            if leases is not None:
+                leases.release(chunk)
         if on_progress is not None:
             on_progress(len(chunk))
     statuses: dict[str, int] = {}
@@ -202,6 +224,27 @@ def prune_rollouts(
             rewrites[o.rewrite_status] = rewrites.get(o.rewrite_status, 0) + 1
         report.notes["thoughts"] = ", ".join(f"{k}={v}" for k, v in sorted(rewrites.items()))
     return result
+
+
+def _claim(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: PruneConfig,
+    chunk: list[str],
+    leases: Leases | None,
+) -> list[str]:
+    """The trajectories of `chunk` this worker prunes: those it claims that no other worker
+    finished meanwhile (all of them without leases)."""
+    if leases is None:
+        return chunk
+    claimed = set(leases.claim(chunk))
+    if config.redo:
+        return [r for r in chunk if r in claimed]
+    rows = store.find_rollouts(
+        driver, database, include_unfiltered=config.include_unfiltered, rollout_ids=chunk
+    )
+    undone = {r["rollout_id"] for r in rows if r["prune_status"] is None}
+    return [r for r in chunk if r in claimed and r in undone]
 
 
 def _default_extractor(config: PruneConfig) -> Extractor:
@@ -271,6 +314,8 @@ def _run_chunk(
         result.outcomes.append(outcome)
     started = time.perf_counter()
     store.write_pruned(driver, database, writes.pruned)
+    # the statuses are the resume marker: the chunk's rejections are written before them
+    save_rejections(driver, result.report, database)
     store.write_status(driver, database, writes.statuses)
     result.seconds_graphs += time.perf_counter() - started
 
