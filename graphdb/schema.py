@@ -8,7 +8,7 @@ import neo4j
 
 from graphdb import cypher
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: vector indexes unquantized
 SCHEMA_FILES = ("schema/constraints", "schema/indexes", "agent/web_schema")
 # Later stages (agent: full-text and vector indexes) append their files here through `extra`.
 
@@ -22,6 +22,10 @@ def apply_schema(
 ) -> int:
     """Create every constraint and index (IF NOT EXISTS), wait until ONLINE; returns statements run."""
     count = 0
+    for row in cypher.read(driver, "schema/find_quantized_vector_indexes", database=database):
+        # `name` comes from SHOW INDEXES, not from a user; an index name cannot be a parameter
+        driver.execute_query(f"DROP INDEX `{row['name']}` IF EXISTS", database_=database)
+        count += 1
     for name in (*SCHEMA_FILES, *extra):
         for statement in cypher.statements(name):
             driver.execute_query(statement, database_=database)

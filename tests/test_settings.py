@@ -104,6 +104,11 @@ def test_booleans_ports_and_memory_are_checked(tmp_path: Path) -> None:
     assert (s.server.heap, s.server.bolt_port) == ("2g", 7688)
     with pytest.raises(ConfigError, match=r"\$SEEKGRAPH_BOLT_PORT: expected an integer"):
         resolve_settings(ConfigFile(), env={"SEEKGRAPH_BOLT_PORT": "x"})
+    from agent.config import RolloutConfig
+
+    # a lease shorter than a rollout may last would let a second worker take it over
+    with pytest.raises(ConfigError, match=r"lease_seconds .* must exceed max_seconds"):
+        load_section(RolloutConfig, {"lease_seconds": 60.0}, source="x.toml", section="rollout")
 
 
 def test_flags_override_the_file_and_are_checked_too(tmp_path: Path) -> None:

@@ -44,6 +44,7 @@ class ExploreQuery:
 # Named as string literals so tests/test_cypher_files.py sees each file used.
 EXPLORE_NAMES = (
     "explore/list_tasks",
+    "explore/show_task_answers",
     "explore/show_leaper_task",
     "explore/show_biclique",
     "explore/show_kp_task",

@@ -2,8 +2,4 @@
 // from the same state; other models' rollouts stay.
 MATCH (r:Rollout {model: $model})
 OPTIONAL MATCH (r)-[:HAS_STEP]->(s:Step)
-WITH r, collect(s) AS steps
-CALL (r, steps) {
-  FOREACH (s IN steps | DETACH DELETE s)
-  DETACH DELETE r
-} IN TRANSACTIONS OF 200 ROWS
+DETACH DELETE r, s

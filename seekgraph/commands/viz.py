@@ -12,7 +12,7 @@ import click
 from graphdb import cypher
 from seekgraph.context import AppContext, pass_app
 
-PICTURES = ("task", "kp", "trajectory", "biclique", "steps")
+PICTURES = ("answers", "task", "kp", "trajectory", "biclique", "steps")
 
 
 def _file_stem(kind: str, subject_id: str) -> str:
@@ -43,7 +43,9 @@ def viz(
 ) -> None:
     """Draw a task, KP task or trajectory as interactive HTML and static SVG.
 
-    KIND is `task` (a WebLeaper tree or union/reverse-union task), `kp` (a WebShaper KP task),
+    KIND is `answers` (a task's question, gold records and the source rows proving each one:
+    the view to audit a task with), `task` (a WebLeaper tree or union/reverse-union task),
+    `kp` (a WebShaper KP task),
     `trajectory` (a rollout's state graph: necessary DAG, pruned steps greyed), `biclique`
     (the biclique behind a union task) or `steps` (a rollout's steps as recorded).
     SUBJECT_ID is a task id (task, kp, biclique) or a rollout id (trajectory, steps).
@@ -52,6 +54,15 @@ def viz(
     from viz.html import write_html
     from viz.svg import write_svg
 
+    if kind == "answers":
+        from viz.answers import answers_text, load_answers, write_answers_html
+
+        view = load_answers(app.driver(), app.database, subject_id)
+        for line in answers_text(view):
+            click.echo(line)
+        path = write_answers_html(view, out_dir / f"{_file_stem(kind, subject_id)}.html")
+        click.echo(f"  html: {path}")
+        return
     vg = graphs.load(app.driver(), kind, subject_id, app.database, max_anchors)
     stem = _file_stem(kind, subject_id)
     html_path = write_html(vg, out_dir / f"{stem}.html")
@@ -92,10 +103,51 @@ def _http_url(app: AppContext) -> str:
     return f"http://{host}:7474"
 
 
+def _list_ids(app: AppContext, page: int, per_page: int) -> None:
+    """One page of task ids and one of rollout ids, each with how many pages there are."""
+    if page < 1 or per_page < 1:
+        raise click.BadParameter("--page and --per-page start at 1")
+    skip = (page - 1) * per_page
+    for name, query, show in (
+        (
+            "tasks",
+            "viz/list_tasks_page",
+            lambda r: (
+                f"{r['task_id']:<40} {r['kind']}/{r['variant']} {r['status'] or ''} "
+                f"({r['n_targets'] or 0} targets)"
+            ),
+        ),
+        (
+            "rollouts",
+            "viz/list_rollouts_page",
+            lambda r: (
+                f"{r['rollout_id']:<56} {r['termination'] or ''} {r['rounds'] or 0} rounds"
+                + (" kept" if r["kept"] else "")
+                + (" (pruned copy)" if r["pruned"] else "")
+            ),
+        ),
+    ):
+        rows = cypher.read(app.driver(), query, database=app.database, skip=skip, limit=per_page)
+        if not rows:
+            click.echo(f"{name}: none" + (f" on page {page}" if page > 1 else ""))
+            continue
+        total = int(rows[0]["total"])
+        pages = -(-total // per_page)
+        click.echo(f"{name} ({total}; page {page} of {pages}: {skip + 1}-{skip + len(rows)}):")
+        for r in rows:
+            click.echo(f"  {show(r)}")
+        if page < pages:
+            click.echo(f"  more: --page {page + 1}")
+
+
 @click.command()
 @click.argument("subject_id", required=False)
 @click.option("--query", "query_name", help="Exploration query to open (see --list).")
-@click.option("--list", "list_only", is_flag=True, help="List the queries and some task ids.")
+@click.option(
+    "--list", "list_only", is_flag=True, help="List the queries, task ids and rollout ids."
+)
+@click.option("--page", default=1, show_default=True, help="Page of tasks and rollouts (--list).")
+@click.option("--per-page", default=50, show_default=True, help="Ids per page (--list).")
 @click.option(
     "--guide", is_flag=True, help="Serve the queries as a Browser guide on localhost until Ctrl-C."
 )
@@ -110,6 +162,8 @@ def browse(
     guide: bool,
     port: int,
     http_url: str | None,
+    page: int,
+    per_page: int,
 ) -> None:
     """Print a Neo4j Browser link that opens with the right query for a task or rollout id."""
     from viz.browser_guide import (
@@ -129,10 +183,7 @@ def browse(
         for q in explore_queries():
             need = f" [needs a {q.kind} id]" if q.param else ""
             click.echo(f"  {q.name.split('/')[-1]:<22} {q.title}{need}")
-        rows = cypher.read(app.driver(), "explore/list_tasks", database=app.database)
-        click.echo(f"tasks ({len(rows)}):")
-        for r in rows[:50]:
-            click.echo(f"  {r['task_id']:<40} {r['kind']}/{r['variant']} {r['status'] or ''}")
+        _list_ids(app, page, per_page)
         return
     if guide:
         rows = cypher.read(app.driver(), "explore/list_tasks", database=app.database)
