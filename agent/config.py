@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from common.config import option
 
-POLICIES = ("teacher", "llm")
+POLICIES = ("teacher", "llm", "student")
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,12 @@ class ToolSettings:
     summary_backend: str = option(
         "", "LLM backend spec for visit summaries (empty: extractive evidence)."
     )
+    observation_chars: int = option(
+        0,
+        "Cut every tool response to this many characters (0: whole); a small model's context "
+        "budget, the same for the teacher whose trajectories train it and for its rollouts.",
+        min=0,
+    )
 
 
 @dataclass(frozen=True)
@@ -36,9 +42,14 @@ class RolloutConfig(ToolSettings):
 
     policy: str = option(
         "teacher",
-        "teacher (follows the task's plan with real tool calls) or llm (a ReAct agent on "
-        "--backend).",
+        "teacher (follows the task's plan with real tool calls), llm (a ReAct agent on "
+        "--backend) or student (the ReAct agent on a checkpoint trained here, see --student).",
         choices=POLICIES,
+    )
+    student: str = option(
+        "",
+        "policy=student: a checkpoint folder or a TrainingRun id (empty: the latest finished "
+        "SFT run in the graph).",
     )
     backend: str = option(
         "transformers", "LLM spec: transformers[:PATH] | openai:URL[,URL...]#MODEL | vllm:MODEL."

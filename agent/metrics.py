@@ -64,6 +64,17 @@ class Scores:
     rounds: int
 
 
+# A tool call the tools refused: its arguments or its tool were wrong (a format failure of the
+# policy), unlike "no results" or "page not found", which are the web's answers.
+REFUSED_CALLS = frozenset({"malformed_arguments", "unknown_tool", "malformed_tool_call"})
+
+
+def valid_turn(kind: str, tool_error: str | None) -> bool:
+    """Whether an assistant turn is a valid move: an answer, or a well-formed call of a known
+    tool with arguments the tool accepts. The student's `valid_turn_rate` counts these."""
+    return kind == "answer" or (kind == "tool_call" and tool_error not in REFUSED_CALLS)
+
+
 _RESULT_MARKER = re.compile(r"(?m)^\s*\d+[.)]\s")
 
 

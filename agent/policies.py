@@ -6,18 +6,24 @@ give the same tools everywhere.
 
 from __future__ import annotations
 
+from dataclasses import asdict, fields
+from pathlib import Path
 from typing import Any
 
 import neo4j
 
 from agent.config import RolloutConfig, ToolSettings
-from agent.web.tools import CachedTools, WebTools
+from agent.errors import AgentError
+from agent.web.tools import CachedTools, CutTools, ToolBox, WebTools
+from graphdb.ids import stable_id
 
 
 def make_tools(
     driver: neo4j.Driver, database: str | None, settings: ToolSettings, *, cached: bool = True
-) -> CachedTools | WebTools:
-    """WebTools (hybrid when pages carry embeddings), behind the ToolCall cache if `cached`."""
+) -> ToolBox:
+    """WebTools (hybrid when pages carry embeddings), behind the ToolCall cache if `cached`,
+    their observations cut to `settings.observation_chars` when set (the cache keeps them
+    whole, so settings with other cuts share it)."""
     from agent.web.index import embedding_counts
     from common.embeddings import Embedder
 
@@ -38,7 +44,20 @@ def make_tools(
         summary_backend=summary,
         evidence_chars=settings.evidence_chars,
     )
-    return CachedTools(tools) if cached else tools
+    box: ToolBox = CachedTools(tools) if cached else tools
+    return CutTools(box, settings.observation_chars) if settings.observation_chars else box
+
+
+def settings_tag(settings: ToolSettings, *extra: Any) -> str:
+    """'' when the tool settings are the defaults and `extra` is empty, else a short digest of
+    them: part of a policy's model name, hence of its rollout ids."""
+    tools = {f.name: getattr(settings, f.name) for f in fields(ToolSettings)}
+    if (
+        tools == {f.name: getattr(ToolSettings(), f.name) for f in fields(ToolSettings)}
+        and not extra
+    ):
+        return ""
+    return stable_id("s", tools, extra, length=8).removeprefix("s:")
 
 
 def make_policy(driver: neo4j.Driver, database: str | None, settings: RolloutConfig) -> Any:
@@ -55,14 +74,41 @@ def make_policy(driver: neo4j.Driver, database: str | None, settings: RolloutCon
                 database,
                 tools,
                 TeacherConfig(detour_rate=settings.detour_rate, max_rounds=settings.max_rounds),
-            )
+            ),
+            tag=settings_tag(settings),
         )
     from common.llm.registry import load_backend
 
+    backend = settings.backend
+    if settings.policy == "student":
+        backend = f"transformers:{student_checkpoint(driver, database, settings.student)}"
     config = ReactConfig(
         max_rounds=settings.max_rounds,
         max_context_tokens=settings.max_context_tokens,
         max_seconds=settings.max_seconds,
         max_tokens=settings.max_tokens,
     )
-    return LLMRollouts(load_backend(settings.backend), tools, config)
+    tag = settings_tag(settings, asdict(config))
+    return LLMRollouts(load_backend(backend), tools, config, name=settings.policy, tag=tag)
+
+
+def student_checkpoint(driver: neo4j.Driver, database: str | None, student: str) -> Path:
+    """The checkpoint folder a `--student` value names: a folder, a TrainingRun id, or (empty)
+    the latest finished SFT run's final checkpoint."""
+    from graphdb import cypher
+
+    if student and (Path(student) / "config.json").is_file():
+        return Path(student).resolve()
+    rows = cypher.read(
+        driver, "agent/find_student_checkpoint", database=database, run_id=student or None
+    )
+    if not rows or not rows[0]["checkpoint"]:
+        what = f"TrainingRun {student!r}" if student else "a finished SFT run"
+        raise AgentError(
+            f"no student checkpoint: {what} is not in the graph (train one with "
+            "`seekgraph train-sft`, or pass --student FOLDER)"
+        )
+    path = Path(rows[0]["checkpoint"])
+    if not (path / "config.json").is_file():
+        raise AgentError(f"the student checkpoint {path} of {rows[0]['run_id']} is missing")
+    return path

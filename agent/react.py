@@ -37,22 +37,39 @@ class ReactConfig:
     backoff_seconds: float = 0.5
 
 
-def _generate(backend: LLMBackend, rollout: Rollout, config: ReactConfig) -> Any:
+def _generate(backend: LLMBackend, rollouts: list[Rollout], config: ReactConfig) -> list[Any]:
+    """One assistant message per rollout: one batched call when the backend computes batches
+    (`generate_batch`), else one call each; transient failures retried with backoff."""
+    options: dict[str, Any] = {
+        "stop": STOP,
+        "max_tokens": config.max_tokens,
+        "temperature": config.temperature,
+        "seed": config.seed,
+    }
     attempt = 0
     while True:
         try:
-            return backend.generate(
-                rollout.messages,
-                stop=STOP,
-                max_tokens=config.max_tokens,
-                temperature=config.temperature,
-                seed=config.seed,
-            )
+            batch = getattr(backend, "generate_batch", None)
+            if batch is not None and len(rollouts) > 1:
+                return list(batch([r.messages for r in rollouts], **options))
+            return [backend.generate(r.messages, **options) for r in rollouts]
         except TransientBackendError:
             if attempt >= config.retries:
                 raise
             time.sleep(config.backoff_seconds * 2**attempt)
             attempt += 1
+
+
+def _over_budget(
+    backend: LLMBackend, rollout: Rollout, config: ReactConfig, elapsed: float
+) -> Termination | None:
+    if rollout.rounds >= config.max_rounds:
+        return Termination.MAX_ROUNDS
+    if elapsed > config.max_seconds:
+        return Termination.TIMEOUT
+    if backend.count_tokens(rollout.messages) > config.max_context_tokens:
+        return Termination.CONTEXT_LIMIT
+    return None
 
 
 def run_react(
@@ -64,31 +81,60 @@ def run_react(
     date: str | None = None,
 ) -> Rollout:
     """Run one ReAct rollout to termination and return it."""
+    return run_react_batch(backend, tools, [question], config, date=date)[0]
+
+
+def run_react_batch(
+    backend: LLMBackend,
+    tools: ToolBox,
+    questions: list[str],
+    config: ReactConfig | None = None,
+    *,
+    date: str | None = None,
+) -> list[Rollout]:
+    """Run one rollout per question in lock step, each to its own termination.
+
+    Every round, the rollouts still running get their next message from one batched
+    generation (see `_generate`); each then acts on its own message. Budgets are per rollout
+    (its rounds and context; the wall time is the batch's). A backend failure ends every
+    rollout of the round with `backend_error`. The batch a rollout runs in is fixed by the
+    caller, so the same batches give the same rollouts."""
     config = config or ReactConfig()
-    rollout = Rollout.start(question, date)
+    rollouts = [Rollout.start(q, date) for q in questions]
     started = time.monotonic()
-    try:
-        while rollout.termination is None:
-            if rollout.rounds >= config.max_rounds:
-                rollout.termination = Termination.MAX_ROUNDS
+    running = list(rollouts)
+    while running:
+        elapsed = time.monotonic() - started
+        ready = []
+        try:
+            for rollout in running:
+                ended = _over_budget(backend, rollout, config, elapsed)
+                if ended is None:
+                    ready.append(rollout)
+                else:
+                    rollout.termination = ended
+                    rollout.seconds = elapsed
+            if not ready:
                 break
-            if time.monotonic() - started > config.max_seconds:
-                rollout.termination = Termination.TIMEOUT
-                break
-            if backend.count_tokens(rollout.messages) > config.max_context_tokens:
-                rollout.termination = Termination.CONTEXT_LIMIT
-                break
-            generation = _generate(backend, rollout, config)
+            generations = _generate(backend, ready, config)
+        except BackendError as e:
+            for rollout in running:
+                if rollout.termination is not None:  # ended by a budget this round
+                    continue
+                rollout.termination = Termination.BACKEND_ERROR
+                rollout.error = f"{type(e).__name__}: {e}"
+                rollout.seconds = time.monotonic() - started
+            break
+        for rollout, generation in zip(ready, generations, strict=True):
             rollout.prompt_tokens += generation.prompt_tokens
             rollout.completion_tokens += generation.completion_tokens
             # servers that ignore `stop` still must not write tool responses
             text = cut_at_stop(generation.text).strip()
             _act(rollout, tools, text, generation.completion_tokens)
-    except BackendError as e:
-        rollout.termination = Termination.BACKEND_ERROR
-        rollout.error = f"{type(e).__name__}: {e}"
-    rollout.seconds = time.monotonic() - started
-    return rollout
+            if rollout.termination is not None:
+                rollout.seconds = time.monotonic() - started
+        running = [r for r in ready if r.termination is None]
+    return rollouts
 
 
 def _act(rollout: Rollout, tools: ToolBox, text: str, tokens: int) -> None:

@@ -26,8 +26,8 @@ from typing import Protocol
 import neo4j
 
 from agent.errors import AgentError
-from agent.metrics import Target
-from agent.react import ReactConfig, run_react
+from agent.metrics import Target, valid_turn
+from agent.react import ReactConfig, run_react, run_react_batch
 from agent.store import write_rollout
 from agent.teacher import TaskInfo, TeacherPolicy
 from agent.trajectory import Rollout, Termination
@@ -163,15 +163,18 @@ class Policy(Protocol):
 
 @dataclass
 class TeacherRollouts:
-    """The teacher as a `Policy`; `model` names its detour setting, e.g. `teacher-d0.3`."""
+    """The teacher as a `Policy`; `model` names its detour setting, e.g. `teacher-d0.3`, and
+    `tag` the tool settings when they are not the defaults (`agent.policies.settings_tag`),
+    so rollouts under other settings never pass for done ones."""
 
     teacher: TeacherPolicy
     name: str = "teacher"
+    tag: str = ""
 
     @property
     def model(self) -> str:
         rate = self.teacher.config.detour_rate
-        return f"teacher-d{rate:g}"
+        return f"teacher-d{rate:g}" + (f"-{self.tag}" if self.tag else "")
 
     @property
     def max_rounds(self) -> int:
@@ -183,23 +186,33 @@ class TeacherRollouts:
 
 @dataclass
 class LLMRollouts:
-    """An `LLMBackend` in the ReAct loop as a `Policy`."""
+    """An `LLMBackend` in the ReAct loop as a `Policy`; `tag` as for the teacher."""
 
     backend: LLMBackend
     tools: ToolBox
     config: ReactConfig
     name: str = "llm"
+    tag: str = ""
 
     @property
     def model(self) -> str:
-        return self.backend.name.replace("/", "_")
+        return self.backend.name.replace("/", "_") + (f"-{self.tag}" if self.tag else "")
 
     @property
     def max_rounds(self) -> int:
         return self.config.max_rounds
 
+    @property
+    def batches(self) -> bool:
+        """Whether concurrent rollouts run as one batch (the backend computes batches)."""
+        return hasattr(self.backend, "generate_batch")
+
     def run(self, task: TaskInfo, seed: str) -> Rollout:
         return run_react(self.backend, self.tools, task.question, self.config)
+
+    def run_batch(self, tasks: Sequence[TaskInfo], seeds: Sequence[str]) -> list[Rollout]:
+        """Rollouts of `tasks` in lock step (`agent.react.run_react_batch`)."""
+        return run_react_batch(self.backend, self.tools, [t.question for t in tasks], self.config)
 
 
 def save_rollout(
@@ -227,6 +240,10 @@ def save_rollout(
         "date": trajectory.date,
         "rounds": trajectory.rounds,
         "tool_calls": trajectory.tool_calls,
+        "valid_turns": sum(
+            valid_turn(turn.kind, step.error)
+            for turn, step in zip(trajectory.turns, rollout.steps, strict=True)
+        ),
         "tokens": trajectory.tokens(),
         "prompt_tokens": rollout.prompt_tokens,
         "completion_tokens": rollout.completion_tokens,
@@ -279,45 +296,76 @@ def run_rollouts(
     started = time.perf_counter()
     steps = 0
 
-    def run_one(task: TaskInfo, index: int, rid: str) -> Rollout:
-        rollout = policy.run(task, seed=rid)
-        save_rollout(
-            driver, database, task, index, policy, rollout, targets.get(task.task_id, []), shard
-        )
-        return rollout
-
-    def job(task: TaskInfo, index: int) -> tuple[str, Rollout | None]:
-        """The rollout, or None when another worker holds or has finished it."""
-        rid = rollout_id(task.task_id, policy.name, policy.model, index)
+    def claim(chunk: list[tuple[TaskInfo, int]]) -> list[tuple[TaskInfo, int, str]]:
+        """The rollouts of `chunk` this worker may run: all without leases; else those it
+        claims that no other worker finished since the pending list was read."""
+        ids = [(t, i, rollout_id(t.task_id, policy.name, policy.model, i)) for t, i in chunk]
         if leases is None:
-            return rid, run_one(task, index, rid)
-        if not leases.claim([rid]):
-            return rid, None
-        try:
-            if cypher.read(
-                driver, "agent/find_finished_rollouts", database=database, rollout_ids=[rid]
-            ):
-                return rid, None  # finished by another worker since the pending list was read
-            return rid, run_one(task, index, rid)
-        finally:
-            leases.release([rid])
+            return ids
+        mine = [x for x in ids if leases.claim([x[2]])]
+        done = {
+            r["rollout_id"]
+            for r in cypher.read(
+                driver,
+                "agent/find_finished_rollouts",
+                database=database,
+                rollout_ids=[x[2] for x in mine],
+            )
+        }
+        leases.release(sorted(done))
+        return [x for x in mine if x[2] not in done]
 
-    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        futures = [pool.submit(job, t, i) for t, i in pending]
+    def job(chunk: list[tuple[TaskInfo, int]]) -> list[tuple[str, Rollout | None]]:
+        """Run a chunk (one rollout, or one batch of a batching policy) and store each; None
+        for a rollout another worker holds or has finished."""
+        mine = claim(chunk)
+        try:
+            if run_batch is not None and len(mine) > 1:
+                done = run_batch([t for t, _, _ in mine], [rid for _, _, rid in mine])
+            else:
+                done = [policy.run(t, seed=rid) for t, _, rid in mine]
+            for (task, index, _), rollout in zip(mine, done, strict=True):
+                save_rollout(
+                    driver,
+                    database,
+                    task,
+                    index,
+                    policy,
+                    rollout,
+                    targets.get(task.task_id, []),
+                    shard,
+                )
+        finally:
+            if leases is not None:
+                leases.release([rid for _, _, rid in mine])
+        ran = {rid: rollout for (_, _, rid), rollout in zip(mine, done, strict=True)}
+        return [
+            (rid, ran.get(rid))
+            for rid in (rollout_id(t.task_id, policy.name, policy.model, i) for t, i in chunk)
+        ]
+
+    # a batching policy (an LLM whose backend computes batches) runs `concurrency` rollouts
+    # as one lock-step batch, in fixed chunks of the pending list; others run one per thread
+    run_batch = getattr(policy, "run_batch", None) if getattr(policy, "batches", False) else None
+    batch_size = concurrency if run_batch is not None else 1
+    chunks = [pending[k : k + batch_size] for k in range(0, len(pending), batch_size)]
+    threads = 1 if batch_size > 1 else max(1, concurrency)
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        futures = [pool.submit(job, chunk) for chunk in chunks]
         try:
             for future in as_completed(futures):
-                rid, rollout = future.result()
-                if on_done is not None:
-                    on_done(1)
-                if rollout is None:
-                    report.skip()
-                    report.count("held by other workers")
-                    continue
-                steps += len(rollout.steps)
-                if rollout.termination == Termination.ANSWER:
-                    report.keep()
-                else:
-                    report.reject(rid, str(rollout.termination), rollout.error or "")
+                for rid, rollout in future.result():
+                    if on_done is not None:
+                        on_done(1)
+                    if rollout is None:
+                        report.skip()
+                        report.count("held by other workers")
+                        continue
+                    steps += len(rollout.steps)
+                    if rollout.termination == Termination.ANSWER:
+                        report.keep()
+                    else:
+                        report.reject(rid, str(rollout.termination), rollout.error or "")
         except BaseException:
             for f in futures:
                 f.cancel()

@@ -62,6 +62,7 @@ def step_rows(
                 "tool": turn.tool,
                 "tokens": record.tokens,
                 "detour_kind": record.detour_kind,
+                "tool_error": record.error,
                 "rewritten": turn.index in set(rewritten),
                 "previous": f"{rollout_id}#{k - 1}" if k else None,
             }

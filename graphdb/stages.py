@@ -162,7 +162,7 @@ class Stage(Generic[C]):
 
     `defaults` override the config class's defaults for this stage (two stages may share a
     class, e.g. `rollout` and `rollout-llm`); `optional` stages run in the pipeline only when
-    asked for.
+    asked for (`--with-training` or by name), `manual` ones only by name (they take hours).
     """
 
     name: str
@@ -172,6 +172,7 @@ class Stage(Generic[C]):
     work: Callable[[StageContext, C], StageReport]
     optional: bool = False
     defaults: tuple[tuple[str, Any], ...] = ()
+    manual: bool = False
 
     def run(self, ctx: StageContext, config: C) -> StageReport:
         """Run the stage and return its finished report (seconds set)."""

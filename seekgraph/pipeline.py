@@ -25,7 +25,7 @@ from synth.stages import (
     SHAPER_IMPORT,
     SHAPER_SEEDS,
 )
-from training.stages import DATASET, EVAL, PRUNE, TRAIN_GRPO, TRAIN_SFT
+from training.stages import DATASET, EVAL, EXPERIMENT, PRUNE, TRAIN_GRPO, TRAIN_SFT
 from viz.stages import REPORT
 
 STAGES: list[Stage] = [  # type: ignore[type-arg]
@@ -49,6 +49,7 @@ STAGES: list[Stage] = [  # type: ignore[type-arg]
     TRAIN_SFT,
     TRAIN_GRPO,
     EVAL,
+    EXPERIMENT,
     REPORT,
 ]
 SECTIONS = frozenset({"neo4j", "server", *(s.section for s in STAGES)})
@@ -62,7 +63,7 @@ def select_stages(
     only: tuple[str, ...] = (), skip: tuple[str, ...] = (), with_optional: bool = False
 ) -> list[Stage]:  # type: ignore[type-arg]
     """The stages to run: all non-optional ones (optional ones with `with_optional` or when
-    named in `only`), minus `skip`."""
+    named in `only`, manual ones only when named), minus `skip`."""
     names = [s.name for s in STAGES]
     unknown = [n for n in (*only, *skip) if n not in names]
     if unknown:
@@ -71,7 +72,10 @@ def select_stages(
     for stage in STAGES:
         if only and stage.name not in only:
             continue
-        if stage.name in skip or (stage.optional and not with_optional and stage.name not in only):
+        asked = stage.name in only
+        if stage.name in skip or (stage.optional and not (with_optional or asked)):
+            continue
+        if stage.manual and not asked:
             continue
         chosen.append(stage)
     return chosen

@@ -144,3 +144,76 @@ def test_cut_at_stop_takes_the_earliest() -> None:
     assert cut_at_stop("a<tool_response>b<answer>", ["<answer>", "<tool_response>"]) == ("a", True)
     assert cut_at_stop("abc", ["x"]) == ("abc", False)
     assert cut_at_stop("abc", None) == ("abc", False)
+
+
+def test_transformers_spec_options_pick_device_and_dtype(tmp_path: Path) -> None:
+    backend = load_backend(f"transformers:{tmp_path}?device=cuda&dtype=bfloat16")
+    assert isinstance(backend, TransformersBackend)
+    assert (backend.path, backend.device, backend.dtype) == (tmp_path, "cuda", "bfloat16")
+    with pytest.raises(BackendConfigError, match="unknown option"):
+        load_backend(f"transformers:{tmp_path}?gpu=1")
+
+
+class _Engine:
+    """vLLM's `LLM` as far as the backend uses it: its tokenizer (the real SmolLM2 one here,
+    since vLLM does not install on this CPU machine) and a `chat` that notices overlapping
+    calls, which the real engine does not survive."""
+
+    def __init__(self, tokenizer: object) -> None:
+        self.tokenizer = tokenizer
+        self.inside = 0
+        self.overlaps = 0
+
+    def get_tokenizer(self) -> object:
+        return self.tokenizer
+
+    def chat(self, conversations: list[object], params: object, use_tqdm: bool) -> list[object]:
+        import time
+        from types import SimpleNamespace
+
+        self.inside += 1
+        self.overlaps += self.inside > 1
+        time.sleep(0.05)
+        self.inside -= 1
+        completion = SimpleNamespace(text="ok", token_ids=[1, 2], finish_reason="stop")
+        return [SimpleNamespace(outputs=[completion], prompt_token_ids=[1, 2, 3])]
+
+
+def test_vllm_counts_real_tokens_and_generates_one_at_a_time(
+    backend: TransformersBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`count_tokens` returns the template's token count (the installed transformers returns a
+    dict from `apply_chat_template(tokenize=True)`, whose len() was 2); concurrent rollouts
+    never enter the engine together."""
+    import sys
+    import threading
+    from types import SimpleNamespace
+
+    monkeypatch.setitem(sys.modules, "vllm", SimpleNamespace(SamplingParams=lambda **kw: kw))
+    engine = _Engine(backend.tokenizer)
+    vllm = VLLMBackend("smollm2")
+    vllm._llm = engine
+    messages = [{"role": "system", "content": "Be brief."}, *QUESTION]
+    assert vllm.count_tokens(messages) == backend.count_tokens(messages) > 10
+    threads = [threading.Thread(target=vllm.generate, args=(QUESTION,)) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert engine.overlaps == 0
+
+
+def test_a_batch_generates_what_single_calls_generate(backend: TransformersBackend) -> None:
+    """Left-padded batches (unequal prompt lengths, one sequence stopping early at a stop
+    string) give the single calls' greedy messages and token counts."""
+    conversations = [
+        QUESTION,
+        [{"role": "user", "content": "Name three colours, one per line."}],
+        [{"role": "user", "content": "Count from one to ten in words, then say done."}],
+    ]
+    stop = ["four"]
+    single = [backend.generate(c, max_tokens=24, stop=stop) for c in conversations]
+    batch = backend.generate_batch(conversations, max_tokens=24, stop=stop)
+    assert [g.text for g in batch] == [g.text for g in single]
+    assert [g.completion_tokens for g in batch] == [g.completion_tokens for g in single]
+    assert [g.finish_reason for g in batch] == [g.finish_reason for g in single]

@@ -62,12 +62,29 @@ def test_hybrid_adds_hard_unpruned_of_other_tasks() -> None:
     sel = select(POOL, DatasetSpec(mix="hybrid", min_accuracy=1.0, hybrid_ratio=5))
     assert {c.rollout_id for c in sel.chosen} == {"a/0/p", "b/0"}
     reasons = {rid: reason for rid, reason, _ in sel.rejected}
-    assert reasons["a/0"] == "same_task_as_pruned"  # the original of a pruned one stays out
+    assert reasons["a/0"] == "task_on_pruned_side"  # the original of a pruned one stays out
     assert reasons["c/0"] == "not_hard"
-    quota = select(POOL, DatasetSpec(mix="hybrid", min_accuracy=1.0, hybrid_ratio=0))
-    assert [c.rollout_id for c in quota.chosen] == ["a/0/p"]
+    with pytest.raises(DatasetError, match="needs pruned and hard unpruned"):
+        select(POOL, DatasetSpec(mix="hybrid", min_accuracy=1.0, hybrid_ratio=0))
     assert select(POOL, DatasetSpec(mix="auto", min_accuracy=1.0)).mix == "hybrid"
     assert select([POOL[2]], DatasetSpec(mix="auto")).mix == "filtered"
+
+
+def test_hybrid_splits_tasks_when_every_task_has_a_pruned_twin() -> None:
+    """Every task pruned (as after the prune stage): Hybrid still holds both kinds, of
+    different tasks, about one unpruned per pruned at ratio 1."""
+    pool = []
+    for i in range(10):
+        pool.append(cand(f"t{i}/0", f"t{i}", rounds=8))
+        pool.append(cand(f"t{i}/0/p", f"t{i}", rounds=3, pruned=True, original_id=f"t{i}/0"))
+    sel = select(pool, DatasetSpec(mix="hybrid", hybrid_ratio=1.0))
+    pruned = {c.task_id for c in sel.chosen if c.pruned}
+    unpruned = {c.task_id for c in sel.chosen if not c.pruned}
+    assert len(pruned) == len(unpruned) == 5
+    assert not pruned & unpruned
+    assert select(pool, DatasetSpec(mix="auto")).mix == "hybrid"
+    one_in_four = select(pool, DatasetSpec(mix="hybrid", hybrid_ratio=1 / 3))
+    assert sum(not c.pruned for c in one_in_four.chosen) == round(10 / 4)
 
 
 def test_variant_ratios_and_limit() -> None:

@@ -103,3 +103,18 @@ def test_trajectory_rewards_score_every_turn_and_visit_observations() -> None:
     assert soft(["q", "q"], ["ignored", "ignored"], **columns) == pytest.approx([1 / 3, 0.0])
     assert eff(["q", "q"], ["", ""], **columns) == pytest.approx([0.25, 0.0])
     assert fmt(["q", "q"], ["", ""], **columns) == pytest.approx([0.5, 0.0])
+
+
+def test_efficiency_counts_only_the_policys_own_calls() -> None:
+    """Seeded calls (the environment's opening search and visit) neither count as the
+    policy's actions nor lend it the targets they revealed."""
+    seeded = [
+        {"role": "tool_call", "tool": "search", "observation": "x", "seeded": True},
+        {"role": "tool_call", "tool": "visit", "observation": "Paris Lyon", "seeded": True},
+    ]
+    own = {"role": "tool_call", "tool": "visit", "observation": "Nice"}
+    answer = {"turns": ["<answer>Nice</answer>"], "prediction": "Nice"}
+    only_seeded = score_trajectory({"steps": seeded, **answer}, TARGETS)
+    assert only_seeded["efficiency"] == 0.0
+    with_own = score_trajectory({"steps": [*seeded, own], **answer}, TARGETS)
+    assert with_own["efficiency"] == pytest.approx(1 / 1 / 4)

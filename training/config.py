@@ -33,7 +33,10 @@ class DatasetSpec:
     splits: tuple[str, ...] = option(
         ("train",), "Task splits (a task without one counts as train)."
     )
-    policies: tuple[str, ...] = option((), "Rollout policies (teacher, llm); empty: any.")
+    policies: tuple[str, ...] = option((), "Rollout policies (teacher, llm, student); empty: any.")
+    models: tuple[str, ...] = option(
+        (), "Rollout models, e.g. teacher-d0.3 (a policy under its settings); empty: any."
+    )
     kinds: tuple[str, ...] = option((), "Task kinds, the source (leaper, shaper); empty: any.")
     variants: tuple[str, ...] = option(
         (), "Task variants (basic, union, reverse-union, kp); empty: any."
@@ -46,6 +49,11 @@ class DatasetSpec:
     min_ise: float = option(0.0, "ISE at least this.", min=0)
     pruned: bool | None = option(
         None, "mix=filtered: only pruned (true), only unpruned (false); unset: both."
+    )
+    drop_stale_thoughts: bool = option(
+        False,
+        "Leave out pruned trajectories whose thoughts were not rewritten (they may cite pruned "
+        "steps); each example's `thoughts` field says which it is.",
     )
     variant_ratios: dict[str, float] = field(
         default_factory=dict,
@@ -94,6 +102,11 @@ class SFTRunConfig:
         "float32", "float32 on CPU, bfloat16 on GPUs.", choices=("float32", "bfloat16", "float16")
     )
     device: str = option("cpu", "cpu or cuda.", choices=("cpu", "cuda"))
+    mixed_bf16: bool = option(
+        False,
+        "Mixed precision: float32 weights, bfloat16 matmuls (GPUs, and CPUs with AMX or "
+        "AVX512-BF16, where it is several times faster).",
+    )
     gradient_checkpointing: bool = option(False, "Trade compute for memory.")
     packing: bool = option(False, "Pack examples into full-length sequences.")
     chat_template: str = option(
@@ -153,6 +166,17 @@ class EvalConfig(ToolSettings):
     """The agent evaluation of a checkpoint on held-out tasks, written as an Evaluation node."""
 
     checkpoint: str = option("smollm2", "A checkpoint folder, or smollm2 for the packaged model.")
+    backend: str = option(
+        "",
+        "LLM spec that serves the checkpoint (empty: transformers on it, on --device); e.g. "
+        "openai:URL#MODEL for `vllm serve` or `transformers serve` of the same checkpoint.",
+    )
+    device: str = option("cpu", "transformers backend: cpu or cuda.", choices=("cpu", "cuda"))
+    dtype: str = option(
+        "float32",
+        "transformers backend: weights' dtype (bfloat16 is faster on GPUs and AMX CPUs).",
+        choices=("float32", "bfloat16", "float16"),
+    )
     split: str = option("heldout", "Tasks of this split.")
     limit_tasks: int = option(10, "Tasks, at most.", min=1)
     max_rounds: int = option(4, "Round budget per rollout.", min=1)

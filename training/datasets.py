@@ -55,6 +55,7 @@ class Candidate:
     variant: str = ""
     split: str = "train"
     policy: str = ""
+    model: str = ""
     pruned: bool = False
     original_id: str | None = None
     termination: str = "answer"
@@ -64,6 +65,12 @@ class Candidate:
     isr: float = 0.0
     ise: float = 0.0
     rounds: int = 0
+    # original (unpruned) | not_needed | rewritten | rewrite_failed | not_rewritten: whether a
+    # pruned trajectory's thoughts were rewritten where their context lost steps
+    thoughts: str = "original"
+
+
+STALE_THOUGHTS = frozenset({"not_rewritten", "rewrite_failed"})
 
 
 @dataclass
@@ -82,6 +89,7 @@ def _filter_reason(c: Candidate, spec: DatasetSpec) -> tuple[str, str] | None:
     checks: list[tuple[bool, str, str]] = [
         (bool(spec.splits) and c.split not in spec.splits, "split", c.split),
         (bool(spec.policies) and c.policy not in spec.policies, "policy", c.policy),
+        (bool(spec.models) and c.model not in spec.models, "model", c.model),
         (bool(spec.kinds) and c.kind not in spec.kinds, "source", c.kind),
         (bool(spec.variants) and c.variant not in spec.variants, "variant", c.variant),
         (
@@ -94,6 +102,11 @@ def _filter_reason(c: Candidate, spec: DatasetSpec) -> tuple[str, str] | None:
         (c.f1 < spec.min_f1, "low_f1", f"f1 {c.f1:.3f}"),
         (c.isr < spec.min_isr, "low_isr", f"isr {c.isr:.3f}"),
         (c.ise < spec.min_ise, "low_ise", f"ise {c.ise:.3f}"),
+        (
+            spec.drop_stale_thoughts and c.thoughts in STALE_THOUGHTS,
+            "stale_thoughts",
+            f"thoughts {c.thoughts}: they may cite pruned steps",
+        ),
     ]
     for failed, reason, detail in checks:
         if failed:
@@ -135,6 +148,71 @@ def variant_counts(
     return take(n)
 
 
+def _hard(c: Candidate, spec: DatasetSpec) -> bool:
+    return not c.pruned and c.rounds >= spec.hybrid_min_rounds
+
+
+def _hybrid_possible(passing: Sequence[Candidate], spec: DatasetSpec) -> bool:
+    """Pruned trajectories and hard unpruned ones exist, of at least two tasks in all."""
+    pruned = {c.task_id for c in passing if c.pruned}
+    hard = {c.task_id for c in passing if _hard(c, spec)}
+    return bool(pruned and hard and len(pruned | hard) >= 2)
+
+
+def _hybrid(
+    passing: list[Candidate], spec: DatasetSpec, rejected: list[tuple[str, str, str]]
+) -> list[Candidate]:
+    """WebClipper's Hybrid mix: pruned trajectories of some tasks and unpruned *hard* ones of
+    OTHER tasks, never both for one task.
+
+    A task with hard unpruned trajectories but no pruned one gives those; the tasks with both
+    are split in seeded order: a share ``ratio / (1 + ratio)`` of them gives its hard unpruned
+    trajectories, the rest (and every task without a hard one) its pruned ones. Unpruned ones
+    beyond `hybrid_ratio` per pruned one are dropped (``over_hybrid_quota``). E.g. ratio 1 and
+    four tasks a-d, each with a pruned and a hard unpruned trajectory: two tasks give their
+    unpruned, two their pruned trajectory.
+    """
+    pruned_tasks = {c.task_id for c in passing if c.pruned}
+    hard_tasks = {c.task_id for c in passing if _hard(c, spec)}
+    # a task with hard unpruned trajectories only can give nothing else; of the tasks with
+    # both, a share goes to the unpruned side, and one stays pruned if no other task is
+    both = sorted(hard_tasks & pruned_tasks, key=lambda t: order_key(spec.seed, t))
+    n_both = round(spec.hybrid_ratio / (1 + spec.hybrid_ratio) * len(both))
+    if not pruned_tasks - hard_tasks:
+        n_both = min(n_both, len(both) - 1)
+    unpruned_side = (hard_tasks - pruned_tasks) | set(both[:n_both])
+    pruned: list[Candidate] = []
+    hard: list[Candidate] = []
+    for c in passing:
+        if c.pruned:
+            if c.task_id in unpruned_side:
+                rejected.append((c.rollout_id, "task_on_unpruned_side", c.task_id))
+            else:
+                pruned.append(c)
+        elif c.task_id not in unpruned_side:
+            why = "not_hard" if not _hard(c, spec) else "task_on_pruned_side"
+            rejected.append((c.rollout_id, why, f"{c.rounds} rounds"))
+        elif not _hard(c, spec):
+            rejected.append((c.rollout_id, "not_hard", f"{c.rounds} rounds"))
+        else:
+            hard.append(c)
+    quota = math.floor(spec.hybrid_ratio * len(pruned) + 1e-9)
+    hard.sort(key=lambda c: (-c.rounds, order_key(spec.seed, c.rollout_id)))
+    for c in hard[quota:]:
+        rejected.append((c.rollout_id, "over_hybrid_quota", f"quota {quota}"))
+    chosen = pruned + hard[:quota]
+    chosen.sort(key=lambda c: order_key(spec.seed, c.rollout_id))
+    if not any(c.pruned for c in chosen) or all(c.pruned for c in chosen):
+        raise DatasetError(
+            f"the hybrid mix needs pruned and hard unpruned trajectories of different tasks; "
+            f"got {sum(c.pruned for c in chosen)} pruned and "
+            f"{sum(not c.pruned for c in chosen)} unpruned (hybrid_min_rounds "
+            f"{spec.hybrid_min_rounds}, hybrid_ratio {spec.hybrid_ratio:g}); use mix=eff or "
+            "mix=filtered"
+        )
+    return chosen
+
+
 def select(candidates: Iterable[Candidate], spec: DatasetSpec) -> Selection:
     """Apply the spec's filters and mix to candidates; returns chosen (in order) and rejected."""
     rejected: list[tuple[str, str, str]] = []
@@ -148,7 +226,7 @@ def select(candidates: Iterable[Candidate], spec: DatasetSpec) -> Selection:
     passing.sort(key=lambda c: order_key(spec.seed, c.rollout_id))
     mix = spec.mix
     if mix == "auto":
-        mix = "hybrid" if any(c.pruned for c in passing) else "filtered"
+        mix = "hybrid" if _hybrid_possible(passing, spec) else "filtered"
     chosen: list[Candidate] = []
     if mix == "filtered":
         for c in passing:
@@ -160,24 +238,7 @@ def select(candidates: Iterable[Candidate], spec: DatasetSpec) -> Selection:
         for c in passing:
             (chosen.append(c) if c.pruned else rejected.append((c.rollout_id, "not_pruned", "")))
     elif mix == "hybrid":
-        pruned = [c for c in passing if c.pruned]
-        pruned_tasks = {c.task_id for c in pruned}
-        quota = math.floor(spec.hybrid_ratio * len(pruned) + 1e-9)
-        hard: list[Candidate] = []
-        for c in passing:
-            if c.pruned:
-                continue
-            if c.task_id in pruned_tasks:
-                rejected.append((c.rollout_id, "same_task_as_pruned", c.task_id))
-            elif c.rounds < spec.hybrid_min_rounds:
-                rejected.append((c.rollout_id, "not_hard", f"{c.rounds} rounds"))
-            else:
-                hard.append(c)
-        hard.sort(key=lambda c: (-c.rounds, order_key(spec.seed, c.rollout_id)))
-        for c in hard[quota:]:
-            rejected.append((c.rollout_id, "over_hybrid_quota", f"quota {quota}"))
-        chosen = pruned + hard[:quota]
-        chosen.sort(key=lambda c: order_key(spec.seed, c.rollout_id))
+        chosen = _hybrid(passing, spec, rejected)
     else:
         raise DatasetError(f"unknown mix {spec.mix!r}")
     if spec.max_per_task:
@@ -228,6 +289,7 @@ def load_candidates(
                     variant=r["variant"] or "",
                     split=r["split"] or "train",
                     policy=r["policy"] or "",
+                    model=r["model"] or "",
                     pruned=bool(r["pruned"]),
                     original_id=r["original_id"],
                     termination=r["termination"] or "",
@@ -237,6 +299,7 @@ def load_candidates(
                     isr=float(r["isr"] or 0.0),
                     ise=float(r["ise"] or 0.0),
                     rounds=int(r["rounds"] or 0),
+                    thoughts=r["thoughts"] or "original",
                 )
             )
         if len(rows) < page:
@@ -282,6 +345,8 @@ def _card(
         f"- variants: {counts(c.variant for c in chosen)}",
         f"- sources: {counts(c.kind for c in chosen)}",
         f"- policies: {counts(c.policy for c in chosen)}",
+        f"- thoughts: {counts(c.thoughts for c in chosen)} (pruned trajectories whose thoughts "
+        "were not rewritten may cite steps that were pruned)",
         f"- rounds: mean {sum(rounds) / len(rounds):.2f}, max {max(rounds)}"
         if rounds
         else "- rounds: -",
@@ -384,6 +449,7 @@ def example_records(
                 "kind": c.kind,
                 "pruned": c.pruned,
                 "rewritten": bool(rollout.rewritten),
+                "thoughts": c.thoughts,
             }
         )
     if not chosen:

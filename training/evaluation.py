@@ -38,13 +38,22 @@ class EvalResult:
     fae: float
     format_error_rate: float
     rollout_ids: list[str]
+    valid_turn_rate: float = 0.0  # assistant turns that are valid calls or answers
+    tokens: float = 0.0  # mean trajectory tokens (`common.wire.count_tokens`)
+    n_turns: int = 0
 
     def summary(self) -> str:
         return (
-            f"{self.n_tasks} tasks: accuracy {self.accuracy:.3f}, F1 {self.f1:.3f}, "
-            f"rounds {self.rounds:.2f}, ISR {self.isr:.3f}, ISE {self.ise:.3f}, "
+            f"{self.n_tasks} tasks: valid turns {self.valid_turn_rate:.1%} of {self.n_turns}, "
+            f"accuracy {self.accuracy:.3f}, F1 {self.f1:.3f}, ISR {self.isr:.3f}, "
+            f"ISE {self.ise:.3f}, rounds {self.rounds:.2f}, tokens {self.tokens:.0f}, "
             f"F-AE {self.fae:.3f}, format errors {self.format_error_rate:.0%}"
         )
+
+    def metrics(self) -> dict[str, float]:
+        """The numbers an evaluation reports, by name (tables compare these)."""
+        names = ("valid_turn_rate", "accuracy", "f1", "isr", "ise", "rounds", "tokens", "fae")
+        return {name: float(getattr(self, name)) for name in names}
 
 
 def checkpoint_key(checkpoint: str) -> str:
@@ -71,6 +80,7 @@ def evaluate_checkpoint(
         return sum(float(r[name] or 0.0) for r in rows) / len(rows)
 
     run = cypher.read(driver, "training/find_run_by_checkpoint", database=database, checkpoint=key)
+    turns = sum(int(r["rounds"] or 0) for r in rows)
     result = EvalResult(
         eval_id=stable_id("eval", key, sorted(rids), asdict(settings)),
         checkpoint=key,
@@ -84,6 +94,9 @@ def evaluate_checkpoint(
         fae=mean("fae"),
         format_error_rate=sum(r["termination"] == "format_error" for r in rows) / len(rows),
         rollout_ids=sorted(r["rollout_id"] for r in rows),
+        valid_turn_rate=sum(int(r["valid_turns"] or 0) for r in rows) / turns if turns else 0.0,
+        tokens=mean("tokens"),
+        n_turns=turns,
     )
     _store(driver, database, result, settings, model)
     return result
@@ -119,7 +132,8 @@ def _roll_out(
     agent = RolloutConfig(
         **tools,
         policy="llm",
-        backend=f"transformers:{model_path}",
+        backend=settings.backend
+        or f"transformers:{model_path}?device={settings.device}&dtype={settings.dtype}",
         max_rounds=settings.max_rounds,
         max_tokens=settings.max_tokens,
         max_context_tokens=settings.max_context_tokens,
@@ -147,6 +161,9 @@ def _store(
         "fae": result.fae,
         "n_tasks": result.n_tasks,
         "format_error_rate": result.format_error_rate,
+        "valid_turn_rate": result.valid_turn_rate,
+        "tokens": result.tokens,
+        "n_turns": result.n_turns,
         "split": settings.split,
         "model": model,
         "settings_json": json.dumps(asdict(settings), sort_keys=True),

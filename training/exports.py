@@ -62,6 +62,7 @@ def task_record(task: TaskInfo, system: str, split: str) -> dict[str, Any]:
         "kind": task.kind,
         "pruned": False,
         "rewritten": False,
+        "thoughts": "original",
         "split": split,
         **answer_columns(task.answer_json),
     }

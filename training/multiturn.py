@@ -102,9 +102,10 @@ def tool_turn_suffix(tokenizer: Any, content: str) -> str:
     return str(text[at + len(marker) :])
 
 
-def seeded_steps(prompt: Sequence[dict[str, str]]) -> list[dict[str, str]]:
-    """Tool calls already in the prompt (seeded assistant turns) with their observations."""
-    steps: list[dict[str, str]] = []
+def seeded_steps(prompt: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
+    """Tool calls already in the prompt (seeded assistant turns) with their observations,
+    marked ``seeded`` (the environment made them: rewards do not count them as the policy's)."""
+    steps: list[dict[str, Any]] = []
     for i, message in enumerate(prompt):
         if message["role"] != "assistant":
             continue
@@ -113,7 +114,14 @@ def seeded_steps(prompt: Sequence[dict[str, str]]) -> list[dict[str, str]]:
             continue
         reply = prompt[i + 1]["content"] if i + 1 < len(prompt) else ""
         observation = reply.removeprefix("<tool_response>").removesuffix("</tool_response>")
-        steps.append({"role": "tool_call", "tool": parsed.tool, "observation": observation.strip()})
+        steps.append(
+            {
+                "role": "tool_call",
+                "tool": parsed.tool,
+                "observation": observation.strip(),
+                "seeded": True,
+            }
+        )
     return steps
 
 

@@ -120,14 +120,15 @@ def score_trajectory(
     """All three terms for one multi-turn GRPO trajectory (training/multiturn.py's record).
 
     `trajectory` holds ``steps`` (``role``, ``tool``, ``observation`` per action, the seeded
-    ones first), ``turns`` (the text of every assistant turn the policy wrote) and
-    ``prediction`` (its ``<answer>``, '' if none). soft-F scores the prediction's items; the
-    efficiency term is ISE (targets revealed by ``visit`` observations per tool call, as in
-    `agent.metrics.score`) divided by |R|; the format term is the mean `format_score` of the
+    ones first, marked ``seeded``), ``turns`` (the text of every assistant turn the policy
+    wrote) and ``prediction`` (its ``<answer>``, '' if none). soft-F scores the prediction's
+    items; the efficiency term is ISE over the policy's OWN calls (targets revealed by its
+    ``visit`` observations per tool call it made, as in `agent.metrics.score`; what the
+    environment's seeded calls found is not the policy's merit) divided by |R|; the format term is the mean `format_score` of the
     policy's turns (0 when it wrote none).
     """
     p, r = answer_pr(trajectory.get("prediction") or "", targets, gold)
-    steps = trajectory.get("steps") or []
+    steps = [s for s in trajectory.get("steps") or [] if not s.get("seeded")]
     actions = sum(1 for s in steps if s.get("role") == "tool_call")
     goals = [Target(f"t{i}", tuple(names)) for i, names in enumerate(targets)]
     found_visit: set[str] = set()

@@ -168,6 +168,14 @@ def train_and_record(
     return seconds, final
 
 
+def finished_run(driver: neo4j.Driver, database: str | None, run_id: str) -> dict[str, Any] | None:
+    """The TrainingRun `run_id` when it finished and its final checkpoint is still on disk."""
+    rows = cypher.read(driver, "training/find_training_run", database=database, run_id=run_id)
+    if not rows or rows[0]["status"] != "finished" or not rows[0]["checkpoint"]:
+        return None
+    return rows[0] if (Path(rows[0]["checkpoint"]) / "config.json").is_file() else None
+
+
 def link_tasks(
     driver: neo4j.Driver, database: str | None, run_id: str, task_ids: list[str]
 ) -> None:

@@ -15,6 +15,7 @@ the run's folder.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ class SFTResult:
     steps_per_second: float
     resumed_from: str | None = None
     metrics: dict[str, Any] = field(default_factory=dict)
+    skipped: bool = False  # the run had finished before: nothing was trained
 
 
 def resolve_model(model: str) -> Path:
@@ -154,6 +156,9 @@ def build_trainer(
     from trl import SFTConfig, SFTTrainer
 
     offline_and_quiet()
+    from datasets import disable_progress_bars
+
+    disable_progress_bars()  # TRL's tokenizing passes would fill logs with \r-joined bars
     tokenizer = load_tokenizer(model_path, config.chat_template)
     model = AutoModelForCausalLM.from_pretrained(
         str(model_path), dtype=getattr(torch, config.dtype)
@@ -177,7 +182,7 @@ def build_trainer(
         seed=config.seed,
         data_seed=config.seed,
         use_cpu=use_cpu,
-        bf16=config.dtype == "bfloat16" and not use_cpu,
+        bf16=config.mixed_bf16 or (config.dtype == "bfloat16" and not use_cpu),
         report_to=[],
         dataloader_num_workers=0,
         dataset_num_proc=None,
@@ -219,6 +224,10 @@ def run_sft(
     cfg = as_dict(config)
     rid = runs.run_id("sft", {k: v for k, v in cfg.items() if k != "output_dir"}, dataset_id)
     output_dir = runs.output_folder(config.output_dir, out_root, rid)
+    done = runs.finished_run(driver, database, rid) if driver is not None else None
+    if done is not None:
+        echo(f"SFT run {rid} already finished: {done['checkpoint']}")
+        return _finished_result(rid, output_dir, done)
     fitting, decisions = _examples(config, model_path, folder)
     dropped = sum(1 for d in decisions if d["reason"] == "over_max_length")
     if driver is not None:
@@ -277,6 +286,25 @@ def run_sft(
         float(metrics["steps_per_second_measured"]),
         str(resume) if resume else None,
         metrics,
+    )
+
+
+def _finished_result(run_id: str, output_dir: Path, done: dict[str, Any]) -> SFTResult:
+    """The result of a run that finished earlier, read back from its TrainingRun node."""
+    metrics = json.loads(done["metrics_json"] or "{}")
+    return SFTResult(
+        run_id,
+        output_dir,
+        Path(done["checkpoint"]),
+        int(metrics.get("global_step", 0)),
+        [s["loss"] for s in metrics.get("steps", []) if "loss" in s],
+        int(metrics.get("examples", 0)),
+        int(metrics.get("dropped_too_long", 0)),
+        float(metrics.get("seconds", 0.0)),
+        float(metrics.get("steps_per_second_measured", 0.0)),
+        None,
+        metrics,
+        skipped=True,
     )
 
 

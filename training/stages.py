@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphdb.stages import Stage, StageContext, StageReport
 from training.config import DatasetSpec, EvalConfig, GRPORunConfig, SFTRunConfig
+from training.experiments import ExperimentConfig
 from training.stategraph.prune import PruneConfig
 
 
@@ -43,7 +44,10 @@ def run_train_sft(ctx: StageContext, config: SFTRunConfig) -> StageReport:
     result = run_sft(
         config, driver=ctx.driver, database=ctx.database, out_root=ctx.out_dir, echo=ctx.echo
     )
-    report.keep(result.steps)
+    if result.skipped:
+        report.skip(result.steps)
+    else:
+        report.keep(result.steps)
     report.notes["run"] = result.run_id
     if result.losses:
         report.notes["loss"] = f"{result.losses[0]:.3f} -> {result.losses[-1]:.3f}"
@@ -80,6 +84,16 @@ def run_eval(ctx: StageContext, config: EvalConfig) -> StageReport:
     report.notes["evaluation"] = f"{result.eval_id} ({result.run_id or 'no training run'})"
     report.notes["scores"] = result.summary()
     return report
+
+
+def run_experiment(ctx: StageContext, config: ExperimentConfig) -> StageReport:
+    """The WebLeaper and WebClipper comparisons on a student (`training.experiments`)."""
+    from training.experiments import experiment_report
+    from training.experiments import run_experiment as run
+
+    result = run(ctx.driver, ctx.database, config, ctx.out_dir, echo=ctx.echo)
+    ctx.echo(result.tables)
+    return experiment_report(result)
 
 
 PRUNE = Stage(
@@ -120,4 +134,14 @@ EVAL = Stage(
     "eval",
     run_eval,
     optional=True,
+)
+EXPERIMENT = Stage(
+    "experiment",
+    "the papers' tables in miniature: students SFT'd on filtered / unfiltered / random / pruned "
+    "teacher data, evaluated on held-out tasks (hours on CPU; run by name only)",
+    ExperimentConfig,
+    "experiment",
+    run_experiment,
+    optional=True,
+    manual=True,
 )

@@ -23,7 +23,7 @@ import json
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 from urllib.parse import unquote
 
@@ -363,6 +363,38 @@ def _parse_summary(text: str) -> dict[str, Any] | None:
     if not isinstance(value, dict) or not ({"evidence", "summary"} & set(value)):
         return None
     return value
+
+
+def cut_text(text: str, chars: int) -> str:
+    r"""`text` cut to about `chars` characters at a line (else word) boundary, with a marker
+    saying how much was cut; unchanged when it fits or `chars` is 0.
+
+    A model with a short context reads every tool response through this cut, in training and
+    in rollouts alike, so what it learnt to read is what it is shown.
+
+    >>> cut_text("one two\nthree four", 12)
+    'one two\n[... 11 characters cut]'
+    """
+    if chars <= 0 or len(text) <= chars:
+        return text
+    head = text[:chars]
+    edge = max(head.rfind("\n"), head.rfind(" ") if "\n" not in head else -1)
+    if edge > chars // 2:
+        head = head[:edge]
+    head = head.rstrip()
+    return f"{head}\n[... {len(text) - len(head)} characters cut]"
+
+
+@dataclass
+class CutTools:
+    """A `ToolBox` whose observations are cut to `chars` characters (`cut_text`)."""
+
+    tools: ToolBox
+    chars: int
+
+    def call(self, name: str, arguments: Any) -> Observation:
+        observation = self.tools.call(name, arguments)
+        return replace(observation, text=cut_text(observation.text, self.chars))
 
 
 def request_hash(name: str, arguments: Any, salt: str) -> str:

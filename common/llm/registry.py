@@ -2,7 +2,8 @@
 
 Specs (see `common/llm/base.py`):
 
-- ``transformers`` (packaged SmolLM2) or ``transformers:PATH`` (a local checkpoint folder);
+- ``transformers`` (packaged SmolLM2) or ``transformers:PATH`` (a local checkpoint folder),
+  optionally ``?device=cuda&dtype=bfloat16`` (default CPU, float32);
 - ``openai:URL[,URL...]#MODEL`` — e.g. ``openai:http://127.0.0.1:8000/v1,http://h2:8000/v1#qwen3``;
   the API key, if the server wants one, comes from ``$OPENAI_API_KEY``;
 - ``vllm:MODEL`` — a model name or path for vLLM in-process.
@@ -28,7 +29,19 @@ def load_backend(spec: str) -> LLMBackend:
     if kind == "transformers":
         from common.llm.transformers_backend import TransformersBackend
 
-        return TransformersBackend(rest or None)
+        path, _, query = rest.partition("?")
+        options = dict(part.partition("=")[::2] for part in query.split("&") if part)
+        unknown = set(options) - {"device", "dtype"}
+        if unknown:
+            raise BackendConfigError(
+                f"bad transformers spec {spec!r}: unknown option(s) {sorted(unknown)}; "
+                "expected transformers:PATH?device=cuda&dtype=bfloat16"
+            )
+        return TransformersBackend(
+            path or None,
+            device=options.get("device", "cpu"),
+            dtype=options.get("dtype", "float32"),
+        )
     if kind == "openai":
         from common.llm.openai_backend import OpenAIBackend
 

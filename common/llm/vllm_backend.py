@@ -1,4 +1,9 @@
-"""vLLM in-process (GPU machines; the `gpu` extra). The engine is built lazily on first use."""
+"""vLLM in-process (GPU machines; the `gpu` extra). The engine is built lazily on first use.
+
+`vllm.LLM` is not safe to call from several threads at once, and rollouts run concurrently, so
+generation holds a lock; for throughput over many concurrent rollouts serve the model with
+`vllm serve` and use the OpenAI-compatible backend, which batches requests on the server.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from typing import Any
 
 from common.llm.base import Generation, Message
 from common.llm.errors import BackendConfigError, BackendError
+from common.llm.templates import prompt_ids
 
 
 class VLLMBackend:
@@ -30,7 +36,8 @@ class VLLMBackend:
         self.dtype = dtype
         self.engine_kwargs = dict(engine_kwargs or {})
         self._llm: Any = None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # building the engine
+        self._generate_lock = threading.Lock()  # one generation at a time
 
     def _engine(self) -> Any:
         if self._llm is None:
@@ -76,7 +83,8 @@ class VLLMBackend:
             stop=list(stop) if stop else None,
         )
         try:
-            outputs = engine.chat([messages], params, use_tqdm=False)
+            with self._generate_lock:
+                outputs = engine.chat([messages], params, use_tqdm=False)
         except (RuntimeError, ValueError) as e:
             raise BackendError(f"{self.name} generation failed: {e}") from e
         out = outputs[0]
@@ -89,7 +97,5 @@ class VLLMBackend:
         )
 
     def count_tokens(self, messages: list[Message]) -> int:
-        tokenizer = self._engine().get_tokenizer()
-        return len(
-            tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
-        )
+        """Tokens of `messages` rendered with the model's chat template (generation prompt on)."""
+        return len(prompt_ids(self._engine().get_tokenizer(), messages))

@@ -30,6 +30,7 @@ CREATE CONSTRAINT information_id IF NOT EXISTS FOR (n:Information) REQUIRE n.inf
 CREATE CONSTRAINT dataset_id IF NOT EXISTS FOR (n:Dataset) REQUIRE n.dataset_id IS UNIQUE;
 CREATE CONSTRAINT training_run_id IF NOT EXISTS FOR (n:TrainingRun) REQUIRE n.run_id IS UNIQUE;
 CREATE CONSTRAINT evaluation_id IF NOT EXISTS FOR (n:Evaluation) REQUIRE n.eval_id IS UNIQUE;
+CREATE CONSTRAINT experiment_id IF NOT EXISTS FOR (n:Experiment) REQUIRE n.experiment_id IS UNIQUE;
 // Bookkeeping
 CREATE CONSTRAINT stage_run_id IF NOT EXISTS FOR (n:StageRun) REQUIRE n.run_id IS UNIQUE;
 CREATE CONSTRAINT rejection_id IF NOT EXISTS FOR (n:Rejection) REQUIRE n.rejection_id IS UNIQUE;

@@ -6,6 +6,7 @@ CREATE INDEX task_variant IF NOT EXISTS FOR (n:Task) ON (n.variant);
 CREATE INDEX task_status IF NOT EXISTS FOR (n:Task) ON (n.status);
 CREATE INDEX rollout_task IF NOT EXISTS FOR (n:Rollout) ON (n.task_id);
 CREATE INDEX rollout_status IF NOT EXISTS FOR (n:Rollout) ON (n.status);
+CREATE INDEX rollout_model IF NOT EXISTS FOR (n:Rollout) ON (n.model);
 CREATE INDEX rejection_stage IF NOT EXISTS FOR (n:Rejection) ON (n.stage);
 CREATE INDEX stage_run_stage IF NOT EXISTS FOR (n:StageRun) ON (n.stage);
 CREATE INDEX fact_relation IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.relation);

@@ -12,6 +12,8 @@ RETURN r.rollout_id AS rollout_id, t.task_id AS task_id, t.kind AS kind, t.varia
        coalesce(r.kept, o.kept, false) AS kept,
        coalesce(r.accuracy, o.accuracy, 0.0) AS accuracy, coalesce(r.f1, o.f1, 0.0) AS f1,
        coalesce(r.isr, o.isr, 0.0) AS isr, coalesce(r.ise, o.ise, 0.0) AS ise,
-       coalesce(r.rounds, o.rounds, 0) AS rounds
+       coalesce(r.rounds, o.rounds, 0) AS rounds,
+       CASE WHEN coalesce(r.pruned, false) THEN coalesce(r.rewrite_status, 'not_rewritten')
+            ELSE 'original' END AS thoughts
 ORDER BY r.rollout_id
 LIMIT $page
