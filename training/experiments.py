@@ -32,6 +32,7 @@ the budget take a bigger model on a GPU (or a `vllm serve` endpoint) by configur
 
 from __future__ import annotations
 
+import hashlib
 import json
 import statistics
 from collections.abc import Callable
@@ -82,7 +83,8 @@ class ExperimentConfig(ToolSettings):
     variants: tuple[str, ...] = option(
         (), "Task variants used for training and evaluation (empty: any)."
     )
-    train_tasks: int = option(0, "Train tasks, at most (0: all), in task-id order.", min=0)
+    train_tasks: int = option(0, "Train tasks, at most (0: all).", min=0)
+    task_seed: int = option(0, "Seed of the order in which train and eval tasks are taken.")
     rollouts_per_task: int = option(2, "Teacher rollouts per train task.", min=1)
     detour_rate: float = option(0.3, "Teacher: probability of a detour after each action.", min=0)
     teacher_max_rounds: int = option(16, "Teacher: round budget.", min=2)
@@ -92,7 +94,7 @@ class ExperimentConfig(ToolSettings):
         min=-1,
     )
     model: str = option("smollm2", "The student's base: smollm2 or a checkpoint folder.")
-    max_steps: int = option(100, "SFT optimizer steps per run.", min=1)
+    max_steps: int = option(150, "SFT optimizer steps per run.", min=1)
     learning_rate: float = option(1e-4, "SFT learning rate.", min=0)
     lr_scheduler_type: str = option("cosine", "transformers scheduler name.")
     warmup_steps: float = option(0.1, "Warm-up: steps (>= 1) or a share of all steps.", min=0)
@@ -117,10 +119,12 @@ class ExperimentConfig(ToolSettings):
         "", "LLM spec serving a checkpoint in the evaluation (empty: transformers on it)."
     )
     max_rounds: int = option(8, "Evaluation: round budget (also F-AE's Max_Rounds).", min=1)
-    max_tokens: int = option(320, "Evaluation: tokens per assistant message.", min=1)
+    max_tokens: int = option(384, "Evaluation: tokens per assistant message.", min=1)
     max_context_tokens: int = option(3000, "Evaluation: context budget in tokens.", min=256)
     max_seconds: float = option(600.0, "Evaluation: wall time per rollout.", min=1)
-    concurrency: int = option(2, "Rollout threads (teacher and evaluation).", min=1)
+    concurrency: int = option(
+        4, "Concurrent rollouts (teacher threads; one lock-step batch of the student).", min=1
+    )
 
     def tool_settings(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(ToolSettings)}
@@ -188,6 +192,8 @@ def _tasks(
         for t in load_tasks(driver, database, split=split)
         if not config.variants or t.variant in config.variants
     ]
+    # a seeded hash order, so a limit takes every variant in proportion, not the first ids
+    tasks.sort(key=lambda t: hashlib.sha1(f"{config.task_seed}:{t.task_id}".encode()).hexdigest())
     return tasks[:limit] if limit else tasks
 
 
