@@ -30,6 +30,18 @@ def test_lexicon_matches_names_link_targets_and_numbers() -> None:
     assert lex.mentions(text) == {"/wiki/Kazuo_Ishiguro", "number:1989"}
 
 
+def test_lexicon_matches_names_whatever_their_case_and_accents() -> None:
+    """A case-insensitive match of a non-ASCII name can lower-case unlike the stored name
+    ("İstanbul" matches "Istanbul" but lowers to "i̇stanbul"); it still finds its entity (on
+    OTT-QA this was a KeyError that stopped the prune stage)."""
+    names = Lexicon(
+        [LexEntry("/wiki/Istanbul", ("Istanbul",)), LexEntry("/wiki/Şişli", ("Şişli",))]
+    )
+    text = "Born in İstanbul, grew up in ŞIŞLI and ISTANBUL."
+    assert names.mentions(text) == {"/wiki/Istanbul", "/wiki/Şişli"}
+    assert names.mentions("Istanbuler") == set()
+
+
 def test_rule_graph_entity_granularity_edges() -> None:
     trajectory = parse_messages(fixture_messages()[0])
     graph = extract_rule_graph(trajectory, lexicon(), "entity")

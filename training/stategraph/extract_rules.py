@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -52,6 +53,7 @@ class Lexicon:
 
     def __post_init__(self) -> None:
         self._surface: dict[str, str] = {}
+        self._folded: dict[str, str] = {}  # the same surfaces under `fold`
         self.kind: dict[str, str] = {}
         self.display: dict[str, str] = {}
         for entry in self.entries:
@@ -61,6 +63,7 @@ class Lexicon:
                 for form in _forms(name):
                     if len(form) >= self.min_length:
                         self._surface.setdefault(form.lower(), entry.key)
+                        self._folded.setdefault(fold(form), entry.key)
         # Surfaces starting with a word character need a word boundary before them; link
         # targets such as "/wiki/X" also match inside "https://en.wikipedia.org/wiki/X".
         word = sorted(
@@ -78,7 +81,13 @@ class Lexicon:
         """Keys of the entities and values `text` mentions (numbers and years always count)."""
         found: set[str] = set()
         for pattern in self._patterns:
-            found |= {self._surface[m.group(1).lower()] for m in pattern.finditer(text)}
+            for m in pattern.finditer(text):
+                hit = m.group(1)
+                # a case-insensitive match may differ from every stored surface in how it
+                # lowercases ("İstanbul" matches "istanbul", but lowers to "i̇stanbul")
+                key = self._surface.get(hit.lower()) or self._folded.get(fold(hit))
+                if key is not None:
+                    found.add(key)
         for m in _VALUE.finditer(text):
             number = m.group(1).replace(",", "")
             if number.lower() not in self._surface:  # a graph Value already matched it
@@ -90,6 +99,13 @@ class Lexicon:
 
     def kind_of(self, key: str) -> str:
         return self.kind.get(key, "value")
+
+
+def fold(text: str) -> str:
+    """Case and accents folded (NFKD without combining marks, casefolded): a lookup key that
+    every case-insensitive match of a surface shares with it."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def _forms(name: str) -> set[str]:
