@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import neo4j
-from neo4j.exceptions import AuthError, ConfigurationError, ServiceUnavailable
+from neo4j.exceptions import AuthError, ConfigurationError, Neo4jError, ServiceUnavailable
 
 from graphdb.errors import ConnectionFailedError
 from graphdb.settings import ConnectionSettings
+
+RATE_LIMITED = "Neo.ClientError.Security.AuthenticationRateLimit"
 
 
 def open_driver(settings: ConnectionSettings, *, verify: bool = True) -> neo4j.Driver:
@@ -25,8 +27,17 @@ def open_driver(settings: ConnectionSettings, *, verify: bool = True) -> neo4j.D
     if verify:
         try:
             driver.verify_connectivity()
-        except AuthError as e:
+        except Neo4jError as e:
             driver.close()
+            if e.code != RATE_LIMITED and not isinstance(e, AuthError):
+                raise
+            if e.code == RATE_LIMITED:  # not an AuthError: Neo4j sends it as a ClientError
+                raise ConnectionFailedError(
+                    f"Neo4j at {settings.uri} refuses logins for a while after several wrong "
+                    "passwords",
+                    hint="wait a few seconds, then retry with the right password "
+                    "(`seekgraph db password`)",
+                ) from e
             hint = (
                 (
                     " (the managed server's password is in its password file; "

@@ -17,6 +17,7 @@ from typing import Any
 import click
 import neo4j.exceptions
 
+from graphdb.driver import RATE_LIMITED
 from graphdb.errors import SeekgraphError
 
 TOOLS: dict[str, str] = {
@@ -34,13 +35,13 @@ def _one_line(e: BaseException, uri: str) -> tuple[str, str] | None:
     """(message, hint) for an expected failure, else None (a bug keeps its traceback)."""
     if isinstance(e, SeekgraphError):
         return " ".join(str(e).split()), e.hint
+    if isinstance(e, neo4j.exceptions.Neo4jError) and e.code == RATE_LIMITED:
+        # sent as a ClientError, not an AuthError
+        return (
+            f"Neo4j at {uri} refuses logins for a while after several wrong passwords",
+            "wait a few seconds and retry with the right password (`seekgraph db password`)",
+        )
     if isinstance(e, neo4j.exceptions.AuthError):
-        rate = "rate" in type(e).__name__.lower() or "RateLimit" in str(getattr(e, "code", ""))
-        if rate:
-            return (
-                f"Neo4j at {uri} refuses logins for a while after several wrong passwords",
-                "wait a few seconds and retry with the right password (`seekgraph db password`)",
-            )
         return f"Neo4j at {uri} refused the credentials", "check --password / NEO4J_PASSWORD"
     if isinstance(e, neo4j.exceptions.ServiceUnavailable | neo4j.exceptions.SessionExpired):
         return (

@@ -197,3 +197,31 @@ def test_db_start_without_java_is_one_line(own_server: ServerSettings, tmp_path:
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "java was not found on PATH" in lines[0], result.output
     assert "Traceback" not in result.output
+
+
+def test_refused_logins_and_a_heap_neo4j_cannot_start_with_are_one_line(
+    own_server: ServerSettings, tmp_path: Path
+) -> None:
+    """After several wrong passwords Neo4j refuses even the right one for a while
+    (`AuthenticationRateLimit`); a heap too small for the JVM stops the start. Each is one
+    line that says what to do, exit status 1, no traceback."""
+    code, out = _cli(own_server, "db", "start")
+    assert code == 0, out
+    wrong = {"NEO4J_URI": own_server.bolt_uri, "NEO4J_PASSWORD": "not-the-password"}
+    right = {**wrong, "NEO4J_PASSWORD": own_server.password_file.read_text().strip()}
+    outputs = []
+    for env in [wrong] * 4 + [right]:
+        result = CliRunner().invoke(main, ["db", "status"], env=env)
+        outputs.append((result.exit_code, result.output))
+    limited = [out for code, out in outputs if "refuses logins for a while" in out]
+    assert limited, outputs
+    for code, out in outputs[:4]:
+        assert code == 1 and "Traceback" not in out
+        assert len([line for line in out.splitlines() if line.startswith("Error:")]) == 1
+    _cli(own_server, "db", "stop")
+    small = tmp_path / "small.toml"
+    small.write_text('[server]\nheap = "2m"\n')
+    code, out = _cli(own_server, "--config", str(small), "db", "start")
+    assert code == 1 and "Traceback" not in out
+    errors = [line for line in out.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "during start-up" in errors[0] and "VM" in errors[0], out

@@ -26,10 +26,12 @@ def load_backend(spec: str) -> LLMBackend:
     spec = spec.strip()
     kind, _, rest = spec.partition(":")
     kind = kind.lower()
-    if kind == "transformers":
+    if kind.partition("?")[0] == "transformers":
         from common.llm.transformers_backend import TransformersBackend
 
         path, _, query = rest.partition("?")
+        if "?" in kind:  # "transformers?dtype=bfloat16": the packaged model with options
+            kind, _, query = kind.partition("?")
         options = dict(part.partition("=")[::2] for part in query.split("&") if part)
         unknown = set(options) - {"device", "dtype"}
         if unknown:
