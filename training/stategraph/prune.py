@@ -47,7 +47,7 @@ from training.stategraph.mindag import cost, necessary_actions
 from training.stategraph.model import StateGraph, restrict
 from training.stategraph.vote import vote
 
-EXTRACTORS = ("rule", "llm")
+EXTRACTORS = ("rule", "mixed", "llm")
 
 
 @dataclass(frozen=True)
@@ -56,11 +56,18 @@ class PruneConfig:
 
     extractor: str = option(
         "rule",
-        "State-graph constructions for the vote: rule (three evidence granularities) or llm "
-        "(three runs of --extractor-backend).",
+        "State-graph constructions for the vote: rule (the rule extractor at three evidence "
+        "granularities), mixed (three different readings: entity rules, an embedding matcher "
+        "and a constrained LLM choice on --extractor-backend) or llm (three runs of free-form "
+        "JSON extraction on --extractor-backend).",
         choices=EXTRACTORS,
     )
-    extractor_backend: str = option("transformers", "LLM spec for the llm extractor.")
+    extractor_backend: str = option(
+        "transformers", "LLM spec for the llm and mixed extractors (mixed: transformers only)."
+    )
+    embedding_threshold: float = option(
+        0.5, "mixed: cosine at which a claim relies on an observation unit.", min=-1, max=1
+    )
     rewrite: bool = option(True, "Rewrite thoughts whose context lost pruned steps.")
     rewrite_backend: str = option("transformers", "LLM spec that writes rewrite candidates.")
     rewrite_limit: int = option(
@@ -207,6 +214,11 @@ def prune_rollouts(
     for o in result.outcomes:
         statuses[o.status] = statuses.get(o.status, 0) + 1
     report.notes["outcomes"] = ", ".join(f"{k}={v}" for k, v in sorted(statuses.items())) or "none"
+    agreement = construction_agreement(result.outcomes)
+    if agreement:
+        report.notes["agreement (same necessary set)"] = ", ".join(
+            f"{i}~{j}: {same}/{both}" for (i, j), (same, both) in sorted(agreement.items())
+        )
     pruned = [o for o in result.outcomes if o.status == "pruned"]
     if pruned:
         rb = sum(o.tool_calls_before for o in pruned)
@@ -224,6 +236,21 @@ def prune_rollouts(
             rewrites[o.rewrite_status] = rewrites.get(o.rewrite_status, 0) + 1
         report.notes["thoughts"] = ", ".join(f"{k}={v}" for k, v in sorted(rewrites.items()))
     return result
+
+
+def construction_agreement(outcomes: list[PruneOutcome]) -> dict[tuple[int, int], tuple[int, int]]:
+    """Per pair of constructions (by run): on how many trajectories both found a necessary set
+    and how many of those sets were the same."""
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for o in outcomes:
+        sets = o.necessary_sets
+        for i in range(len(sets)):
+            for j in range(i + 1, len(sets)):
+                if sets[i] is None or sets[j] is None:
+                    continue
+                same, both = out.get((i, j), (0, 0))
+                out[(i, j)] = (same + (sets[i] == sets[j]), both + 1)
+    return out
 
 
 def _claim(
@@ -247,9 +274,42 @@ def _claim(
     return [r for r in chunk if r in claimed and r in undone]
 
 
+def mixed_extractor(embedder: Any, chooser: Any, threshold: float = 0.5) -> Extractor:
+    """Three genuinely different constructions: entity rules (names), an embedding matcher
+    (meaning) and a constrained LLM choice (`extract_semantic`), as runs 0, 1 and 2."""
+    from training.stategraph.extract_rules import extract_rule_graph
+    from training.stategraph.extract_semantic import (
+        extract_choice_graph,
+        extract_embedding_graph,
+    )
+
+    def extract(trajectory: Trajectory, lexicon: Lexicon) -> list[StateGraph]:
+        return [
+            extract_rule_graph(trajectory, lexicon, "entity", run=0),
+            extract_embedding_graph(trajectory, embedder, threshold=threshold, run=1),
+            extract_choice_graph(trajectory, embedder, chooser, run=2),
+        ]
+
+    return extract
+
+
 def _default_extractor(config: PruneConfig) -> Extractor:
     if config.extractor == "rule":
         return rule_extractor
+    if config.extractor == "mixed":
+        from common.embeddings import Embedder
+        from common.llm.registry import load_backend
+        from common.llm.transformers_backend import TransformersBackend
+        from training.stategraph.extract_semantic import ChoiceModel
+
+        backend = load_backend(config.extractor_backend)
+        if not isinstance(backend, TransformersBackend):
+            raise StateGraphError(
+                "the mixed extractor reads a local model's logits: --extractor-backend must "
+                f"be transformers[:PATH], not {config.extractor_backend!r}"
+            )
+        chooser = ChoiceModel(backend.model, backend.tokenizer)
+        return mixed_extractor(Embedder(), chooser, config.embedding_threshold)
     from common.llm.registry import load_backend
     from training.stategraph.extract_llm import LLMExtractor
 
