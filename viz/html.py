@@ -78,6 +78,11 @@ def levels(vg: VizGraph) -> dict[str, int]:
     return {k: v - low for k, v in rank.items()}
 
 
+def fixed(vg: VizGraph) -> bool:
+    """Whether the picture carries its own layout (ordered pictures: `graphs._grid`)."""
+    return bool(vg.nodes) and all(n.x is not None and n.y is not None for n in vg.nodes)
+
+
 def vis_data(vg: VizGraph) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Nodes and edges in vis-network's format."""
     rank = levels(vg)
@@ -101,6 +106,7 @@ def vis_data(vg: VizGraph) -> tuple[list[dict[str, object]], list[dict[str, obje
                 "font": {"color": "#9A9A9A" if n.role == "pruned" else "#222222", "size": 13},
                 "group": n.label,
                 "role": n.role,
+                **({"x": n.x, "y": n.y, "fixed": True} if fixed(vg) else {}),
             }
         )
     edges = [
@@ -114,6 +120,7 @@ def vis_data(vg: VizGraph) -> tuple[list[dict[str, object]], list[dict[str, obje
             "dashes": e.dashed,
             "font": {"size": 10, "color": "#555555", "strokeWidth": 3},
             "type": e.type,
+            **({"title": e.tooltip} if e.tooltip else {}),
         }
         for e in vg.edges
     ]
@@ -190,8 +197,9 @@ def render_html(vg: VizGraph) -> str:
     """The whole page as a string (vis-network JS and CSS inlined)."""
     nodes, edges = vis_data(vg)
     # A wide tree (many anchors or attributes) reads better as a force layout than as a
-    # hierarchy dozens of nodes wide; trajectories keep their left-to-right order.
-    force = len(vg.nodes) > FORCE_LAYOUT_ABOVE and vg.kind not in {"trajectory", "steps"}
+    # hierarchy dozens of nodes wide; ordered pictures bring their own rows.
+    pinned = fixed(vg)
+    force = len(vg.nodes) > FORCE_LAYOUT_ABOVE and not pinned
     notes = "".join(f"<p>{html.escape(note)}</p>" for note in vg.notes)
 
     def js_json(value: object) -> str:
@@ -207,7 +215,7 @@ def render_html(vg: VizGraph) -> str:
         data=to_json(vg).replace("</", "<\\/"),
         nodes=js_json(nodes),
         edges=js_json(edges),
-        hierarchical="false" if force else "true",
+        hierarchical="false" if force or pinned else "true",
         physics="true" if force else "false",
         direction="LR" if vg.kind in {"trajectory", "steps"} else "UD",
         force_direction="horizontal" if vg.kind in {"trajectory", "steps"} else "vertical",
