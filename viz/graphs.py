@@ -466,6 +466,12 @@ def _decorate_steps(
                 f"{pr.get('tokens', '?')} tokens"
             )
     vg.edges = [e for e in vg.edges if e.type != "HAS_STEP"]  # the NEXT chain says it
+    for n in vg.nodes:
+        if n.label == "Step":
+            n.shape = "box"  # the caption inside: rows of steps stay legible
+    for e in vg.edges:
+        if e.type in {"NEXT", "REVEALED"}:
+            e.caption = ""  # the arrows say it
     # a target hangs off the first step that revealed it; a step's targets are one node
     index = {n.id: int(props[n.id].get("index") or 0) for n in vg.nodes if n.label == "Step"}
     first: dict[str, str] = {}
@@ -614,9 +620,9 @@ def _grid(vg: VizGraph) -> None:
         if owners:
             under[min(owners, key=lambda o: position[o])].append(n)
             placed.add(n.id)
-    for i, n in enumerate(context):
-        n.x, n.y = i * CELL_W, 0.0
-    y = CELL_H + ROW_GAP
+    for i, n in enumerate(context):  # staggered, so an edge between two skips the middle one
+        n.x, n.y = i * CELL_W, (i % 2) * CELL_H * 0.7
+    y = 1.7 * CELL_H + ROW_GAP
     for row in range(0, len(ordered), COLUMNS):
         cells = ordered[row : row + COLUMNS]
         depth = max((len(under[c.id]) for c in cells), default=0)

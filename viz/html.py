@@ -60,7 +60,8 @@ def levels(vg: VizGraph) -> dict[str, int]:
     roots = [n.id for n in vg.nodes if n.role == "root"] or [vg.nodes[0].id]
     if vg.kind == "kp":
         # A KP question reads from its target variable outwards; the task sits above it.
-        roots = [n.id for n in vg.nodes if n.role == "target"] or roots
+        target = [n.id for n in vg.nodes if n.role == "target" and n.label == "Variable"]
+        roots = target or roots  # the answers hang below it
     depth = {r: 0 for r in roots}
     queue = deque(roots)
     while queue:

@@ -224,7 +224,7 @@ def composition_section(driver: neo4j.Driver, database: str | None) -> Section:
     ax.margins(x=0.12)
     ax.invert_yaxis()
     ax.set_xlabel("examples")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     fig.tight_layout()
     total = sum(int(r["n"]) for r in rows)
     n_pruned = sum(int(r["n"]) for r in rows if r["pruned"])
