@@ -122,6 +122,11 @@ def test_report_command_writes_every_plot(
     assert len(local) >= 4 * 2 and all((tmp_path / x).is_file() for x in local), local
     browser = [x for x in links if x.startswith("http://h:7474/browser/")]
     assert len(browser) >= 4 * 2
+    # without the flags, the links go to the server the command runs against
+    code, out = _invoke(neo4j_connection, "report", "--html", str(out_file))
+    assert code == 0, out
+    host = urllib.parse.urlparse(neo4j_connection.uri).hostname
+    assert f'href="http://{host}:7474/browser/?dbms=bolt://neo4j@{host}:' in out_file.read_text()
 
 
 def test_every_bar_of_the_report_carries_its_number(
