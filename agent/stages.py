@@ -117,7 +117,9 @@ ROLLOUT = Stage(
 )
 ROLLOUT_LLM = Stage(
     "rollout-llm",
-    "ReAct rollouts of an LLM (default: SmolLM2 on CPU, 3 tasks, 4 rounds)",
+    "ReAct rollouts of an LLM; off by default: run it with --only rollout-llm or "
+    "--with-training once a model that produces valid turns is configured (default: SmolLM2 "
+    "on CPU, 3 tasks, 4 rounds)",
     RolloutConfig,
     "rollout-llm",
     run_rollout,

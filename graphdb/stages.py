@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 import uuid
 from collections import Counter
@@ -93,7 +94,13 @@ class StageReport:
 
 
 class Progress:
-    """Progress of long work: a bar on a terminal, a line every `every` seconds in a log."""
+    """Progress of long work: a bar on a terminal, a line every `every` seconds in a log.
+
+    A stage may spend minutes inside one item (a chunk of trajectories whose thoughts a model
+    rewrites), so the bar does not wait for `update`: a daemon thread redraws it on a terminal
+    every second and writes a line to a log every `every` seconds, elapsed time included, so a
+    silent stage is a stuck one. Lines go only to `stream` (stderr), never into stage output.
+    """
 
     def __init__(
         self, label: str, total: int | None, stream: TextIO | None = None, every: float = 10.0
@@ -106,18 +113,33 @@ class Progress:
         self._tty = bool(stream is not None and stream.isatty())
         self._started = time.monotonic()
         self._last = self._started
+        self._drawn = ""  # the last line written, so `close` does not repeat it
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        if stream is not None:
+            self._thread = threading.Thread(target=self._beat, name=f"progress {label}")
+            self._thread.daemon = True
+            self._thread.start()
 
     def update(self, n: int = 1) -> None:
-        self.done += n
-        now = time.monotonic()
-        if self.stream is None:
-            return
-        if self._tty and now - self._last >= 0.2:
-            self._draw("\r", "")
-            self._last = now
-        elif not self._tty and now - self._last >= self.every:
-            self._draw("", "\n")
-            self._last = now
+        with self._lock:
+            self.done += n
+            if self.stream is None:
+                return
+            now = time.monotonic()
+            if self._tty and now - self._last >= 0.2:
+                self._draw("\r", "")
+            elif not self._tty and now - self._last >= self.every:
+                self._draw("", "\n")
+
+    def _beat(self) -> None:
+        """Redraw while the work runs, whether or not it reports (see the class docstring)."""
+        period = 1.0 if self._tty else max(self.every, 0.1)
+        while not self._stop.wait(min(period, 1.0)):
+            with self._lock:
+                if time.monotonic() - self._last >= period and self._line() != self._drawn:
+                    self._draw("\r" if self._tty else "", "" if self._tty else "\n")
 
     def _line(self) -> str:
         elapsed = time.monotonic() - self._started
@@ -128,12 +150,22 @@ class Progress:
 
     def _draw(self, start: str, end: str) -> None:
         assert self.stream is not None
-        self.stream.write(f"{start}{self._line()}{end}")
+        line = self._line()
+        self.stream.write(f"{start}{line}{end}")
         self.stream.flush()
+        self._drawn, self._last = line, time.monotonic()
 
     def close(self) -> None:
-        if self.stream is not None and (self._tty or time.monotonic() - self._started >= 2.0):
-            self._draw("\r" if self._tty else "", "\n")
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            if self.stream is None:
+                return
+            if self._tty:
+                self._draw("\r", "\n")
+            elif time.monotonic() - self._started >= 2.0 and self._line() != self._drawn:
+                self._draw("", "\n")
 
 
 @dataclass
@@ -146,10 +178,11 @@ class StageContext:
     out_dir: Path = Path("out")
     echo: Callable[[str], None] = print
     progress_stream: TextIO | None = field(default_factory=lambda: sys.stderr)
+    progress_every: float = 10.0  # seconds between progress lines in a log
 
     @contextmanager
     def progress(self, label: str, total: int | None = None) -> Iterator[Progress]:
-        bar = Progress(label, total, self.progress_stream)
+        bar = Progress(label, total, self.progress_stream, self.progress_every)
         try:
             yield bar
         finally:

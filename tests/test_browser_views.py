@@ -21,9 +21,9 @@ from graphdb.settings import ServerSettings
 from tests.conftest import REPO_ROOT
 from tests.viz_sample import KP, REVERSE, ROLLOUT, load_sample
 from viz import graphs
-from viz.browser_guide import browser_url, query_for
+from viz.browser_guide import MAX_GRAPH_NODES, browser_url, editor_text, query_for
 from viz.html import write_html
-from viz.report import write_report
+from viz.report import Links, write_report
 
 pytestmark = pytest.mark.browser
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -94,7 +94,12 @@ def sample_db(clean_db: neo4j.Driver, database: str | None) -> neo4j.Driver:
 
 def test_viz_pages_draw_every_node(chromium: Any, sample_db: neo4j.Driver, tmp_path: Path) -> None:
     artifacts = _artifacts()
-    for kind, subject in (("task", REVERSE), ("kp", KP), ("trajectory", ROLLOUT)):
+    for kind, subject in (
+        ("task", REVERSE),
+        ("kp", KP),
+        ("trajectory", ROLLOUT),
+        ("steps", ROLLOUT),
+    ):
         vg = graphs.load(sample_db, kind, subject)
         page = write_html(vg, tmp_path / f"{kind}.html")
         chromium.set_window_size(1400, 900)
@@ -119,8 +124,11 @@ def test_viz_pages_draw_every_node(chromium: Any, sample_db: neo4j.Driver, tmp_p
         chromium.save_screenshot(str(artifacts / f"viz-{kind}.png"))
 
 
-def test_report_renders_its_plots(chromium: Any, sample_db: neo4j.Driver, tmp_path: Path) -> None:
-    report = write_report(sample_db, tmp_path / "report.html")
+def test_report_renders_its_plots_and_its_links_open(
+    chromium: Any, sample_db: neo4j.Driver, tmp_path: Path
+) -> None:
+    links = Links(tmp_path / "viz", "http://127.0.0.1:7474", "bolt://127.0.0.1:7687")
+    report = write_report(sample_db, tmp_path / "report.html", links=links)
     chromium.set_window_size(1200, 900)
     chromium.get((tmp_path / "report.html").as_uri())
     sizes = _wait(
@@ -131,11 +139,33 @@ def test_report_renders_its_plots(chromium: Any, sample_db: neo4j.Driver, tmp_pa
         20,
         "plots",
     )
-    assert len(sizes) == report.n_plots == 7
+    assert len(sizes) == report.n_plots == 10
     assert all(w > 300 for w in sizes)
+    # the funnel table and the examples table are there, with a link per picture
+    tables = chromium.execute_script("return document.querySelectorAll('table.data').length")
+    assert tables == 2
+    hrefs = chromium.execute_script(
+        "return [...document.querySelectorAll('table.data a')].map(a => a.getAttribute('href'))"
+    )
+    local = [h for h in hrefs if not h.startswith("http")]
+    assert len(local) >= 8 and all((tmp_path / h).is_file() for h in local), hrefs
+    assert sum(h.startswith("http://127.0.0.1:7474/browser/") for h in hrefs) >= 8
     height = chromium.execute_script("return document.body.scrollHeight")
-    chromium.set_window_size(1200, min(int(height) + 50, 6000))
+    chromium.set_window_size(1200, min(int(height) + 50, 8000))
     chromium.save_screenshot(str(_artifacts() / "report.png"))
+    # a picture the report links to opens and draws
+    picture = next(h for h in local if h.startswith("viz/task-"))
+    chromium.set_window_size(1400, 900)
+    chromium.get((tmp_path / picture).as_uri())
+    drawn = _wait(
+        lambda: chromium.execute_script(
+            "return window.seekgraph && window.seekgraph.drawn "
+            "&& window.seekgraph.network.body.nodeIndices.length"
+        ),
+        20,
+        "the linked picture",
+    )
+    assert drawn > 3
 
 
 def test_neo4j_browser_connects_styles_and_draws_the_browse_query(
@@ -148,9 +178,8 @@ def test_neo4j_browser_connects_styles_and_draws_the_browse_query(
     from selenium.webdriver.common.by import By
 
     password = neo4j_server.password_file.read_text().strip()
-    url = browser_url(
-        neo4j_server.http_url, neo4j_server.bolt_uri, query_for("explore/show_leaper_task"), REVERSE
-    )
+    query = query_for("explore/show_leaper_task")
+    url = browser_url(neo4j_server.http_url, neo4j_server.bolt_uri, query, REVERSE)
     chromium.set_window_size(1400, 900)
     chromium.get(url)
     field = _wait(
@@ -165,20 +194,26 @@ def test_neo4j_browser_connects_styles_and_draws_the_browse_query(
     # a script click: a banner that slides in on a slow machine must not intercept it
     connect = chromium.find_element(By.CSS_SELECTOR, "[data-testid=connect]")
     chromium.execute_script("arguments[0].click();", connect)
-    _wait(
-        lambda: "Connected to Neo4j" in chromium.execute_script("return document.body.innerText"),
-        120,
-        "the connected state",
-    )
     # The post-connect command applied seekgraph's style (Browser keeps it in local storage).
     _wait(
         lambda: (
             '"node.Task"'
             in (chromium.execute_script("return localStorage.getItem('neo4j.grass')") or "")
         ),
-        60,
+        120,
         "seekgraph's grass",
     )
+    # ... and left no `:style` frame (a screen of grass text) in the stream: the stream is
+    # empty but for the editor, whatever the connect took.
+    _wait(
+        lambda: not chromium.find_elements(By.CSS_SELECTOR, "[data-testid=frame]"),
+        60,
+        "an empty stream after connecting",
+    )
+    time.sleep(2.0)  # a late frame would show up now
+    frames = chromium.find_elements(By.CSS_SELECTOR, "[data-testid=frame]")
+    assert not frames, [f.text[:200] for f in frames]
+    assert "node.Task {" not in chromium.execute_script("return document.body.innerText")
     editor = chromium.execute_script("return document.body.innerText").replace("\xa0", " ")
     assert f"task_id: '{REVERSE}'" in editor
     run = chromium.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]")
@@ -188,7 +223,9 @@ def test_neo4j_browser_connects_styles_and_draws_the_browse_query(
         90,
         "the graph of the browse query",
     )
-    expected = len(graphs.load(sample_db, "task", REVERSE).nodes)
+    with sample_db.session() as session:  # what the focused query returns, at most 40
+        expected = len(session.run(editor_text(query, REVERSE)).graph().nodes)
+    assert 0 < expected <= MAX_GRAPH_NODES
     _wait(
         lambda: len(chromium.find_elements(By.CSS_SELECTOR, "svg g.node")) == expected,
         30,

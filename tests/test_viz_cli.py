@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import re
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 import neo4j
 import pytest
@@ -14,9 +16,20 @@ from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
 from seekgraph.pipeline import STAGES
 from tests.conftest import run_stage
-from tests.viz_sample import BASIC, KP, REVERSE, ROLLOUT, load_sample
+from tests.viz_sample import (
+    BASIC,
+    KP,
+    LONG,
+    PRUNED,
+    REVERSE,
+    ROLLOUT,
+    UNION,
+    load_sample,
+    long_rollout,
+)
 from viz.browser_guide import (
     EXPLORE_NAMES,
+    MAX_GRAPH_NODES,
     browser_url,
     editor_text,
     explore_queries,
@@ -26,6 +39,8 @@ from viz.browser_guide import (
 )
 from viz.report import published_triple_counts, write_report
 from viz.stages import REPORT
+
+N_PLOTS = 10  # funnel, composition, distributions, stages, seconds, tasks, KP, ISR, pruning, loss
 
 
 @pytest.fixture
@@ -42,7 +57,7 @@ def _invoke(conn: ConnectionSettings, *args: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize(
     ("kind", "subject", "n_nodes"),
-    [("task", BASIC, 12), ("kp", KP, 11), ("trajectory", ROLLOUT, 10)],
+    [("task", BASIC, 12), ("kp", KP, 12), ("trajectory", ROLLOUT, 8)],
 )
 def test_viz_writes_html_and_svg(
     sample_db: neo4j.Driver,
@@ -75,14 +90,69 @@ def test_report_command_writes_every_plot(
     sample_db: neo4j.Driver, neo4j_connection: ConnectionSettings, tmp_path: Path
 ) -> None:
     out_file = tmp_path / "r.html"
+    code, out = _invoke(
+        neo4j_connection,
+        "report",
+        "--html",
+        str(out_file),
+        "--browser-http",
+        "http://h:7474",
+        "--browser-bolt",
+        "bolt://h:7687",
+    )
+    assert code == 0, out
+    assert f"report: kept {N_PLOTS}" in out
+    page = html.unescape(out_file.read_text())
+    assert page.count('<img class="plot"') == N_PLOTS
+    assert "ISR > 0.3" in page
+    assert "2 pass both thresholds" in page
+    # the funnel, per variant and in all
+    assert "4 kept tasks gave 4 rollouts; the filter kept 2, pruning made 1 shorter copies" in page
+    assert "Dataset sample (hybrid): 2 examples, 1 of them pruned trajectories." in page
+    # the stored counts, stated as the prune stage states them
+    assert "rounds 4 -> 3 (-25.0%), tokens 1800 -> 1100 (-38.9%)" in page
+    # a later run that rejected everything is named, the run that kept something is drawn
+    assert (
+        "Attention: ingest: the latest run (2026-01-01T11:00:00) kept nothing and rejected 3"
+        in (page)
+    )
+    # every example links to pictures next to the report and to Neo4j Browser
+    links = re.findall(r'href="([^"]+)"', page)
+    local = [x for x in links if not x.startswith("http")]
+    assert len(local) >= 4 * 2 and all((tmp_path / x).is_file() for x in local), local
+    browser = [x for x in links if x.startswith("http://h:7474/browser/")]
+    assert len(browser) >= 4 * 2
+    # without the flags, the links go to the server the command runs against
     code, out = _invoke(neo4j_connection, "report", "--html", str(out_file))
     assert code == 0, out
-    assert "report: kept 7" in out
-    page = out_file.read_text()
-    assert page.count('<img class="plot"') == 7
-    assert "ISR &gt; 0.3" in page or "ISR > 0.3" in page
-    assert "2 pass both thresholds" in page
-    assert "tokens saved: mean 39%" in page
+    host = urllib.parse.urlparse(neo4j_connection.uri).hostname
+    assert f'href="http://{host}:7474/browser/?dbms=bolt://neo4j@{host}:' in out_file.read_text()
+
+
+def test_every_bar_of_the_report_carries_its_number(
+    sample_db: neo4j.Driver, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import viz.report
+
+    figures: list[Any] = []
+    monkeypatch.setattr(viz.report, "_png", lambda fig: figures.append(fig) or "x")
+    report = viz.report.build_report(sample_db, published_path=tmp_path / "absent")
+    assert len(figures) == report.n_plots == N_PLOTS
+    n_bars = 0
+    for fig in figures:
+        for ax in fig.axes:
+            texts = " ".join(t.get_text() for t in ax.texts)
+            numbers = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", texts)]
+            for container in ax.containers:
+                for value in container.datavalues:
+                    if value:
+                        n_bars += 1
+                        assert any(abs(float(value) - n) < 0.051 for n in numbers), (
+                            ax.get_title(),
+                            value,
+                            texts,
+                        )
+    assert n_bars > 20
 
 
 def test_report_on_an_empty_graph_explains_each_gap(clean_db: neo4j.Driver, tmp_path: Path) -> None:
@@ -112,7 +182,7 @@ def test_report_stage_is_last_and_reports_its_path(
     assert STAGES[-1].name == "report"
     first = run_stage(REPORT, sample_db, database, out_dir=tmp_path)
     second = run_stage(REPORT, sample_db, database, out_dir=tmp_path)
-    assert first.kept == second.kept == 7
+    assert first.kept == second.kept == N_PLOTS
     assert first.notes["report"] == str((tmp_path / "report.html").resolve())
     assert (tmp_path / "report.html").is_file()
 
@@ -120,18 +190,21 @@ def test_report_stage_is_last_and_reports_its_path(
 def test_browse_prints_a_link_with_the_right_query(
     sample_db: neo4j.Driver, neo4j_connection: ConnectionSettings
 ) -> None:
-    for subject, name in (
-        (BASIC, "show_leaper_task"),
-        (KP, "show_kp_task"),
-        (ROLLOUT, "show_trajectory"),
+    for subject, name, table in (
+        (BASIC, "show_leaper_task", "show_task_answers"),
+        (KP, "show_kp_task", "show_task_answers"),
+        (ROLLOUT, "show_trajectory", "list_rollout_steps"),
     ):
         code, out = _invoke(neo4j_connection, "browse", subject)
         assert code == 0, out
-        query = urllib.parse.parse_qs(urllib.parse.urlparse(out.strip()).query)
-        assert query["cmd"] == ["edit"]
-        assert query["arg"][0] == editor_text(query_for(name), subject)
-        assert repr(subject) in query["arg"][0]
-        assert query["dbms"][0].startswith("bolt://neo4j@")
+        graph_link, caption, table_link = out.strip().splitlines()
+        assert caption.startswith("table view (")
+        for link, query_name in ((graph_link, name), (table_link, table)):
+            query = urllib.parse.parse_qs(urllib.parse.urlparse(link).query)
+            assert query["cmd"] == ["edit"]
+            assert query["arg"][0] == editor_text(query_for(query_name), subject)
+            assert repr(subject) in query["arg"][0]
+            assert query["dbms"][0].startswith("bolt://neo4j@")
     code, out = _invoke(neo4j_connection, "browse", "missing")
     assert code == 1 and "no task or rollout with id 'missing'" in out
     code, out = _invoke(neo4j_connection, "browse", "--list")
@@ -171,3 +244,27 @@ def test_guide_is_served_with_cors() -> None:
         httpd.shutdown()
         httpd.server_close()
     assert re.match(r"http://localhost:\d+/seekgraph.html", url)
+
+
+def browser_node_count(driver: neo4j.Driver, name: str, subject_id: str) -> int:
+    """Nodes Neo4j Browser draws for a graph query: those of every returned path."""
+    text = editor_text(query_for(name), subject_id)
+    with driver.session() as session:
+        return len(session.run(text).graph().nodes)
+
+
+def test_browser_graph_queries_are_focused(sample_db: neo4j.Driver, database: str | None) -> None:
+    """Browser drew 120 nodes and 360 relationships for a union task; each graph query now
+    draws at most 40 (the rest is in its table view), also for a 120-step rollout."""
+    load_sample(sample_db, database, long_rollout(120))
+    counts = {}
+    for query in explore_queries():
+        if not query.draws_graph:
+            continue
+        ids = {"task": (BASIC, UNION, REVERSE, KP), "rollout": (ROLLOUT, PRUNED, LONG)}
+        for subject in ids[query.kind]:
+            counts[(query.name, subject)] = browser_node_count(sample_db, query.name, subject)
+    # the rollout, its task, the first 20 steps and the 7 targets they revealed (of 162 nodes)
+    assert counts[("explore/show_rollout_steps", LONG)] == 1 + 1 + 20 + 7
+    assert max(counts.values()) <= MAX_GRAPH_NODES, counts
+    assert counts[("explore/show_leaper_task", UNION)] > 0

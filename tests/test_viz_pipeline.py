@@ -3,14 +3,17 @@ synthesis stages, then every kept WebLeaper task drawn, and the report stage at 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import neo4j
 import pytest
 
+from common.answers import gold_records
 from graphdb import cypher
 from tests.conftest import run_pipeline
 from viz import graphs
+from viz.browser_guide import MAX_GRAPH_NODES, editor_text, query_for
 from viz.html import render_html
 from viz.svg import render_svg
 
@@ -23,6 +26,15 @@ SYNTHESIS = (
     "leaper-reverse",
     "report",
 )
+
+
+def _prop(tooltip: str, key: str) -> str:
+    """A property of a picture's node, read back from its tooltip (`key: value` lines)."""
+    return next(line.split(": ", 1)[1] for line in tooltip.splitlines() if line.startswith(key))
+
+
+def _entity_id(tooltip: str) -> str:
+    return _prop(tooltip, "entity_id")
 
 
 @pytest.mark.slow
@@ -42,11 +54,32 @@ def test_viz_and_report_over_the_default_pipeline(
     ]
     variants = {t["variant"] for t in tasks}
     assert variants == {"basic", "union", "reverse-union"}
+    props = {
+        r["id"]: r
+        for r in clean_db.execute_query(
+            "MATCH (t:Task {kind: 'leaper'}) RETURN t.task_id AS id, t.answer_json AS answers, "
+            "t.tree_json AS tree",
+            database_=database,
+        ).records
+    }
     for task in tasks:
-        vg = graphs.load(clean_db, "task", task["task_id"], database, max_anchors=8)
+        vg = graphs.load(clean_db, "task", task["task_id"], database, max_anchors=4)
         roles = {n.role for n in vg.nodes}
         assert "target" in roles, task
         assert vg.count("Tree") >= 1 and vg.count("Table") >= 1, task
+        # every answer is drawn with a gold ring, and nothing else is ringed
+        gold = {r.entity_id for r in gold_records(props[task["task_id"]]["answers"])}
+        ringed = {_entity_id(n.tooltip) for n in vg.nodes if n.role == "target"}
+        assert ringed == gold, (task["task_id"], ringed ^ gold)
+        assert vg.title.startswith(f"{task['variant']} task {task['task_id']}: {len(gold)} answers")
+        tree = json.loads(props[task["task_id"]]["tree"])
+        named = set(tree.get("trees") or [f"tree:{tree['table_id']}"])
+        drawn = {_prop(n.tooltip, "tree_id") for n in vg.nodes if n.label == "Tree"}
+        assert drawn == named, task
+        # Neo4j Browser's focused query draws at most 40 nodes (it drew 120 for a union)
+        text = editor_text(query_for("explore/show_leaper_task"), task["task_id"])
+        with clean_db.session(database=database) as session:
+            assert len(session.run(text).graph().nodes) <= MAX_GRAPH_NODES, task
         if task["variant"] != "basic":
             assert any(e.type == "SHARES" for e in vg.edges), task
         if task["variant"] == "reverse-union":

@@ -2,6 +2,8 @@
 
 What Browser supports, and what seekgraph uses (docs/browser.md has the details):
 
+- Graph queries are focused (at most 40 nodes: the first answers, the necessary actions, the
+  first steps); each has a table view that lists every row it leaves out (`TABLE_VIEW`).
 - URL parameters ``?cmd=edit&arg=<text>`` put text into the editor after the page loads;
   `browser_url` builds such a link with the id written into the query as a quoted literal,
   so one click on "run" draws the picture (`seekgraph browse ID`).
@@ -40,6 +42,11 @@ class ExploreQuery:
     def text(self) -> str:
         return cypher.query(self.name)
 
+    @property
+    def draws_graph(self) -> bool:
+        """A focused graph (paths, at most `MAX_GRAPH_NODES` nodes) rather than a table."""
+        return self.name in TABLE_VIEW
+
 
 # Named as string literals so tests/test_cypher_files.py sees each file used.
 EXPLORE_NAMES = (
@@ -50,8 +57,18 @@ EXPLORE_NAMES = (
     "explore/show_kp_task",
     "explore/show_rollout_steps",
     "explore/show_trajectory",
+    "explore/list_rollout_steps",
     "explore/count_stage_results",
 )
+# The table view beside each focused graph query: every row the graph leaves out.
+TABLE_VIEW = {
+    "explore/show_leaper_task": "explore/show_task_answers",
+    "explore/show_kp_task": "explore/show_task_answers",
+    "explore/show_biclique": "explore/show_task_answers",
+    "explore/show_rollout_steps": "explore/list_rollout_steps",
+    "explore/show_trajectory": "explore/list_rollout_steps",
+}
+MAX_GRAPH_NODES = 40  # what a focused graph query may draw (tests/test_viz_pipeline.py)
 
 
 def explore_queries() -> list[ExploreQuery]:

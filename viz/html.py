@@ -60,7 +60,8 @@ def levels(vg: VizGraph) -> dict[str, int]:
     roots = [n.id for n in vg.nodes if n.role == "root"] or [vg.nodes[0].id]
     if vg.kind == "kp":
         # A KP question reads from its target variable outwards; the task sits above it.
-        roots = [n.id for n in vg.nodes if n.role == "target"] or roots
+        target = [n.id for n in vg.nodes if n.role == "target" and n.label == "Variable"]
+        roots = target or roots  # the answers hang below it
     depth = {r: 0 for r in roots}
     queue = deque(roots)
     while queue:
@@ -76,6 +77,11 @@ def levels(vg: VizGraph) -> dict[str, int]:
             rank[n.id] = -1
     low = min(rank.values(), default=0)
     return {k: v - low for k, v in rank.items()}
+
+
+def fixed(vg: VizGraph) -> bool:
+    """Whether the picture carries its own layout (ordered pictures: `graphs._grid`)."""
+    return bool(vg.nodes) and all(n.x is not None and n.y is not None for n in vg.nodes)
 
 
 def vis_data(vg: VizGraph) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
@@ -101,6 +107,7 @@ def vis_data(vg: VizGraph) -> tuple[list[dict[str, object]], list[dict[str, obje
                 "font": {"color": "#9A9A9A" if n.role == "pruned" else "#222222", "size": 13},
                 "group": n.label,
                 "role": n.role,
+                **({"x": n.x, "y": n.y, "fixed": True} if fixed(vg) else {}),
             }
         )
     edges = [
@@ -114,6 +121,7 @@ def vis_data(vg: VizGraph) -> tuple[list[dict[str, object]], list[dict[str, obje
             "dashes": e.dashed,
             "font": {"size": 10, "color": "#555555", "strokeWidth": 3},
             "type": e.type,
+            **({"title": e.tooltip} if e.tooltip else {}),
         }
         for e in vg.edges
     ]
@@ -190,8 +198,9 @@ def render_html(vg: VizGraph) -> str:
     """The whole page as a string (vis-network JS and CSS inlined)."""
     nodes, edges = vis_data(vg)
     # A wide tree (many anchors or attributes) reads better as a force layout than as a
-    # hierarchy dozens of nodes wide; trajectories keep their left-to-right order.
-    force = len(vg.nodes) > FORCE_LAYOUT_ABOVE and vg.kind not in {"trajectory", "steps"}
+    # hierarchy dozens of nodes wide; ordered pictures bring their own rows.
+    pinned = fixed(vg)
+    force = len(vg.nodes) > FORCE_LAYOUT_ABOVE and not pinned
     notes = "".join(f"<p>{html.escape(note)}</p>" for note in vg.notes)
 
     def js_json(value: object) -> str:
@@ -207,7 +216,7 @@ def render_html(vg: VizGraph) -> str:
         data=to_json(vg).replace("</", "<\\/"),
         nodes=js_json(nodes),
         edges=js_json(edges),
-        hierarchical="false" if force else "true",
+        hierarchical="false" if force or pinned else "true",
         physics="true" if force else "false",
         direction="LR" if vg.kind in {"trajectory", "steps"} else "UD",
         force_direction="horizontal" if vg.kind in {"trajectory", "steps"} else "vertical",

@@ -126,9 +126,13 @@ def grass() -> dict[str, dict[str, str]]:
 
 
 def browser_post_connect_cmd() -> str:
-    """The value of `browser.post_connect_cmd`: apply the grass above once Browser connects.
+    """The value of `browser.post_connect_cmd`: apply the grass above once Browser connects,
+    then clear the stream.
 
     Browser splits the setting on `;` outside quotes and runs each part as `:part`; `:style`
-    accepts a JSON grass object, and the JSON has no bare `;`, so it stays one command.
+    accepts a JSON grass object, and the JSON has no bare `;`, so it stays one command. Every
+    `:style` shows its grass as a frame a screen high; the `:clear` after it removes that frame
+    (and the spent login form), so a connect leaves only the editor with the query of a
+    `seekgraph browse` link.
     """
-    return "style " + json.dumps(grass(), separators=(",", ":"))
+    return "style " + json.dumps(grass(), separators=(",", ":")) + "; clear"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import shutil
+import textwrap
 from pathlib import Path
 
 import graphviz
@@ -29,8 +30,10 @@ RING = {"target": TARGET_COLOR, "pivot": PIVOT_COLOR, "clue": "#F28E2B", "necess
 
 def _legend_label(vg: VizGraph) -> str:
     rows = [f'<TR><TD COLSPAN="2" ALIGN="LEFT"><B>{html.escape(vg.title)}</B></TD></TR>']
-    for note in vg.notes:
-        rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT">{html.escape(note[:160])}</TD></TR>')
+    for note in vg.notes:  # wrapped, not cut: a question is read in full
+        lines = textwrap.wrap(note[:1200], 110) or [""]
+        text = '<BR ALIGN="LEFT"/>'.join(html.escape(line) for line in lines)
+        rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT">{text}<BR ALIGN="LEFT"/></TD></TR>')
     rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT"><I>legend</I></TD></TR>')
     for name, color, text in vg.legend:
         if name in RING:
@@ -46,11 +49,15 @@ def _legend_label(vg: VizGraph) -> str:
 
 def to_dot(vg: VizGraph) -> graphviz.Digraph:
     """The Graphviz graph: nodes coloured by label, rings for roles, legend as the graph label."""
-    # Wide trees grow to the right so their leaves stack instead of spreading over a page.
-    rankdir = "LR" if vg.kind in {"trajectory", "steps"} or len(vg.nodes) > 30 else "TB"
+    # Wide trees grow to the right so their leaves stack instead of spreading over a page;
+    # an ordered picture brings its own rows (`graphs._grid`), pinned for neato.
+    pinned = bool(vg.nodes) and all(n.x is not None and n.y is not None for n in vg.nodes)
+    rankdir = "LR" if len(vg.nodes) > 30 else "TB"
     dot = graphviz.Digraph(
         name="seekgraph",
+        engine="neato" if pinned else "dot",
         graph_attr={
+            **({"splines": "curved", "overlap": "true"} if pinned else {}),
             "rankdir": rankdir,
             "labelloc": "t",
             "labeljust": "l",
@@ -76,6 +83,7 @@ def to_dot(vg: VizGraph) -> graphviz.Digraph:
             style=style,
             fontcolor="#8A8A8A" if n.role == "pruned" else "#111111",
             tooltip=n.tooltip[:500],
+            **({"pos": f"{(n.x or 0) / 100:.2f},{-(n.y or 0) / 100:.2f}!"} if pinned else {}),
         )
     index = {n.id: f"n{i}" for i, n in enumerate(vg.nodes)}
     for e in vg.edges:
@@ -87,6 +95,7 @@ def to_dot(vg: VizGraph) -> graphviz.Digraph:
             penwidth=str(e.width),
             style="dashed" if e.dashed else "solid",
             fontcolor="#555555",
+            **({"tooltip": e.tooltip[:500]} if e.tooltip else {}),
         )
     return dot
 

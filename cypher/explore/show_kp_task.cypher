@@ -1,4 +1,4 @@
-// WebShaper KP task: variables, constants and triples [X, r, S] with their expansion layers
+// WebShaper KP task (focused): variables, constants and triples [X, r, S] with their expansion layers, and up to ten answers; show_task_answers lists every answer
 MATCH (t:Task {task_id: $task_id})
 CALL (t) {
   MATCH p = (t)-[:HAS_VARIABLE|HAS_TRIPLE|BUILT_FROM]->()
@@ -10,8 +10,13 @@ CALL (t) {
   MATCH p = (t)-[:HAS_VARIABLE]->(:Variable)-[:EXPANDS]->(:Constant)
   RETURN p
   UNION
-  MATCH p = (t)-[:HAS_TRIPLE]->(:Triple)-[:OBJECT]->(:Constant)-[:DENOTES]->()
+  MATCH p = (t)-[:HAS_TRIPLE]->(:Triple)-[:OBJECT|SUBJECT]->(:Constant)-[:DENOTES]->()
+  RETURN p
+  UNION
+  MATCH p = (t)-[:TARGET {role: 'answer'}]->(a)
+  WITH p, a ORDER BY coalesce(a.name, a.text)
+  LIMIT 10
   RETURN p
 }
 RETURN p
-LIMIT 2000
+LIMIT 200

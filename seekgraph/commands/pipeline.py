@@ -68,6 +68,7 @@ def pipeline(
     stage skips finished work)."""
     from graphdb.errors import StageError
     from graphdb.schema import apply_schema
+    from seekgraph.commands.stages import server_flags
     from seekgraph.pipeline import STAGES, run_stages, select_stages, summary_table
 
     if list_only:
@@ -83,7 +84,8 @@ def pipeline(
     n = apply_schema(ctx.driver, ctx.database)
     click.echo(f"schema ready ({n} statements)")
     out_dir.mkdir(parents=True, exist_ok=True)
-    flags: dict[str, dict[str, object]] = {"ingest": {"data": data_dir}}
+    flags: dict[str, dict[str, object]] = {s.name: dict(server_flags(app, s)) for s in stages}
+    flags["ingest"] = {"data": data_dir}
 
     def summary(reports: list) -> None:  # type: ignore[type-arg]
         click.echo("")

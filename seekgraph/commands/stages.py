@@ -51,6 +51,29 @@ def _option(field: dataclasses.Field[Any], annotation: Any, default: Any) -> cli
     return None
 
 
+def browser_address(app: AppContext) -> tuple[str, str]:
+    """Neo4j Browser's HTTP address and the Bolt URI its links connect to: the managed
+    server's, or an external server's host on Neo4j's default HTTP port."""
+    import urllib.parse
+
+    bolt = app.settings.connection.uri
+    if app.settings.connection.managed:
+        return app.settings.server.http_url, bolt
+    host = urllib.parse.urlparse(bolt).hostname or "localhost"
+    return f"http://{host}:7474", bolt
+
+
+def server_flags(app: AppContext, stage: Stage) -> dict[str, Any]:  # type: ignore[type-arg]
+    """Settings a stage takes from the server it runs against (the report's Browser links),
+    unless the config file sets them: below the config file, above the defaults."""
+    names = {f.name for f in dataclasses.fields(stage.config)}
+    if not {"browser_http", "browser_bolt"} <= names:
+        return {}
+    section = app.config.section(stage.section)
+    http, bolt = browser_address(app)
+    return {k: v for k, v in (("browser_http", http), ("browser_bolt", bolt)) if k not in section}
+
+
 def stage_command(stage: Stage) -> click.Command:  # type: ignore[type-arg]
     """The click command of `stage`."""
     hints = typing.get_type_hints(stage.config)
@@ -66,6 +89,9 @@ def stage_command(stage: Stage) -> click.Command:  # type: ignore[type-arg]
 
         extra = read_config_file(stage_config, SECTIONS) if stage_config else None
         given = {k: (v if v != () else None) for k, v in flags.items()}
+        for key, value in server_flags(app, stage).items():
+            if given.get(key) is None and not (extra and key in extra.section(stage.section)):
+                given[key] = value
         ctx = app.stage_context(out_dir)
         apply_schema(ctx.driver, ctx.database)
         report = run_stage(ctx, stage, app.config, given, extra)

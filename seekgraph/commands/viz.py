@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-import urllib.parse
 from pathlib import Path
 
 import click
@@ -33,13 +32,39 @@ def _file_stem(kind: str, subject_id: str) -> str:
 @click.option("--no-svg", is_flag=True, help="Write only the interactive HTML.")
 @click.option(
     "--max-anchors",
-    default=12,
+    default=4,
     show_default=True,
-    help="Task pictures: anchors drawn per tree (pivot, clues, targets first); 0 draws all.",
+    help="Task pictures: anchors besides the answers drawn per tree (clue holders first); "
+    "0 draws all.",
+)
+@click.option(
+    "--max-answers",
+    default=20,
+    show_default=True,
+    help="Task pictures: answers drawn (a gold ring each); 0 draws all.",
+)
+@click.option(
+    "--page",
+    default=1,
+    show_default=True,
+    help="Trajectory and steps pictures: which page of actions or steps.",
+)
+@click.option(
+    "--per-page",
+    default=0,
+    help="Actions (trajectory) or steps (steps) per page [default: 10 and 20].",
 )
 @pass_app
 def viz(
-    app: AppContext, kind: str, subject_id: str, out_dir: Path, no_svg: bool, max_anchors: int
+    app: AppContext,
+    kind: str,
+    subject_id: str,
+    out_dir: Path,
+    no_svg: bool,
+    max_anchors: int,
+    max_answers: int,
+    page: int,
+    per_page: int,
 ) -> None:
     """Draw a task, KP task or trajectory as interactive HTML and static SVG.
 
@@ -49,6 +74,8 @@ def viz(
     `trajectory` (a rollout's state graph: necessary DAG, pruned steps greyed), `biclique`
     (the biclique behind a union task) or `steps` (a rollout's steps as recorded).
     SUBJECT_ID is a task id (task, kp, biclique) or a rollout id (trajectory, steps).
+    Trajectories and steps are drawn a page at a time (`--page`), in rows, so a rollout of
+    100 steps stays readable; the picture's notes say how many pages there are.
     """
     from viz import graphs
     from viz.html import write_html
@@ -63,8 +90,11 @@ def viz(
         path = write_answers_html(view, out_dir / f"{_file_stem(kind, subject_id)}.html")
         click.echo(f"  html: {path}")
         return
-    vg = graphs.load(app.driver(), kind, subject_id, app.database, max_anchors)
-    stem = _file_stem(kind, subject_id)
+    if page < 1 or per_page < 0:
+        raise click.BadParameter("--page starts at 1 and --per-page at 0")
+    options = graphs.Options(max_anchors, max_answers, page, per_page)
+    vg = graphs.load(app.driver(), kind, subject_id, app.database, options=options)
+    stem = _file_stem(kind, subject_id) + (f"-p{page}" if page > 1 else "")
     html_path = write_html(vg, out_dir / f"{stem}.html")
     click.echo(f"{vg.title}")
     for note in vg.notes:
@@ -93,14 +123,6 @@ def _pick_query(app: AppContext, subject_id: str) -> str:
     raise click.ClickException(
         f"no task or rollout with id {subject_id!r}; `seekgraph browse --list` prints the ids"
     )
-
-
-def _http_url(app: AppContext) -> str:
-    """The managed server's HTTP address; for an external one, its host on Neo4j's port 7474."""
-    if app.settings.connection.managed:
-        return app.settings.server.http_url
-    host = urllib.parse.urlparse(app.settings.connection.uri).hostname or "localhost"
-    return f"http://{host}:7474"
 
 
 def _list_ids(app: AppContext, page: int, per_page: int) -> None:
@@ -166,7 +188,9 @@ def browse(
     per_page: int,
 ) -> None:
     """Print a Neo4j Browser link that opens with the right query for a task or rollout id."""
+    from seekgraph.commands.stages import browser_address
     from viz.browser_guide import (
+        TABLE_VIEW,
         browser_url,
         explore_queries,
         guide_play_url,
@@ -175,8 +199,8 @@ def browse(
         serve_guide,
     )
 
-    http = http_url or _http_url(app)
-    bolt = app.settings.connection.uri
+    http, bolt = browser_address(app)
+    http = http_url or http
     user = app.settings.connection.username
     if list_only:
         click.echo("queries (cypher/explore/):")
@@ -212,3 +236,7 @@ def browse(
     if query.param and not subject_id:
         raise click.UsageError(f"query {query.name} needs a {query.kind} id")
     click.echo(browser_url(http, bolt, query, subject_id, user))
+    if query.draws_graph and subject_id:
+        table = query_for(TABLE_VIEW[query.name])
+        click.echo(f"table view ({table.title}):")
+        click.echo(browser_url(http, bolt, table, subject_id, user))

@@ -197,19 +197,27 @@ def prune_rollouts(
         on_start(len(todo))
     result = PruneResult(report, [])
     rewriter_box: list[Any] = [rewriter]
+    reported = [0]  # trajectories of the current chunk already reported one by one
+
+    def one_done() -> None:
+        reported[0] += 1
+        if on_progress is not None:
+            on_progress(1)
+
     for chunk in batched(todo, config.chunk_size):
         mine = _claim(driver, database, config, chunk, leases)
         if len(mine) < len(chunk):
             report.skip(len(chunk) - len(mine))
             report.count("held by other workers", len(chunk) - len(mine))
+        reported[0] = 0
         try:
             if mine:
-                _run_chunk(driver, database, config, mine, extract, rewriter_box, result)
+                _run_chunk(driver, database, config, mine, extract, rewriter_box, result, one_done)
         finally:
             if leases is not None:
                 leases.release(chunk)
         if on_progress is not None:
-            on_progress(len(chunk))
+            on_progress(len(chunk) - reported[0])
     statuses: dict[str, int] = {}
     for o in result.outcomes:
         statuses[o.status] = statuses.get(o.status, 0) + 1
@@ -357,8 +365,10 @@ def _run_chunk(
     extract: Extractor,
     rewriter_box: list[Any],
     result: PruneResult,
+    on_item: Callable[[], None] | None = None,
 ) -> None:
-    """Prune one chunk: extract and store the graphs, search and vote, build what passes."""
+    """Prune one chunk: extract and store the graphs, search and vote, build what passes
+    (`on_item` after each trajectory: rewriting one takes minutes on a CPU)."""
     started = time.perf_counter()
     writes = _Writes()
     prepared = _prepare(driver, database, chunk, extract, result, writes)
@@ -372,6 +382,8 @@ def _run_chunk(
         if accepted is not None:
             _finish(p, outcome, accepted, config, rewriter_box, result, writes)
         result.outcomes.append(outcome)
+        if on_item is not None:
+            on_item()
     started = time.perf_counter()
     store.write_pruned(driver, database, writes.pruned)
     # the statuses are the resume marker: the chunk's rejections are written before them
