@@ -20,7 +20,7 @@ import math
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
@@ -130,13 +130,17 @@ def main() -> None:
 def stage_section(driver, database, ids: list[str], args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
     """The prune stage over `ids` (rule extractor), optional rewriting; its own section."""
     config = PruneConfig(rewrite=False, include_unfiltered=True, rollout_ids=tuple(ids), redo=True)
-    started = time.perf_counter()
-    result = prune_rollouts(driver, database, config)
-    stage = Measurement(
-        "prune stage (build+extract+search+write)",
-        seconds=[time.perf_counter() - started],
-        items=len(ids),
-    )
+    stages = []
+    for mode in ("cypher", "memory"):  # the answer's ancestors by query, or on the built graphs
+        started = time.perf_counter()
+        result = prune_rollouts(driver, database, replace(config, graph_search=mode))
+        stages.append(
+            Measurement(
+                f"prune stage, graph_search={mode}",
+                seconds=[time.perf_counter() - started],
+                items=len(ids),
+            )
+        )
     records = store.read_rollouts(driver, database, ids)
     t0 = time.perf_counter()
     for rec in records:
@@ -154,7 +158,7 @@ def stage_section(driver, database, ids: list[str], args: argparse.Namespace) ->
     ta = sum(o.tokens_after for o in outs if o.status != "unpruned")
     costs = [(s, e) for o in outs for s, e in o.costs if s is not None and e is not None]
     gaps = [s - e for s, e in costs]
-    lines = table([extract_only, stage], extract_only.case, unit="traj")
+    lines = table([extract_only, *stages], extract_only.case, unit="traj")
     lines += [
         "",
         f"trajectories: {len(outs)} teacher rollouts (detour rate {args.detour_rate}); "

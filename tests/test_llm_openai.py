@@ -8,21 +8,17 @@ tiny stdlib HTTP server that answers 503/400 shows which statuses are retried an
 from __future__ import annotations
 
 import http.server
-import os
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 
 from common.llm import load_backend
 from common.llm.errors import BackendError, TransientBackendError
 from common.llm.openai_backend import OpenAIBackend
 from graphdb.server import free_port
+from tests.scaffolding.serve import transformers_serve
 
 pytestmark = pytest.mark.slow
 
@@ -34,50 +30,9 @@ def served_model(
     smollm2_checkpoint: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[str, str]]:
     """(base URL, model name) of a `transformers serve` process pinned to SmolLM2."""
-    port = free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
-    cli = Path(sys.executable).with_name("transformers")
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                str(cli),
-                "serve",
-                str(smollm2_checkpoint),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--device",
-                "cpu",
-                "--log-level",
-                "warning",
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"transformers serve exited: {log.read_text()[-2000:]}")
-            try:
-                if requests.get(f"http://127.0.0.1:{port}/health", timeout=2).ok:
-                    break
-            except requests.RequestException:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"transformers serve did not come up: {log.read_text()[-2000:]}")
-            time.sleep(0.5)
-        yield f"http://127.0.0.1:{port}/v1", str(smollm2_checkpoint)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+    with transformers_serve(smollm2_checkpoint, log) as url:
+        yield url, str(smollm2_checkpoint)
 
 
 class _StatusHandler(http.server.BaseHTTPRequestHandler):

@@ -111,3 +111,29 @@ def restrict(graph: StateGraph, allowed: Iterable[int]) -> StateGraph:
         granularity=graph.granularity,
         notes=dict(graph.notes),
     )
+
+
+def answer_ancestors(graph: StateGraph, roots: Iterable[int] = ()) -> set[int]:
+    """The actions from which the answer or a root can be reached along PRODUCES/ENABLES
+    (action -PRODUCES-> information -ENABLES-> action), the roots and the answer included:
+    what `cypher/clipper/find_answer_ancestors.cypher` returns for the stored graph, computed
+    on the graph in memory. O(edges).
+
+    >>> g = StateGraph(produces=[{"q"}, {"x"}, {"y"}, set()], enables=[set(), {"q"}, set(), {"x"}])
+    >>> sorted(answer_ancestors(g))
+    [0, 1, 3]
+    """
+    producers: dict[str, list[int]] = {}
+    for a, infos in enumerate(graph.produces):
+        for info in infos:
+            producers.setdefault(info, []).append(a)
+    reached = {graph.answer, *roots}
+    todo = list(reached)
+    while todo:
+        b = todo.pop()
+        for info in graph.enables[b]:
+            for a in producers.get(info, []):
+                if a not in reached:
+                    reached.add(a)
+                    todo.append(a)
+    return reached

@@ -44,7 +44,7 @@ from training.stategraph.exact import candidates as exact_candidates
 from training.stategraph.exact import exact_necessary_actions
 from training.stategraph.extract_rules import Lexicon, extract_rule_graphs, first_introducers
 from training.stategraph.mindag import cost, necessary_actions
-from training.stategraph.model import StateGraph, restrict
+from training.stategraph.model import StateGraph, answer_ancestors, restrict
 from training.stategraph.vote import vote
 
 EXTRACTORS = ("rule", "mixed", "llm")
@@ -79,6 +79,13 @@ class PruneConfig:
     n_candidates: int = option(3, "Rewrite candidates per thought.", min=1, max=16)
     max_new_tokens: int = option(64, "Length limit of one rewrite candidate.", min=8, max=1024)
     chunk_size: int = option(50, "Trajectories per write batch.", min=1)
+    graph_search: str = option(
+        "cypher",
+        "Where the answer's ancestors are found before the search: cypher (a query over the "
+        "stored graphs, read back) or memory (the same reachability on the graphs as built: "
+        "no round trip, for large runs; the graphs are stored either way).",
+        choices=("cypher", "memory"),
+    )
     include_unfiltered: bool = option(False, "Also prune rollouts the filter did not keep.")
     rollout_ids: tuple[str, ...] = option((), "Only these rollout ids (repeatable).")
     limit: int = option(0, "At most this many trajectories (0: all).", min=0)
@@ -371,10 +378,14 @@ def _run_chunk(
     (`on_item` after each trajectory: rewriting one takes minutes on a CPU)."""
     started = time.perf_counter()
     writes = _Writes()
-    prepared = _prepare(driver, database, chunk, extract, result, writes)
+    prepared, built = _prepare(driver, database, chunk, extract, result, writes)
     roots = {gid: p.required for p in prepared for gid in p.graph_ids}
-    ancestors = store.find_ancestors(driver, database, roots) if roots else {}
-    stored = store.read_graphs(driver, database, list(roots))
+    if config.graph_search == "cypher":  # on the stored graphs, by query
+        ancestors = store.find_ancestors(driver, database, roots) if roots else {}
+        stored = store.read_graphs(driver, database, list(roots))
+    else:  # the same answer on the graphs as built (`answer_ancestors`), no round trip
+        stored = built
+        ancestors = {gid: answer_ancestors(built[gid], r) for gid, r in roots.items()}
     decided = [_decide(p, stored, ancestors, config, result, writes) for p in prepared]
     store.write_necessary(driver, database, writes.necessary)
     result.seconds_graphs += time.perf_counter() - started
@@ -399,9 +410,11 @@ def _prepare(
     extract: Extractor,
     result: PruneResult,
     writes: _Writes,
-) -> list[_Prepared]:
-    """Read the chunk's trajectories, build their state graphs and write them (one batch)."""
+) -> tuple[list[_Prepared], dict[str, StateGraph]]:
+    """Read the chunk's trajectories, build their state graphs and write them (one batch);
+    returns the prepared trajectories and the graphs as built, by graph id."""
     prepared: list[_Prepared] = []
+    built: dict[str, StateGraph] = {}
     rows = store.GraphRows()
     for record in store.read_rollouts(driver, database, chunk):
         trajectory = record.trajectory
@@ -415,10 +428,11 @@ def _prepare(
         keys, required = answer_entities(trajectory, lexicon)
         graphs = extract(trajectory, lexicon)
         gids = [rows.add(record.rollout_id, trajectory, g) for g in graphs]
+        built.update(zip(gids, graphs, strict=True))
         failed = [g.extraction_failed for g in graphs]
         prepared.append(_Prepared(record, trajectory, lexicon, keys, required, gids, failed))
     store.write_graphs(driver, database, rows)
-    return prepared
+    return prepared, built
 
 
 def _decide(
