@@ -95,3 +95,46 @@ def test_identical_roots_beyond_max_size_are_reported_not_split() -> None:
 def test_max_size_below_min_size_is_an_error() -> None:
     with pytest.raises(SimilarityError, match="max_size"):
         topic_groups(["a"], ["cup"], threshold=0.5, max_size=1, min_size=2, method="tokens")
+
+
+ROOTS = [
+    "Booker Prize winners",
+    "Booker Prize shortlisted novels",
+    "Nobel Prize in Literature laureates",
+    "Nobel laureates in Physics",
+    "FIFA World Cup finals",
+    "UEFA European Championship finals",
+    "Premier League top scorers",
+    "Longest rivers of Europe",
+    "Rivers of Germany",
+    "Battles of the Napoleonic Wars",
+    "Battles of the American Civil War",
+    "Capital cities of Africa",
+]
+
+
+@pytest.mark.slow
+def test_similar_pairs_are_the_threshold_graph_block_by_block() -> None:
+    """The sparse pairs (the packaged MiniLM) equal the dense threshold graph, whatever the
+    block size, while each root may keep all its neighbours; with fewer neighbours each root
+    keeps its closest ones."""
+    import numpy as np
+
+    from synth.leaper.topics import embed, similar_pairs
+
+    vectors = embed(ROOTS)
+    dense = vectors @ vectors.T
+    n = len(ROOTS)
+    want = {(i, j) for i in range(n) for j in range(i + 1, n) if dense[i, j] >= 0.4}
+    assert want  # related roots exist at this threshold
+    for block in (1, 5, 64):
+        pairs = similar_pairs(ROOTS, 0.4, neighbours=n, block=block)
+        assert set(zip(pairs.rows.tolist(), pairs.cols.tolist(), strict=True)) == want
+        assert np.allclose(
+            pairs.sims, [dense[i, j] for i, j in zip(pairs.rows, pairs.cols, strict=True)]
+        )
+    one = similar_pairs(ROOTS, 0.4, neighbours=1, block=4)
+    for i, j in zip(one.rows.tolist(), one.cols.tolist(), strict=True):
+        closest = {int(np.argsort(-np.where(np.arange(n) == k, -9, dense[k]))[0]) for k in (i, j)}
+        assert i in closest or j in closest
+    assert set(zip(one.rows.tolist(), one.cols.tolist(), strict=True)) <= want

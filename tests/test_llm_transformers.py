@@ -118,12 +118,16 @@ def test_specs_select_backends_without_loading_anything() -> None:
     assert isinstance(vllm, VLLMBackend) and vllm.model == "Qwen/Qwen3-8B"
     default = load_backend("transformers")
     assert isinstance(default, TransformersBackend) and default.path is None
+    patient = load_backend("openai:http://127.0.0.1:9/v1#m?timeout=600")
+    assert isinstance(patient, OpenAIBackend) and patient.timeout == 600 and patient.model == "m"
     for bad, message in [
         ("gpt:foo", "unknown backend"),
         ("openai:http://x:1", "expected openai"),
         ("openai:#m", "expected openai"),
         ("vllm:", "expected vllm"),
         ("openai:ftp://x#m", "not an http"),
+        ("openai:http://x:1#m?retries=2", "unknown option"),
+        ("openai:http://x:1#m?timeout=soon", "timeout must be seconds"),
     ]:
         with pytest.raises(BackendConfigError, match=message):
             load_backend(bad)

@@ -4,7 +4,9 @@ Specs (see `common/llm/base.py`):
 
 - ``transformers`` (packaged SmolLM2) or ``transformers:PATH`` (a local checkpoint folder),
   optionally ``?device=cuda&dtype=bfloat16`` (default CPU, float32);
-- ``openai:URL[,URL...]#MODEL`` — e.g. ``openai:http://127.0.0.1:8000/v1,http://h2:8000/v1#qwen3``;
+- ``openai:URL[,URL...]#MODEL[?timeout=SECONDS]`` — e.g.
+  ``openai:http://127.0.0.1:8000/v1,http://h2:8000/v1#qwen3?timeout=600`` (a request's timeout,
+  default 120 s: one shorter than the servers' queueing delay makes retries pile up);
   the API key, if the server wants one, comes from ``$OPENAI_API_KEY``;
 - ``vllm:MODEL`` — a model name or path for vLLM in-process.
 
@@ -21,26 +23,31 @@ from common.llm.errors import BackendConfigError
 KINDS = ("transformers", "openai", "vllm")
 
 
+def _options(spec: str, query: str, allowed: set[str], example: str) -> dict[str, str]:
+    """``a=1&b=2`` → {a: 1, b: 2}; an unknown name is a `BackendConfigError`."""
+    options = dict(part.partition("=")[::2] for part in query.split("&") if part)
+    unknown = set(options) - allowed
+    if unknown:
+        raise BackendConfigError(
+            f"bad spec {spec!r}: unknown option(s) {sorted(unknown)}; expected {example}"
+        )
+    return options
+
+
 def load_backend(spec: str) -> LLMBackend:
     """Build the backend a spec names; `BackendConfigError` says what a bad spec should look like."""
     spec = spec.strip()
-    kind, _, rest = spec.partition(":")
+    head, _, query = spec.partition("?")  # options come last: SPEC?name=value&...
+    kind, _, rest = head.partition(":")
     kind = kind.lower()
-    if kind.partition("?")[0] == "transformers":
+    if kind == "transformers":
         from common.llm.transformers_backend import TransformersBackend
 
-        path, _, query = rest.partition("?")
-        if "?" in kind:  # "transformers?dtype=bfloat16": the packaged model with options
-            kind, _, query = kind.partition("?")
-        options = dict(part.partition("=")[::2] for part in query.split("&") if part)
-        unknown = set(options) - {"device", "dtype"}
-        if unknown:
-            raise BackendConfigError(
-                f"bad transformers spec {spec!r}: unknown option(s) {sorted(unknown)}; "
-                "expected transformers:PATH?device=cuda&dtype=bfloat16"
-            )
+        options = _options(
+            spec, query, {"device", "dtype"}, "transformers:PATH?device=cuda&dtype=bfloat16"
+        )
         return TransformersBackend(
-            path or None,
+            rest or None,
             device=options.get("device", "cpu"),
             dtype=options.get("dtype", "float32"),
         )
@@ -52,10 +59,16 @@ def load_backend(spec: str) -> LLMBackend:
             raise BackendConfigError(
                 f"bad openai spec {spec!r}: expected openai:URL[,URL...]#MODEL"
             )
+        options = _options(spec, query, {"timeout"}, "openai:URL#MODEL?timeout=600")
+        try:
+            timeout = float(options.get("timeout", 120))
+        except ValueError as e:
+            raise BackendConfigError(f"bad openai spec {spec!r}: timeout must be seconds") from e
         return OpenAIBackend(
             [u for u in urls.split(",") if u.strip()],
             model,
             api_key=os.environ.get("OPENAI_API_KEY"),
+            timeout=timeout,
         )
     if kind == "vllm":
         from common.llm.vllm_backend import VLLMBackend

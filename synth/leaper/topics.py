@@ -77,6 +77,70 @@ def similarity_matrix(texts: Sequence[str], method: Method = "embedding") -> np.
     raise SimilarityError(f"unknown similarity method {method!r} (embedding or tokens)")
 
 
+@dataclass(frozen=True)
+class SimilarPairs:
+    """The pairs ``i < j`` at least `threshold` similar, as parallel arrays: a sparse graph
+    whose memory grows with the pairs kept, not with n²."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    sims: np.ndarray
+    n: int
+
+
+def similar_pairs(
+    texts: Sequence[str],
+    threshold: float,
+    method: Method = "embedding",
+    *,
+    neighbours: int = 64,
+    block: int = 1024,
+) -> SimilarPairs:
+    """The pairs of `texts` at least `threshold` similar, each text keeping its `neighbours`
+    most similar others (a pair is kept when either end keeps it).
+
+    Embeddings are compared a block of rows at a time (memory O(block·n + pairs)); time stays
+    O(n²·d). With fewer than `neighbours` + 1 texts this is exactly the threshold graph; above,
+    a text with more close neighbours keeps its closest, which only thins the giant components
+    `topic_groups` splits anyway.
+    """
+    n = len(texts)
+    if method == "tokens":
+        sims = similarity_matrix(texts, method)
+        rows, cols = np.nonzero(np.triu(sims >= threshold, k=1))
+        return SimilarPairs(rows, cols, sims[rows, cols], n)
+    if method != "embedding":
+        raise SimilarityError(f"unknown similarity method {method!r} (embedding or tokens)")
+    vectors = embed(texts) if n else np.zeros((0, 1), dtype=np.float32)
+    keep = min(neighbours, max(n - 1, 0))
+    found_rows, found_cols, found_sims = [], [], []
+    for start in range(0, n, block):
+        part = np.clip(vectors[start : start + block] @ vectors.T, -1.0, 1.0)
+        local = np.arange(part.shape[0])
+        part[local, start + local] = -np.inf  # not its own neighbour
+        if keep < n - 1:
+            top = (
+                np.argpartition(-part, keep - 1, axis=1)[:, :keep]
+                if keep
+                else local[:, None][:, :0]
+            )
+        else:
+            top = np.tile(np.arange(n), (part.shape[0], 1))
+        values = np.take_along_axis(part, top, axis=1)
+        hit = values >= threshold
+        r = np.repeat(start + local, hit.sum(axis=1))
+        found_rows.append(r)
+        found_cols.append(top[hit])
+        found_sims.append(values[hit])
+    if not found_rows:
+        empty = np.zeros(0, dtype=np.int64)
+        return SimilarPairs(empty, empty, np.zeros(0, dtype=np.float32), n)
+    r, c, v = np.concatenate(found_rows), np.concatenate(found_cols), np.concatenate(found_sims)
+    low, high = np.minimum(r, c), np.maximum(r, c)
+    _, first = np.unique(low.astype(np.int64) * n + high, return_index=True)
+    return SimilarPairs(low[first], high[first], v[first], n)
+
+
 def related_components(
     ids: Sequence[str], texts: Sequence[str], *, threshold: float, method: Method = "embedding"
 ) -> list[list[str]]:
@@ -88,14 +152,15 @@ def related_components(
     """
     if not ids:
         return []
-    sims = similarity_matrix(texts, method)
-    return [[ids[i] for i in g] for g in _components(sims, list(range(len(ids))), threshold)]
+    pairs = similar_pairs(texts, threshold, method)
+    return [[ids[i] for i in g] for g in _components(pairs, list(range(len(ids))), threshold)]
 
 
-def _components(sims: np.ndarray, members: list[int], threshold: float) -> list[list[int]]:
-    """Connected components (sorted index lists) of `members` under ``sims >= threshold``."""
-    sub = sims[np.ix_(members, members)]
-    parent = list(range(len(members)))
+def _components(pairs: SimilarPairs, members: list[int], threshold: float) -> list[list[int]]:
+    """Connected components (sorted index lists) of `members` under ``sim >= threshold``."""
+    inside = np.zeros(pairs.n, dtype=bool)
+    inside[members] = True
+    parent = {m: m for m in members}
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -103,12 +168,12 @@ def _components(sims: np.ndarray, members: list[int], threshold: float) -> list[
             i = parent[i]
         return i
 
-    rows, cols = np.nonzero(np.triu(sub >= threshold, k=1))
-    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+    use = inside[pairs.rows] & inside[pairs.cols] & (pairs.sims >= threshold)
+    for i, j in zip(pairs.rows[use].tolist(), pairs.cols[use].tolist(), strict=True):
         parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
-    for i, member in enumerate(members):
-        groups.setdefault(find(i), []).append(member)
+    for member in members:
+        groups.setdefault(find(member), []).append(member)
     return sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])
 
 
@@ -134,6 +199,7 @@ def topic_groups(
     min_size: int = 2,
     method: Method = "embedding",
     keep: Callable[[list[str]], list[str]] | None = None,
+    neighbours: int = 64,
 ) -> tuple[list[TopicGroup], list[TopicGroup]]:
     """Topic groups of at most `max_size` ids, and the groups that could not be split enough.
 
@@ -141,7 +207,9 @@ def topic_groups(
     anchor with another tree of the component); if it still has more than `max_size` members
     it is split into the components of its members at ``threshold + step``, and so on. Groups
     with fewer than `min_size` members are dropped (they cannot form a biclique). A group still
-    too large at similarity 1.0 (identical roots) is returned in the second list.
+    too large at similarity 1.0 (identical roots) is returned in the second list. Similarity
+    is a sparse graph of each root's `neighbours` closest roots (`similar_pairs`), never an
+    n x n matrix.
 
     >>> groups, too_large = topic_groups(
     ...     ["a", "b", "c", "d"], ["Booker Prize", "Booker Prize winners", "Booker", "Capitals"],
@@ -153,13 +221,13 @@ def topic_groups(
         raise SimilarityError(f"max_size ({max_size}) must be at least min_size ({min_size})")
     if not ids:
         return [], []
-    sims = similarity_matrix(texts, method)
+    pairs = similar_pairs(texts, threshold, method, neighbours=neighbours)
     done: list[TopicGroup] = []
     too_large: list[TopicGroup] = []
     pending = [(list(range(len(ids))), threshold)]
     while pending:
         members, level = pending.pop()
-        for component in _components(sims, members, level):
+        for component in _components(pairs, members, level):
             names = [ids[i] for i in component]
             if keep is not None and len(names) >= min_size:
                 wanted = set(keep(names))
