@@ -54,7 +54,9 @@ def test_two_sharded_workers_on_two_endpoints_do_every_rollout_once(
         transformers_serve(smollm2_checkpoint, logs[0], access_log=True) as url_a,
         transformers_serve(smollm2_checkpoint, logs[1], access_log=True) as url_b,
     ):
-        backend = f"openai:{url_a},{url_b}#{smollm2_checkpoint}"
+        # a generous timeout: on a busy CPU a queued request can wait minutes, and a client
+        # that gives up and retries only queues the same work again
+        backend = f"openai:{url_a},{url_b}#{smollm2_checkpoint}?timeout=900"
         workers = [
             subprocess.Popen(
                 [
@@ -70,13 +72,13 @@ def test_two_sharded_workers_on_two_endpoints_do_every_rollout_once(
                     "--shard",
                     f"{i}/2",
                     "--n",
-                    "2",
+                    "1",
                     "--max-rounds",
                     "1",
                     "--max-tokens",
                     "8",
                     "--concurrency",
-                    "2",
+                    "1",
                     "--out",
                     str(tmp_path / f"out-{i}"),
                 ],
@@ -95,7 +97,7 @@ def test_two_sharded_workers_on_two_endpoints_do_every_rollout_once(
         database_=database,
     ).records
     done = sorted((r["task"], r["i"]) for r in rows)
-    assert done == sorted((t, i) for t in task_ids for i in range(2))  # each exactly once
+    assert done == sorted((t, 0) for t in task_ids)  # each exactly once
     assert all(r["status"] == "done" for r in rows)
     assert {r["shard"] for r in rows} == {"0/2", "1/2"}  # both workers did some
     answered = [len(re.findall(r"POST /v1/chat/completions", log.read_text())) for log in logs]
