@@ -33,6 +33,11 @@ class AppContext:
             self._driver = open_driver(self.settings.connection)
         return self._driver
 
+    def reconnect(self) -> neo4j.Driver:
+        """A new driver in place of the old one (e.g. after the database was replaced)."""
+        self.close()
+        return self.driver()
+
     def stage_context(self, out_dir: Path = Path("out")) -> StageContext:
         return StageContext(
             self.driver(), self.database, out_dir, echo=click.echo, progress_stream=sys.stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from graphdb import server
@@ -180,3 +182,44 @@ def delete_kp_tasks(app: AppContext, sources: tuple[str, ...]) -> None:
 
     delete_tasks(app.driver(), app.database, list(sources))
     click.echo(f"deleted KP tasks of sources {', '.join(sources)}")
+
+
+@db.command()
+@click.option(
+    "--data",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Data folder [default: the packaged default data].",
+)
+@click.option("--replace", is_flag=True, help="Replace a graph that already holds data.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out"),
+    show_default=True,
+    help="Where exports and reports go.",
+)
+@pass_app
+def load(app: AppContext, data: Path | None, replace: bool, out_dir: Path) -> None:
+    """First load of an empty graph with the import tool (the same graph as `ingest`, faster).
+
+    Reads the data as `seekgraph ingest` does (its [ingest] settings), builds the graph in
+    memory, stops the server, runs `neo4j-admin database import`, starts it again and builds
+    the schema. A later `seekgraph ingest` of the same data skips every record.
+    """
+    from common.config import load_stage_config
+    from graphdb.stages import save_report
+    from synth.ingest.bulk import bulk_load
+    from synth.stages import INGEST
+
+    _require_managed(app, "bulk load")
+    config = load_stage_config(INGEST, app.config, {"data": data} if data else None)
+    ctx = app.stage_context(out_dir)
+    apply_schema(ctx.driver, ctx.database)
+    report, driver = bulk_load(
+        ctx, config, app.settings.server, reconnect=app.reconnect, replace=replace
+    )
+    save_report(driver, report, ctx.database)
+    for line in report.summary_lines():
+        click.echo(line)

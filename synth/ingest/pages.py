@@ -19,6 +19,7 @@ from synth.ingest.cells import display_name
 from synth.ingest.config import IngestConfig
 from synth.ingest.places import location, rejected_locations
 from synth.ingest.records import PageRecord, Unreadable
+from synth.ingest.writers import CypherWriter, GraphWriter
 
 STAGE = "ingest"
 
@@ -31,10 +32,14 @@ def ingest_pages(
     database: str | None = None,
     report: StageReport | None = None,
     on_record: Callable[[int], None] | None = None,
+    writer: GraphWriter | None = None,
 ) -> StageReport:
-    """Write pages, then their links; returns the stage report (kept = pages written)."""
+    """Write pages, then their links; returns the stage report (kept = pages written).
+
+    `writer`: where reads and writes go (default: the server, through `driver`)."""
     config = config or IngestConfig()
     report = report or StageReport(STAGE)
+    writer = writer or CypherWriter(driver, database)
     pending: list[dict[str, object]] = []
     n_links = 0
     rejected_places = rejected_locations(driver, database)
@@ -45,9 +50,7 @@ def ingest_pages(
                 report.reject(bad.record_id, bad.reason, bad.detail)
         done = {
             row["page_id"]: row["content_hash"]
-            for row in cypher.read(
-                driver, "ingest/find_pages", database=database, ids=[p.page_id for p in pages]
-            )
+            for row in writer.read("ingest/find_pages", ids=[p.page_id for p in pages])
         }
         rows = []
         for page in pages:
@@ -78,17 +81,9 @@ def ingest_pages(
             place = location(page.origin)
             if place in rejected_places:
                 report.clear(place)
-        cypher.run_batches(
-            driver, "ingest/merge_pages", rows, database=database, batch_size=config.page_batch
-        )
+        writer.write("ingest/merge_pages", rows, batch_size=config.page_batch)
         if on_record is not None:
             on_record(len(chunk))
-    cypher.run_batches(
-        driver,
-        "ingest/merge_page_links",
-        pending,
-        database=database,
-        batch_size=max(1, config.page_batch // 2),
-    )
+    writer.write("ingest/merge_page_links", pending, batch_size=max(1, config.page_batch // 2))
     report.notes["links"] = int(str(report.notes.get("links", 0))) + n_links
     return report

@@ -13,6 +13,7 @@ from synth.ingest.config import IngestConfig
 from synth.ingest.pages import ingest_pages
 from synth.ingest.readers import file_kind, read_pages, read_tables
 from synth.ingest.tables import ingest_tables
+from synth.ingest.writers import GraphWriter
 
 TABLE_FILES = ("tables.jsonl", "extra/prizes.csv", "extra/article.html")
 PAGE_FILES = ("pages.jsonl",)
@@ -92,8 +93,12 @@ def _note_empty_file(report: StageReport, name: str, before: int, kind: str) -> 
         report.clear(name)
 
 
-def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
-    """Ingest tables (JSONL, CSV, HTML) and pages; one report (tables and pages counted apart)."""
+def run_ingest(
+    ctx: StageContext, config: IngestConfig, writer: GraphWriter | None = None
+) -> StageReport:
+    """Ingest tables (JSONL, CSV, HTML) and pages; one report (tables and pages counted apart).
+
+    `writer`: where the graph goes (default: the server; `synth.ingest.bulk` for a first load)."""
     report = StageReport("ingest")
     files = input_files(config)
     if files.ignored:
@@ -113,6 +118,7 @@ def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
                 report=tables_report,
                 llm=llm,
                 on_record=bar.update,
+                writer=writer,
             )
         _note_empty_file(tables_report, name, seen, "table")
     pages_report = StageReport("ingest")
@@ -126,6 +132,7 @@ def run_ingest(ctx: StageContext, config: IngestConfig) -> StageReport:
                 database=ctx.database,
                 report=pages_report,
                 on_record=bar.update,
+                writer=writer,
             )
         _note_empty_file(pages_report, name, seen, "page")
     for part in (tables_report, pages_report):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import neo4j
 
 from graphdb import cypher
-from graphdb.stages import StageReport, save_rejections
+from graphdb.stages import StageReport
 from synth.ingest.cells import (
     display_name,
     is_placeholder,
@@ -29,6 +29,7 @@ from synth.ingest.config import IngestConfig
 from synth.ingest.places import location, rejected_locations
 from synth.ingest.records import Cell, RawTable, Unreadable
 from synth.ingest.values import clean_text, typed_value, value_id
+from synth.ingest.writers import CypherWriter, GraphWriter
 from synth.keycolumn import ColumnStats, column_stats, llm_key_column
 
 if TYPE_CHECKING:
@@ -279,7 +280,7 @@ class _Rows:
             }
             (self.entity_facts if is_entity else self.value_facts).append(fact)
 
-    def write(self, driver: neo4j.Driver, database: str | None, batch: int) -> None:
+    def write(self, writer: GraphWriter, batch: int) -> None:
         for name, rows in (
             ("ingest/merge_columns", self.columns),
             ("ingest/merge_rows", self.rows),
@@ -289,9 +290,8 @@ class _Rows:
             ("ingest/merge_value_facts", self.value_facts),
             ("ingest/merge_table_pages", self.pages),
         ):
-            if rows:
-                size = max(1, batch // 20) if name == "ingest/merge_table_pages" else batch
-                cypher.run_batches(driver, name, rows, database=database, batch_size=size)
+            size = max(1, batch // 20) if name == "ingest/merge_table_pages" else batch
+            writer.write(name, rows, batch_size=size)
 
 
 def _kept_elsewhere(before: dict[str, Any], table: RawTable) -> bool:
@@ -314,8 +314,11 @@ def ingest_tables(
     report: StageReport | None = None,
     on_record: Callable[[int], None] | None = None,
     llm: LLMBackend | None = None,
+    writer: GraphWriter | None = None,
 ) -> StageReport:
     """Clean and write `items` (from the readers); returns the stage report.
+
+    `writer`: where reads and writes go (default: the server, through `driver`).
 
     With `llm`, close calls between key columns are decided by the model (see `_ask_llm`).
 
@@ -325,6 +328,7 @@ def ingest_tables(
     """
     config = config or IngestConfig()
     report = report or StageReport(STAGE)
+    writer = writer or CypherWriter(driver, database)
     fingerprint = config.fingerprint()
     mappings = current_mappings(driver, database)
     rejected_places = rejected_locations(driver, database)
@@ -336,9 +340,7 @@ def ingest_tables(
                 report.reject(bad.record_id, bad.reason, bad.detail)
         existing = {
             row["table_id"]: row
-            for row in cypher.read(
-                driver, "ingest/find_tables", database=database, ids=[t.table_id for t in tables]
-            )
+            for row in writer.read("ingest/find_tables", ids=[t.table_id for t in tables])
         }
         batch = _Rows()
         redo: list[dict[str, str]] = []
@@ -387,16 +389,11 @@ def ingest_tables(
                 report.reject(f"{table.table_id}#r{r}", reason, f"key cell {text!r}")
             batch.add(table, key.index, mappings, {r for r, _, _ in dropped})
             report.keep()
-        if redo:
-            cypher.run_batches(
-                driver, "ingest/delete_table_parts", redo, database=database, batch_size=10
-            )
-        batch.write(driver, database, config.cell_batch)
+        writer.write("ingest/delete_table_parts", redo, batch_size=10)
+        batch.write(writer, config.cell_batch)
         # a table node is the resume marker (a re-run skips it): its rejection goes first
-        save_rejections(driver, report, database)
-        cypher.run_batches(
-            driver, "ingest/merge_tables", nodes, database=database, batch_size=config.cell_batch
-        )
+        writer.save_rejections(report)
+        writer.write("ingest/merge_tables", nodes, batch_size=config.cell_batch)
         counts["rows written"] = int(str(counts.get("rows written", 0))) + batch.n_rows
         if on_record is not None:
             on_record(len(chunk))
