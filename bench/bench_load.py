@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import csv
 import random
-import subprocess
 import tempfile
 import time
 from functools import partial
@@ -24,6 +23,7 @@ import neo4j
 from bench.common import Measurement, measure, peak_rss, table, write_markdown
 from common.config import ConfigFile, resolve_settings
 from graphdb import cypher, server
+from graphdb.bulk_import import import_full
 from graphdb.driver import open_driver
 from graphdb.settings import ConnectionSettings, ServerSettings
 
@@ -71,27 +71,14 @@ def write_csv(folder: Path, nodes: list[dict[str, Any]], rels: list[dict[str, An
 
 
 def load_import(settings: ServerSettings, folder: Path) -> None:
-    home = settings.home
-    cmd = [
-        "java",
-        "-cp",
-        f"{home / 'lib'}/*",
-        "org.neo4j.cli.AdminTool",
-        "database",
-        "import",
-        "full",
-        f"--nodes={folder / 'nodes.csv'}",
-        f"--relationships={folder / 'rels.csv'}",
-        "--overwrite-destination=true",
-        "--threads=2",
-        "--id-type=integer",
-        "--verbose",
-        "neo4j",
-    ]
-    env = {"NEO4J_HOME": str(home), "NEO4J_CONF": str(home / "conf"), "PATH": "/usr/bin:/bin"}
-    result = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
-    if result.returncode != 0:
-        raise RuntimeError(f"import failed: {result.stdout[-1500:]}{result.stderr[-1500:]}")
+    import_full(
+        settings,
+        [folder / "nodes.csv"],
+        [folder / "rels.csv"],
+        threads=2,
+        id_type="integer",
+        multiline=False,
+    )
 
 
 def counts(driver: neo4j.Driver) -> tuple[int, int]:

@@ -126,10 +126,14 @@ def import_full(
     *,
     database: str = "neo4j",
     threads: int | None = None,
+    id_type: str = "string",
+    multiline: bool = True,
     report_file: Path | None = None,
 ) -> str:
     """Run `neo4j-admin database import full` into the (stopped) server's `database`,
-    replacing it; returns the tool's output. A failure is a `ServerError` with its last lines."""
+    replacing it; returns the tool's output. A failure is a `ServerError` with its last lines.
+
+    `multiline`: values may hold newlines (slower: the tool cannot split files to parse)."""
     home = settings.home
     cmd = [
         "java",
@@ -143,9 +147,9 @@ def import_full(
         *(f"--relationships={path}" for path in rel_files),
         "--overwrite-destination=true",
         f"--threads={threads or os.cpu_count() or 2}",
-        "--multiline-fields=true",
+        f"--multiline-fields={str(multiline).lower()}",
         "--array-delimiter=U+001F",
-        "--id-type=string",
+        f"--id-type={id_type}",
         f"--report-file={report_file or home / 'logs' / 'import.report'}",
         database,
     ]
