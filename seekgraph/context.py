@@ -50,3 +50,12 @@ class AppContext:
 
 
 pass_app = click.make_pass_decorator(AppContext)
+
+out_option = click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out"),
+    show_default=True,
+    help="Where exports and reports go.",
+)

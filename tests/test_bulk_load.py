@@ -18,7 +18,7 @@ import pytest
 
 from bench.ottqa_sample import sample
 from common.config import ConfigFile
-from graphdb import cypher, server
+from graphdb import cypher
 from graphdb.bulk_import import NodeSet, RelSet, write_csv
 from graphdb.driver import open_driver
 from graphdb.settings import ConnectionSettings, ServerSettings
@@ -27,26 +27,16 @@ from seekgraph.pipeline import run_stage
 from synth.ingest.bulk import bulk_load
 from synth.ingest.config import IngestConfig
 from synth.stages import INGEST
-from tests.conftest import _installed_home
 from tests.scaffolding.bad_inputs import write_bad_folder
 from tests.scaffolding.fingerprint import describe, fingerprint
+from tests.scaffolding.servers import own_server as _own_server
 
 
 @pytest.fixture(scope="module")
 def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerSettings]:
     """A server of its own: the bulk load stops it and replaces its database."""
-    settings = server.private_server(
-        _installed_home(),
-        tmp_path_factory.mktemp("bulk-neo4j"),
-        heap="512m",
-        pagecache="256m",
-        transaction_memory="256m",
-    )
-    server.start(settings)
-    try:
+    with _own_server(tmp_path_factory.mktemp("bulk-neo4j")) as settings:
         yield settings
-    finally:
-        server.stop(settings, timeout=30.0)
 
 
 def _connect(settings: ServerSettings) -> neo4j.Driver:

@@ -27,8 +27,9 @@ from graphdb import server
 from graphdb.driver import open_driver
 from graphdb.settings import ConnectionSettings, ServerSettings
 from seekgraph.pipeline import STAGES as PIPELINE
-from tests.conftest import _installed_home, cli_login, wipe
+from tests.conftest import cli_login, wipe
 from tests.scaffolding.fingerprint import describe, fingerprint
+from tests.scaffolding.servers import own_server as _own_server
 
 # every default stage up to and including pruning, in pipeline order
 _DEFAULT = [stage.name for stage in PIPELINE if not stage.optional]
@@ -128,18 +129,8 @@ FAULTS = [
 @pytest.fixture(scope="module")
 def own_server(tmp_path_factory) -> Iterator[ServerSettings]:
     """A server only the fault test uses (it is killed and restarted)."""
-    settings = server.private_server(
-        _installed_home(),
-        tmp_path_factory.mktemp("fault-neo4j"),
-        heap="512m",
-        pagecache="256m",
-        transaction_memory="256m",
-    )
-    server.start(settings)
-    try:
+    with _own_server(tmp_path_factory.mktemp("fault-neo4j")) as settings:
         yield settings
-    finally:
-        server.stop(settings, timeout=30.0)
 
 
 def _count(driver: neo4j.Driver, query: str) -> int:

@@ -9,7 +9,7 @@ import click
 from graphdb import server
 from graphdb.errors import AlreadyRunningError, ConfigError
 from graphdb.schema import SCHEMA_VERSION, apply_schema, describe_schema
-from seekgraph.context import AppContext, pass_app
+from seekgraph.context import AppContext, out_option, pass_app
 
 
 def _require_managed(app: AppContext, action: str) -> None:
@@ -192,14 +192,7 @@ def delete_kp_tasks(app: AppContext, sources: tuple[str, ...]) -> None:
     help="Data folder [default: the packaged default data].",
 )
 @click.option("--replace", is_flag=True, help="Replace a graph that already holds data.")
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("out"),
-    show_default=True,
-    help="Where exports and reports go.",
-)
+@out_option
 @pass_app
 def load(app: AppContext, data: Path | None, replace: bool, out_dir: Path) -> None:
     """First load of an empty graph with the import tool (the same graph as `ingest`, faster).
@@ -215,8 +208,7 @@ def load(app: AppContext, data: Path | None, replace: bool, out_dir: Path) -> No
 
     _require_managed(app, "bulk load")
     config = load_stage_config(INGEST, app.config, {"data": data} if data else None)
-    ctx = app.stage_context(out_dir)
-    apply_schema(ctx.driver, ctx.database)
+    ctx = app.stage_context(out_dir)  # the import replaces the schema: bulk_load rebuilds it
     report, driver = bulk_load(
         ctx, config, app.settings.server, reconnect=app.reconnect, replace=replace
     )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from seekgraph.context import AppContext, pass_app
+from seekgraph.context import AppContext, out_option, pass_app
 
 
 def ensure_server(app: AppContext) -> None:
@@ -38,14 +38,7 @@ def ensure_server(app: AppContext) -> None:
     default=None,
     help="Data folder for the ingest stage [default: the packaged default data].",
 )
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("out"),
-    show_default=True,
-    help="Where exports and reports go.",
-)
+@out_option
 @click.option("--only", multiple=True, help="Run only these stages (repeatable).")
 @click.option("--skip", multiple=True, help="Skip these stages (repeatable).")
 @click.option("--with-training", is_flag=True, help="Also run the optional stages.")
