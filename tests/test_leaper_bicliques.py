@@ -16,6 +16,7 @@ from synth.leaper.bicliques import (
     brute_force_bicliques,
     maximal_bicliques,
     maximal_bicliques_cypher,
+    maximal_bicliques_cypher_groups,
     maximal_bicliques_networkx,
 )
 from tests.scaffolding.source_tables import write_tree_relations
@@ -92,3 +93,46 @@ def test_cypher_enumeration_matches_brute_force(
         clean_db, list(graph), database=database, min_trees=min_trees, min_relations=min_relations
     )
     assert got == brute_force_bicliques(graph, min_trees=min_trees, min_relations=min_relations)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    adjs=st.lists(bipartite(), min_size=1, max_size=4),
+    min_trees=st.integers(2, 3),
+    min_relations=st.integers(1, 2),
+    limit=st.one_of(st.none(), st.integers(0, 6)),
+)
+def test_cypher_groups_enumerated_together_match_brute_force_each(
+    clean_db: neo4j.Driver,
+    database: str | None,
+    adjs: list[dict[str, set[str]]],
+    min_trees: int,
+    min_relations: int,
+    limit: int | None,
+) -> None:
+    """Several groups searched level by level in shared queries (two closed pairs a query, so
+    levels span several queries) give each group exactly its own bicliques; a group with more
+    than `limit` is None and the others are unaffected. Groups share relation names."""
+    prefix = f"g{next(_counter)}:"
+    graphs = [
+        {f"{prefix}{k}:{t}": {prefix + r for r in rels} for t, rels in adj.items()}
+        for k, adj in enumerate(adjs)
+    ]
+    write_tree_relations(clean_db, {t: r for g in graphs for t, r in g.items()}, database)
+    got = maximal_bicliques_cypher_groups(
+        clean_db,
+        [list(g) for g in graphs],
+        database=database,
+        min_trees=min_trees,
+        min_relations=min_relations,
+        limit=limit,
+        chunk=2,
+    )
+    for graph, found in zip(graphs, got, strict=True):
+        expected = brute_force_bicliques(graph, min_trees=min_trees, min_relations=min_relations)
+        if limit is not None and len(expected) > limit:
+            assert found is None
+        else:
+            assert found == expected

@@ -26,7 +26,8 @@ Complexity: ``O(|R| · |T| · |R|)`` work per maximal biclique (polynomial delay
 maximal bicliques can be exponential in the worst case.
 
 Three implementations share this definition: `maximal_bicliques` (pure Python over bitsets,
-the reference), `maximal_bicliques_cypher` (each step one query over the graph,
+the reference), `maximal_bicliques_cypher_groups` (the graph computes each step; one query per
+level of the search for every topic group at once,
 ``cypher/leaper/expand_biclique_candidates.cypher``) and `maximal_bicliques_networkx` (maximal
 cliques of the standard reduction: both sides made cliques). The tests check all three against
 brute force on random bipartite graphs.
@@ -42,9 +43,10 @@ Biclique(trees=('booker', 'nobel', 'pulitzer'), relations=('year',))]
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import cast
 
 import neo4j
 
@@ -132,37 +134,96 @@ def maximal_bicliques_cypher(
     min_relations: int = 1,
     limit: int | None = None,
 ) -> list[Biclique]:
-    """Close-by-One where the graph computes every step (child extents, closures, canonicity).
+    """The maximal bicliques of one set of trees, enumerated by the graph
+    (`maximal_bicliques_cypher_groups` with one group); raises `BicliqueError` past `limit`."""
+    found = maximal_bicliques_cypher_groups(
+        driver,
+        [tree_ids],
+        database=database,
+        min_trees=min_trees,
+        min_relations=min_relations,
+        limit=limit,
+    )[0]
+    if found is None:
+        raise BicliqueError(f"more than {limit} maximal bicliques")
+    return found
 
-    Python only keeps the search stack; each visited closed pair costs one read query, so the
-    tree × relation graph never has to be loaded into memory.
+
+def maximal_bicliques_cypher_groups(
+    driver: neo4j.Driver,
+    groups: Sequence[Sequence[str]],
+    *,
+    database: str | None = None,
+    min_trees: int = 2,
+    min_relations: int = 1,
+    limit: int | None = None,
+    chunk: int = 2000,
+) -> list[list[Biclique] | None]:
+    """Close-by-One of many tree sets at once, level by level, where the graph computes every
+    step (child extents, closures, canonicity).
+
+    The search trees of all `groups` are walked breadth first: one read query expands every
+    closed pair of a level (at most `chunk` pairs per query), so the number of round trips is
+    the depth of the search (the most relations a closed pair adds), not the number of pairs.
+    Python keeps only the frontier; the tree × relation graph is never loaded into memory.
+    Returns each group's sorted bicliques, or None for a group with more than `limit`.
     """
     _check(min_trees, min_relations)
-    extent = sorted(set(tree_ids))
-    if len(extent) < min_trees:
-        return []
-    root = cypher.read(driver, "leaper/find_common_relations", database=database, extent=extent)
-    intent = sorted(root[0]["intent"]) if root else []
-    out: list[Biclique] = []
-    stack: list[tuple[list[str], list[str], str]] = [(extent, intent, "")]
-    while stack:
-        ext, itt, after = stack.pop()
-        if len(itt) >= min_relations:
-            out.append(Biclique(tuple(sorted(ext)), tuple(sorted(itt))))
-            if limit is not None and len(out) > limit:
-                raise BicliqueError(f"more than {limit} maximal bicliques")
-        children = cypher.read(
+    extents = [sorted(set(g)) for g in groups]
+    out: list[list[Biclique] | None] = [[] for _ in extents]
+    searched = [i for i, e in enumerate(extents) if len(e) >= min_trees]
+    frontier: list[dict[str, object]] = []
+    for batch in cypher.batched(searched, chunk):
+        rows = cypher.read(
             driver,
-            "leaper/expand_biclique_candidates",
+            "leaper/find_common_relations",
             database=database,
-            extent=ext,
-            intent=itt,
-            after=after,
-            min_trees=min_trees,
+            extents=[extents[i] for i in batch],
         )
-        for child in reversed(children):
-            stack.append((child["extent"], child["intent"], child["relation"]))
-    return sorted(out)
+        for row in rows:
+            group = batch[row["i"]]
+            frontier.append(
+                {
+                    "group": group,
+                    "extent": extents[group],
+                    "intent": sorted(row["intent"]),
+                    "after": "",
+                }
+            )
+    while frontier:
+        nodes = []
+        for pair in frontier:
+            group = int(str(pair["group"]))
+            found = out[group]
+            if found is None:
+                continue  # over its limit: searched no further
+            extent = cast(list[str], pair["extent"])
+            intent = cast(list[str], pair["intent"])
+            if len(intent) >= min_relations:
+                found.append(Biclique(tuple(extent), tuple(sorted(intent))))
+                if limit is not None and len(found) > limit:
+                    out[group] = None
+                    continue
+            nodes.append(pair)
+        frontier = []
+        for batch in cypher.batched(nodes, chunk):
+            rows = cypher.read(
+                driver,
+                "leaper/expand_biclique_candidates",
+                database=database,
+                nodes=[{"node": i, **pair} for i, pair in enumerate(batch)],
+                min_trees=min_trees,
+            )
+            for row in rows:
+                frontier.append(
+                    {
+                        "group": batch[row["node"]]["group"],
+                        "extent": sorted(row["extent"]),
+                        "intent": sorted(row["intent"]),
+                        "after": row["relation"],
+                    }
+                )
+    return [None if found is None else sorted(found) for found in out]
 
 
 def maximal_bicliques_networkx(

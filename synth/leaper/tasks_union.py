@@ -3,8 +3,9 @@
 Search units: the trees are split into topic groups (`synth.leaper.topics.topic_groups`:
 components of the root-similarity graph at ``threshold``, re-split at stricter thresholds while
 larger than ``max_group_trees``), keeping in a group only the trees that share an anchor with
-another tree of it. Maximal bicliques are enumerated inside each group, which is written to the
-graph as a ``TopicGroup`` with its bicliques and tasks before the next one starts.
+another tree of it. Maximal bicliques are enumerated inside each group (a batch of groups at
+once, by the graph), and each group is written as a ``TopicGroup`` with its bicliques and
+tasks before the next batch starts.
 
 Definition: for a maximal biclique ``(A, B)`` of a group's tree × relation graph (trees ``A``
 sharing relations ``B``; see `synth.leaper.bicliques`), let
@@ -34,7 +35,7 @@ import neo4j
 from graphdb import cypher
 from graphdb.ids import stable_id
 from graphdb.stages import StageReport
-from synth.leaper.bicliques import Biclique, BicliqueError, maximal_bicliques_cypher
+from synth.leaper.bicliques import Biclique, maximal_bicliques_cypher_groups
 from synth.leaper.common import (
     LeaperConfig,
     Target,
@@ -104,17 +105,21 @@ def find_topic_groups(
     return groups
 
 
-def _write_group(
-    driver: neo4j.Driver, database: str | None, group: TopicGroup, status: str, n: int
+def _write_groups(
+    driver: neo4j.Driver, database: str | None, groups: list[tuple[TopicGroup, str, int]]
 ) -> None:
-    row = {
-        "group_id": group.group_id,
-        "trees": list(group.trees),
-        "threshold": group.threshold,
-        "status": status,
-        "n_bicliques": n,
-    }
-    cypher.run_batches(driver, "leaper/merge_topic_groups", [row], database=database)
+    """Topic groups with their status and number of bicliques (one batched write)."""
+    rows = [
+        {
+            "group_id": group.group_id,
+            "trees": list(group.trees),
+            "threshold": group.threshold,
+            "status": status,
+            "n_bicliques": n,
+        }
+        for group, status, n in groups
+    ]
+    cypher.run_batches(driver, "leaper/merge_topic_groups", rows, database=database)
 
 
 def jaccard(a: set[str], b: set[str]) -> float:
@@ -259,11 +264,14 @@ def build_union_tasks(
     backend: LLMBackend | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> StageReport:
-    """Per topic group: enumerate its maximal bicliques, write them and one Union task each.
+    """Per batch of topic groups: enumerate their maximal bicliques, write them and one Union
+    task each.
 
-    A group is marked ``searched`` once its bicliques and tasks are written, so a killed run
-    resumes with the next group; tasks already in the graph are skipped. `progress` counts
-    trees: those of each finished group, then the trees in no group.
+    Groups are searched together, a batch of about `config.batch_size` trees at a time (one
+    Cypher query per level of the search for the whole batch). A group is marked ``searched``
+    once its bicliques and tasks are written, so a killed run resumes with the groups not yet
+    marked; tasks already in the graph are skipped. `progress` counts trees: those of each
+    finished batch, then the trees in no group.
     """
     report = StageReport(STAGE)
     trees = cypher.read(driver, "leaper/find_trees", database=database)
@@ -278,63 +286,88 @@ def build_union_tasks(
         )
     }
     n_bicliques = 0
+    todo: list[TopicGroup] = []
     for group in groups:
         if group.group_id in finished:
             found = finished[group.group_id]["n_bicliques"] or 0
             n_bicliques += found
             report.skip(found)
+            if progress is not None:
+                progress(len(group.trees))
         else:
-            n_bicliques += _search_group(driver, database, config, group, report, backend)
+            todo.append(group)
+    for batch in _group_batches(todo, config.batch_size):
+        n_bicliques += _search_groups(driver, database, config, batch, report, backend)
         if progress is not None:
-            progress(len(group.trees))
+            progress(sum(len(g.trees) for g in batch))
     if progress is not None:
         progress(len(trees) - sum(len(g.trees) for g in groups))
     report.notes["maximal bicliques"] = n_bicliques
     return report.finish()
 
 
-def _search_group(
+def _group_batches(groups: list[TopicGroup], trees: int) -> list[list[TopicGroup]]:
+    """Consecutive groups, about `trees` trees a batch (a larger group is a batch alone)."""
+    batches: list[list[TopicGroup]] = []
+    size = 0
+    for group in groups:
+        if not batches or size + len(group.trees) > trees:
+            batches.append([])
+            size = 0
+        batches[-1].append(group)
+        size += len(group.trees)
+    return batches
+
+
+def _search_groups(
     driver: neo4j.Driver,
     database: str | None,
     config: LeaperConfig,
-    group: TopicGroup,
+    groups: list[TopicGroup],
     report: StageReport,
     backend: LLMBackend | None,
 ) -> int:
-    """Enumerate one group's bicliques (Cypher-driven), write them and their tasks; return count."""
-    _write_group(driver, database, group, "searching", 0)
-    try:
-        bicliques = maximal_bicliques_cypher(
-            driver,
-            list(group.trees),
-            database=database,
-            min_trees=config.min_trees,
-            min_relations=config.min_relations,
-            limit=config.max_bicliques,
-        )
-    except BicliqueError as e:
-        report.reject(f"topic-group:{group.group_id}", "too_many_bicliques", str(e))
-        _write_group(driver, database, group, "too_many_bicliques", 0)
-        return 0
-    cypher.run_batches(
+    """Enumerate the bicliques of `groups` (Cypher-driven, all at once), write them and their
+    tasks, mark each group finished; returns how many bicliques were found."""
+    _write_groups(driver, database, [(g, "searching", 0) for g in groups])
+    found = maximal_bicliques_cypher_groups(
         driver,
-        "leaper/merge_bicliques",
-        [
+        [list(g.trees) for g in groups],
+        database=database,
+        min_trees=config.min_trees,
+        min_relations=config.min_relations,
+        limit=config.max_bicliques,
+    )
+    status: list[tuple[TopicGroup, str, int]] = []
+    rows: list[dict[str, Any]] = []
+    bicliques: list[Biclique] = []
+    for group, result in zip(groups, found, strict=True):
+        if result is None:
+            report.reject(
+                f"topic-group:{group.group_id}",
+                "too_many_bicliques",
+                f"more than {config.max_bicliques} maximal bicliques",
+            )
+            status.append((group, "too_many_bicliques", 0))
+            continue
+        status.append((group, "searched", len(result)))
+        bicliques += result
+        rows += [
             {
                 "biclique_id": b.biclique_id,
                 "trees": list(b.trees),
                 "relations": list(b.relations),
                 "group_id": group.group_id,
             }
-            for b in bicliques
-        ],
-        database=database,
-        batch_size=config.batch_size,
+            for b in result
+        ]
+    cypher.run_batches(
+        driver, "leaper/merge_bicliques", rows, database=database, batch_size=config.batch_size
     )
     seen: set[str] = set()
     for batch in cypher.batched(bicliques, config.batch_size):
         _write_union_tasks(driver, database, config, batch, report, backend, seen)
-    _write_group(driver, database, group, "searched", len(bicliques))
+    _write_groups(driver, database, status)
     return len(bicliques)
 
 
@@ -415,5 +448,4 @@ def _family_facts(
         database=database,
         entity_ids=sorted(entities),
         table_ids=sorted(tables),
-        relations=None,
     )
