@@ -108,14 +108,56 @@ def run_batches(
     return total
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def plain(value: Any) -> Any:
+    """A returned value as plain Python data, as `neo4j.Record.data` gives it (a node as the
+    dict of its properties, a relationship as (start, type, end), a path as a list), but
+    without the driver's generic transform: most values are scalars, lists and maps, and
+    checking their exact type first makes reading large results several times faster."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list:
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
+    if isinstance(value, neo4j.graph.Node):
+        return plain(dict(value))
+    if isinstance(value, neo4j.graph.Relationship):
+        start, end = value.start_node, value.end_node
+        return (
+            plain(dict(start)) if start is not None else None,
+            type(value).__name__,
+            plain(dict(end)) if end is not None else None,
+        )
+    if isinstance(value, neo4j.graph.Path):
+        out: list[Any] = [plain(value.start_node)]
+        for relationship, node in zip(value.relationships, value.nodes[1:], strict=True):
+            out += [type(relationship).__name__, plain(node)]
+        return out
+    return value  # temporal values and points stay what the driver made them
+
+
+def _rows(records: list[neo4j.Record]) -> list[dict[str, Any]]:
+    if not records:
+        return []
+    keys = records[0].keys()
+    return [
+        {k: v if type(v) in _SCALARS else plain(v) for k, v in zip(keys, r, strict=True)}
+        for r in records
+    ]
+
+
 def read(
     driver: neo4j.Driver, name: str, *, database: str | None = None, **params: Any
 ) -> list[dict[str, Any]]:
-    """Run a read query by name and return its records as plain dicts."""
+    """Run a read query by name and return its records as plain dicts (see `plain`)."""
     records, _, _ = driver.execute_query(
         query(name), params, database_=database, routing_=neo4j.RoutingControl.READ
     )
-    return [record.data() for record in records]
+    return _rows(records)
 
 
 def write(
@@ -125,4 +167,4 @@ def write(
     records, _, _ = driver.execute_query(
         query(name), params, database_=database, routing_=neo4j.RoutingControl.WRITE
     )
-    return [record.data() for record in records]
+    return _rows(records)

@@ -1,5 +1,6 @@
-// Rename the FACT edges of one table column to the header's current relation.
+// Rename the FACT edges of one table column to the header's current relation (found through
+// the `fact_table` index on FACT.table_id).
 UNWIND $rows AS row
-MATCH (t:Table {table_id: row.table_id})-[:HAS_ROW]->(:Row)-[:ANCHOR]->(a:Entity)
-MATCH (a)-[f:FACT {table_id: row.table_id, column: row.column}]->()
+MATCH ()-[f:FACT {table_id: row.table_id}]->()
+WHERE f.column = row.column
 SET f.relation = row.relation

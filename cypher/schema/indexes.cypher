@@ -10,4 +10,5 @@ CREATE INDEX rollout_model IF NOT EXISTS FOR (n:Rollout) ON (n.model);
 CREATE INDEX rejection_stage IF NOT EXISTS FOR (n:Rejection) ON (n.stage);
 CREATE INDEX stage_run_stage IF NOT EXISTS FOR (n:StageRun) ON (n.stage);
 CREATE INDEX fact_relation IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.relation);
+CREATE INDEX fact_table IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.table_id);
 CREATE INDEX task_question IF NOT EXISTS FOR (n:Task) ON (n.question);

@@ -103,7 +103,6 @@ def build_basic_tasks(
             database=database,
             entity_ids=sorted({a["id"] for tree in layers for a in tree["anchors"] if a["id"]}),
             table_ids=[tree["table_id"] for tree in layers],
-            relations=None,
         )
         by_table: dict[str, list[dict[str, Any]]] = {}
         for f in facts:

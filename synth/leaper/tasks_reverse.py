@@ -149,7 +149,6 @@ def read_union(driver: neo4j.Driver, database: str | None, union: dict[str, Any]
         database=database,
         entity_ids=anchors,
         table_ids=spec["table_ids"],
-        relations=None,
     )
     return _Union(
         task_id=union["task_id"],
