@@ -38,8 +38,8 @@ from graphdb.ids import stable_id
 RRF_K = 60
 PHRASE_BOOST = 2  # weight of the exact-phrase clause against the bag of words
 # r1: bag of words, RRF weights 1:1; r2: + phrase clause, vector weight; r3: ties at the
-# index's cut-off broken by page id
-RANKING_VERSION = "r3"
+# index's cut-off broken by page id; r4: exact vector ranking on small corpora
+RANKING_VERSION = "r4"
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_WORDS = re.compile(r"\b(AND|OR|NOT|TO)\b")
 _WORD = re.compile(r"\w+")
@@ -176,7 +176,21 @@ class WebTools:
     summary_backend: LLMBackend | None = None
     evidence_chars: int = 3000
     max_items: int = 10  # queries / urls per call
+    # With at most this many embedded pages the vector ranking is exact (every page scored);
+    # the approximate index's answers depend on how its segments happened to merge, so the
+    # same graph could rank differently in two builds.
+    exact_vector_pages: int = 20_000
     _embed_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _embedded: int | None = field(default=None, repr=False)
+
+    def _vector_query(self) -> str:
+        """The exact vector query for a small corpus, else the approximate index."""
+        if not self._embedded:  # counted once there are embeddings
+            row = cypher.read(self.driver, "agent/count_page_embeddings", database=self.database)
+            self._embedded = int(row[0]["embedded"])
+        if self._embedded <= self.exact_vector_pages:
+            return "agent/search_pages_vector_exact"
+        return "agent/search_pages_vector"
 
     @property
     def cache_salt(self) -> str:
@@ -273,7 +287,7 @@ class WebTools:
         if self.embedder is not None and self.vector_weight > 0:
             with self._embed_lock:  # the model is shared by the rollout threads
                 vector = self.embedder.embed([query])[0]
-            lists.append((self.vector_weight, read("agent/search_pages_vector", vector=vector)))
+            lists.append((self.vector_weight, read(self._vector_query(), vector=vector)))
         fused: dict[str, float] = {}
         pages: dict[str, dict[str, Any]] = {}
         for weight, ranking in lists:
