@@ -20,8 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from agent.web.index import build_embeddings, embedding_counts
-from agent.web.tools import WebTools, content_words, lucene_query, normalize, segments
+from agent.web.tools import (
+    WebTools,
+    content_words,
+    fulltext_query,
+    lucene_query,
+    normalize,
+    segments,
+)
 from bench.common import Measurement, peak_rss, table, write_markdown
+from bench.search_questions import BM25Baseline, read_pages, recall, sample_questions
 from common.config import ConfigFile, resolve_settings
 from common.embeddings import Embedder
 from graphdb import cypher
@@ -74,11 +82,95 @@ def source_found(rank: Callable[[str], list[str]], queries: list[str], sources: 
     return sum(src in rank(q) for q, src in zip(queries, sources, strict=True)) / len(queries)
 
 
+def question_recall(
+    driver: Any, database: str | None, embedder: Embedder | None, n_tables: int, k: int = 10
+) -> tuple[list[str], list[str]]:
+    """Recall@k of the gold table and passage on questions written from table rows
+    (`bench.search_questions`), for BM25 and the offline web's rankings; (lines, notes).
+
+    The full-text variants differ in the Lucene query only (`agent.web.tools.fulltext_query`
+    and the weights it takes); the table says which the search uses. Ratios are against BM25
+    on the same questions and pages."""
+    questions = sample_questions(driver, database, n_tables, seed=1)
+    started = time.perf_counter()
+    bm25 = BM25Baseline(read_pages(driver, database))
+    notes = [
+        f"questions: {len(questions)} from {n_tables} random kept tables "
+        f"({sum(q.kind == 'named' for q in questions)} named, "
+        f"{sum(q.kind == 'hop' for q in questions)} hop); BM25 index built in "
+        f"{time.perf_counter() - started:.0f} s"
+    ]
+
+    def fulltext(**weights: Any) -> Callable[[str], list[str]]:
+        def rank(q: str) -> list[str]:
+            text = fulltext_query(q, **weights)
+            if not text:
+                return []
+            rows = cypher.read(
+                driver,
+                "agent/search_pages_fulltext",
+                database=database,
+                query=text,
+                fetch=k,
+                k=k,
+                year=None,
+            )
+            return [r["page_id"] for r in rows]
+
+        return rank
+
+    used = WebTools(driver, database, top_k=k)
+    rankers: dict[str, Callable[[str], list[str]]] = {
+        "BM25 (bm25s, title + text)": lambda q: bm25.ranked(q, k),
+        "full-text as searched (used)": lambda q: [p["page_id"] for p in used.ranked(q)],
+        "full-text, all words, title 1 (r3)": fulltext(stopwords=False, title=1.0, phrase=2.0),
+    }
+    for title in (1.0, 0.5, 0.25, 0.1, 0.0):
+        rankers[f"full-text, content words, title {title:g}"] = fulltext(
+            stopwords=True, title=title, phrase=0.0
+        )
+    if embedder is not None:
+        hybrid = WebTools(driver, database, top_k=k, embedder=embedder)
+        rankers[f"hybrid (vector weight {hybrid.vector_weight:g})"] = lambda q: [
+            p["page_id"] for p in hybrid.ranked(q)
+        ]
+    kinds = ("named", "hop")
+    head = (
+        f"{'ranking (recall@' + str(k) + ')':<48}"
+        + "".join(f"{f'{what} {kind}':>15}" for what in ("table", "passage") for kind in kinds)
+        + f"{'table':>9}{'passage':>9}{'vs BM25 t':>10}{'vs BM25 p':>10}"
+    )
+    lines = [head, "-" * len(head)]
+    base: tuple[float, float] | None = None
+    for label, rank in rankers.items():
+        ranked = [rank(q.text) for q in questions]
+        cells = []
+        for what in ("table_page", "passage"):
+            for kind in kinds:
+                pick = [i for i, q in enumerate(questions) if q.kind == kind]
+                cells.append(
+                    recall([ranked[i] for i in pick], [getattr(questions[i], what) for i in pick])
+                )
+        total_t = recall(ranked, [q.table_page for q in questions])
+        total_p = recall(ranked, [q.passage for q in questions])
+        base = base or (total_t, total_p)
+        lines.append(
+            f"{label:<48}"
+            + "".join(f"{c:>15.1%}" for c in cells)
+            + f"{total_t:>9.1%}{total_p:>9.1%}{total_t / base[0]:>9.2f}x{total_p / base[1]:>9.2f}x"
+        )
+    examples = [f"  e.g. [{q.kind}] {q.text}" for q in questions[:4]]
+    return lines, notes + examples
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--embed-seconds", type=float, default=1200.0)
     parser.add_argument("--skip-index-rebuild", action="store_true")
+    parser.add_argument(
+        "--question-tables", type=int, default=1000, help="tables the recall questions come from"
+    )
     args = parser.parse_args()
     driver = open_driver(resolve_settings(ConfigFile()).connection)
     database = None
@@ -195,6 +287,12 @@ def main() -> None:
     for label, rank in rankers.items():
         found = [source_found(rank, queries, sources) for queries in sets.values()]
         lines.append(f"{label:<40}" + "".join(f"{f:>13.1%}" for f in found))
+    if args.question_tables > 0:
+        q_lines, q_notes = question_recall(
+            driver, database, embedder if embedded else None, args.question_tables
+        )
+        lines += ["", *q_lines]
+        notes += q_notes
     for line in [*notes, "", *lines]:
         print(line)
     write_markdown(

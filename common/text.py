@@ -17,3 +17,17 @@ def normalize(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
     return " ".join(_WORD.findall(text.replace("_", " ")))
+
+
+def titled(title: str, text: str) -> str:
+    """A page's text as the page reads: it begins with its title (a line of its own unless the
+    text already starts with it).
+
+    >>> titled("Booker Prize", "The Booker Prize is ...")
+    'Booker Prize\nThe Booker Prize is ...'
+    >>> titled("Booker Prize", "Booker Prize is ...")
+    'Booker Prize is ...'
+    """
+    if not title or text.startswith(title):
+        return text
+    return f"{title}\n{text}" if text else title

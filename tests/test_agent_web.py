@@ -129,8 +129,16 @@ def test_visit_returns_goal_relevant_evidence(web, database) -> None:
 
 def test_helpers() -> None:
     assert lucene_query('a AND (b) "c"') == 'a and \\(b\\) \\"c\\"'
-    assert fulltext_query('Lord of the "Flies"') == 'Lord of the \\"Flies\\" "lord of the flies"^2'
-    assert fulltext_query("Coetzee") == "Coetzee"
+    # question words leave the bag, the title counts 0.3 beside the text, the phrase stays whole
+    assert fulltext_query('Lord of the "Flies"') == (
+        'text:(Lord \\"Flies\\") title:(Lord \\"Flies\\")^0.3 "lord of the flies"^2'
+    )
+    assert fulltext_query("Which novels has Coetzee written?", phrase=0) == (
+        "text:(novels Coetzee written\\?) title:(novels Coetzee written\\?)^0.3"
+    )
+    assert fulltext_query("The Who", phrase=0) == "text:(The Who) title:(The Who)^0.3"  # all stop
+    assert fulltext_query("Coetzee", title=1) == "Coetzee"  # every field alike
+    assert fulltext_query("Coetzee", title=0) == "text:(Coetzee)"
     assert fulltext_query("") == ""
     assert page_key("https://en.wikipedia.org/wiki/J._M._Coetzee#Life") == "/wiki/J._M._Coetzee"
     assert page_key("table:X") == "table:X"

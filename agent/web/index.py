@@ -14,6 +14,7 @@ from collections.abc import Callable
 import neo4j
 
 from common.embeddings import Embedder
+from common.text import titled
 from graphdb import cypher
 from graphdb.stages import StageReport
 
@@ -22,7 +23,7 @@ EMBED_TEXT_CHARS = 1000  # MiniLM reads 256 word pieces; more text only costs ti
 
 def page_text_for_embedding(title: str, text: str) -> str:
     """What we embed for a page: its title, then the start of its text."""
-    return f"{title}. {text[:EMBED_TEXT_CHARS]}" if title else text[:EMBED_TEXT_CHARS]
+    return titled(title, text)[:EMBED_TEXT_CHARS]
 
 
 def embedding_counts(driver: neo4j.Driver, database: str | None = None) -> tuple[int, int]:

@@ -1,7 +1,8 @@
 """Writing pages (passages, articles) and their links into the graph, batched and resumable.
 
 A page is MERGEd with the entity of the same id (``ABOUT``; the entity's name comes from the id,
-`synth.ingest.cells.display_name`).
+`synth.ingest.cells.display_name`). Its text begins with its title, as the page itself does
+(`common.text.titled`), so the full-text index ranks title and text as one body.
 Links are written after all pages of the input, so ``LINKS_TO`` meets pages later in the file;
 a link to a page we do not have still ``MENTIONS`` its entity. The link pass sets the page's
 content hash last, which marks it finished: a re-run skips finished, unchanged pages.
@@ -13,6 +14,7 @@ from collections.abc import Callable, Iterable
 
 import neo4j
 
+from common.text import titled
 from graphdb import cypher
 from graphdb.stages import StageReport
 from synth.ingest.cells import display_name
@@ -63,7 +65,7 @@ def ingest_pages(
                     "page_id": page.page_id,
                     "title": page.title,
                     "name": display_name(page.page_id),
-                    "text": page.text,
+                    "text": titled(page.title, page.text),
                     "source": page.source,
                     "url": page.url,
                     "year": page.year,
