@@ -221,15 +221,23 @@ def save_rejections(driver: neo4j.Driver, report: StageReport, database: str | N
     A stage whose resume marker for a record is written before the stage ends (e.g. a task
     saved per layer) calls this first, so a kill after the marker never loses the rejections
     that belong to the same record."""
-    _merge_rejections(driver, report, report.rejections[report.saved :], database)
+    write_rejections(driver, report.stage, unsaved_rejections(report), database)
+
+
+def unsaved_rejections(report: StageReport) -> list[Rejection]:
+    """The rejections added since the last save, counted as saved from now on: the caller
+    writes them (`write_rejections`), e.g. from a writer thread while the stage goes on."""
+    rejections = report.rejections[report.saved :]
     report.saved = len(report.rejections)
+    return rejections
 
 
-def _merge_rejections(
-    driver: neo4j.Driver, report: StageReport, rejections: list[Rejection], database: str | None
+def write_rejections(
+    driver: neo4j.Driver, stage: str, rejections: list[Rejection], database: str | None = None
 ) -> None:
+    """MERGE `rejections` of `stage` as ``(:Rejection)`` nodes."""
     rows = [
-        {"stage": report.stage, "record_id": r.record_id, "reason": r.reason, "detail": r.detail}
+        {"stage": stage, "record_id": r.record_id, "reason": r.reason, "detail": r.detail}
         for r in rejections
     ]
     cypher.run_batches(driver, "stages/merge_rejections", rows, database=database)
@@ -242,7 +250,7 @@ def save_report(driver: neo4j.Driver, report: StageReport, database: str | None 
     `db rejects` and the stage's own counts agree."""
     cleared = [{"stage": report.stage, "record_id": r} for r in report.cleared]
     cypher.run_batches(driver, "stages/delete_cleared_rejections", cleared, database=database)
-    _merge_rejections(driver, report, report.rejections, database)  # all: clearing may hit some
+    write_rejections(driver, report.stage, report.rejections, database)  # all: clearing may hit
     reasons = [f"{reason}={n}" for reason, n in report.reasons.most_common()]
     cypher.write(
         driver,

@@ -76,9 +76,17 @@ class Lexicon:
             for prefix, forms in ((r"(?<!\w)", word), ("", other))
             if forms
         ]
+        # a trajectory's texts are read at every granularity and again for the answer
+        self._seen: dict[str, frozenset[str]] = {}
 
     def mentions(self, text: str) -> set[str]:
         """Keys of the entities and values `text` mentions (numbers and years always count)."""
+        found = self._seen.get(text)
+        if found is None:
+            found = self._seen[text] = frozenset(self._mentions(text))
+        return set(found)
+
+    def _mentions(self, text: str) -> set[str]:
         found: set[str] = set()
         for pattern in self._patterns:
             for m in pattern.finditer(text):

@@ -16,6 +16,8 @@ For each trajectory (a `Rollout` kept by the filter, not pruned yet):
    validated in the wire format and stored as ``(:Rollout {pruned: true})-[:PRUNED_FROM]->``
    its original, ``-[:PRUNED_BY]->`` the agreeing graphs, with rounds and tokens before/after.
 
+With ``graph_search = memory`` step 3 runs on the graphs as built, and a chunk's writes go to
+the graph in a thread of their own while the next chunk is read, extracted and searched.
 The original gets ``prune_status`` (``pruned``, ``minimal`` or ``unpruned``) last, so a re-run
 skips finished trajectories and redoes an interrupted chunk (all writes are MERGE). Several
 workers on one graph split the chunks: each claims a chunk's trajectories (`graphdb.leases`)
@@ -27,6 +29,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +40,7 @@ from common.config import option
 from common.wire import Trajectory, WireFormatError, check_complete
 from graphdb.cypher import batched
 from graphdb.leases import Leases
-from graphdb.stages import StageReport, save_rejections
+from graphdb.stages import StageReport, unsaved_rejections, write_rejections
 from training.stategraph import store
 from training.stategraph.errors import StateGraphError
 from training.stategraph.exact import candidates as exact_candidates
@@ -211,20 +214,39 @@ def prune_rollouts(
         if on_progress is not None:
             on_progress(1)
 
-    for chunk in batched(todo, config.chunk_size):
-        mine = _claim(driver, database, config, chunk, leases)
-        if len(mine) < len(chunk):
-            report.skip(len(chunk) - len(mine))
-            report.count("held by other workers", len(chunk) - len(mine))
-        reported[0] = 0
-        try:
-            if mine:
-                _run_chunk(driver, database, config, mine, extract, rewriter_box, result, one_done)
-        finally:
-            if leases is not None:
-                leases.release(chunk)
-        if on_progress is not None:
-            on_progress(len(chunk) - reported[0])
+    writer = _ChunkWriter(background=config.graph_search == "memory")
+    try:
+        for chunk in batched(todo, config.chunk_size):
+            mine = _claim(driver, database, config, chunk, leases)
+            if len(mine) < len(chunk):
+                report.skip(len(chunk) - len(mine))
+                report.count("held by other workers", len(chunk) - len(mine))
+            reported[0] = 0
+            release = _releaser(leases, chunk)
+            try:
+                if mine:
+                    _run_chunk(
+                        driver,
+                        database,
+                        config,
+                        mine,
+                        extract,
+                        rewriter_box,
+                        result,
+                        one_done,
+                        writer,
+                        release,
+                    )
+                else:
+                    release()
+            except BaseException:
+                release()
+                raise
+            if on_progress is not None:
+                on_progress(len(chunk) - reported[0])
+    finally:
+        writer.close()
+    result.seconds_graphs += writer.seconds
     statuses: dict[str, int] = {}
     for o in result.outcomes:
         statuses[o.status] = statuses.get(o.status, 0) + 1
@@ -364,6 +386,52 @@ class _Writes:
         )
 
 
+def _releaser(leases: Leases | None, chunk: list[str]) -> Callable[[], None]:
+    """What gives a chunk's leases back (nothing without leases)."""
+    if leases is None:
+        return lambda: None
+    return lambda: leases.release(chunk)
+
+
+class _ChunkWriter:
+    """Runs each chunk's writes, in order. With `background`, in a thread of its own while the
+    next chunk is read, extracted and searched (one chunk in flight: its writes finish before
+    the next chunk's start); an error in a write is raised in the stage at the next chunk or at
+    the end. Each job writes its chunk's resume markers last, so a kill loses no finished
+    chunk and a re-run redoes an unfinished one."""
+
+    def __init__(self, background: bool) -> None:
+        self._pool = (
+            ThreadPoolExecutor(1, thread_name_prefix="prune-writer") if background else None
+        )
+        self._pending: Future[float] | None = None
+        self.seconds = 0.0  # spent writing
+
+    def _timed(self, job: Callable[[], None]) -> float:
+        started = time.perf_counter()
+        job()
+        return time.perf_counter() - started
+
+    def submit(self, job: Callable[[], None]) -> None:
+        if self._pool is None:
+            self.seconds += self._timed(job)
+            return
+        self.wait()
+        self._pending = self._pool.submit(self._timed, job)
+
+    def wait(self) -> None:
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            self.seconds += pending.result()
+
+    def close(self) -> None:
+        try:
+            self.wait()
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+
+
 def _run_chunk(
     driver: neo4j.Driver,
     database: str | None,
@@ -372,35 +440,48 @@ def _run_chunk(
     extract: Extractor,
     rewriter_box: list[Any],
     result: PruneResult,
-    on_item: Callable[[], None] | None = None,
+    on_item: Callable[[], None] | None,
+    writer: _ChunkWriter,
+    release: Callable[[], None],
 ) -> None:
-    """Prune one chunk: extract and store the graphs, search and vote, build what passes
-    (`on_item` after each trajectory: rewriting one takes minutes on a CPU)."""
+    """Prune one chunk: extract the graphs, search and vote, build what passes (`on_item`
+    after each trajectory: rewriting one takes minutes on a CPU); its writes go to `writer`,
+    which gives the chunk's leases back (`release`) once they are written."""
     started = time.perf_counter()
     writes = _Writes()
-    prepared, built = _prepare(driver, database, chunk, extract, result, writes)
+    prepared, built, rows = _prepare(driver, database, chunk, extract, result, writes)
     roots = {gid: p.required for p in prepared for gid in p.graph_ids}
     if config.graph_search == "cypher":  # on the stored graphs, by query
+        writer.wait()
+        store.write_graphs(driver, database, rows)
         ancestors = store.find_ancestors(driver, database, roots) if roots else {}
         stored = store.read_graphs(driver, database, list(roots))
+        rows = store.GraphRows()  # written
     else:  # the same answer on the graphs as built (`answer_ancestors`), no round trip
         stored = built
         ancestors = {gid: answer_ancestors(built[gid], r) for gid, r in roots.items()}
     decided = [_decide(p, stored, ancestors, config, result, writes) for p in prepared]
-    store.write_necessary(driver, database, writes.necessary)
-    result.seconds_graphs += time.perf_counter() - started
     for p, outcome, accepted in decided:
         if accepted is not None:
             _finish(p, outcome, accepted, config, rewriter_box, result, writes)
         result.outcomes.append(outcome)
         if on_item is not None:
             on_item()
-    started = time.perf_counter()
-    store.write_pruned(driver, database, writes.pruned)
-    # the statuses are the resume marker: the chunk's rejections are written before them
-    save_rejections(driver, result.report, database)
-    store.write_status(driver, database, writes.statuses)
+    rejections = unsaved_rejections(result.report)
     result.seconds_graphs += time.perf_counter() - started
+
+    def write() -> None:
+        try:
+            store.write_graphs(driver, database, rows)
+            store.write_necessary(driver, database, writes.necessary)
+            store.write_pruned(driver, database, writes.pruned)
+            # the statuses are the resume marker: the chunk's rejections are written before them
+            write_rejections(driver, result.report.stage, rejections, database)
+            store.write_status(driver, database, writes.statuses)
+        finally:
+            release()
+
+    writer.submit(write)
 
 
 def _prepare(
@@ -410,9 +491,9 @@ def _prepare(
     extract: Extractor,
     result: PruneResult,
     writes: _Writes,
-) -> tuple[list[_Prepared], dict[str, StateGraph]]:
-    """Read the chunk's trajectories, build their state graphs and write them (one batch);
-    returns the prepared trajectories and the graphs as built, by graph id."""
+) -> tuple[list[_Prepared], dict[str, StateGraph], store.GraphRows]:
+    """Read the chunk's trajectories and build their state graphs; returns the prepared
+    trajectories, the graphs as built (by graph id) and their rows to write."""
     prepared: list[_Prepared] = []
     built: dict[str, StateGraph] = {}
     rows = store.GraphRows()
@@ -431,8 +512,7 @@ def _prepare(
         built.update(zip(gids, graphs, strict=True))
         failed = [g.extraction_failed for g in graphs]
         prepared.append(_Prepared(record, trajectory, lexicon, keys, required, gids, failed))
-    store.write_graphs(driver, database, rows)
-    return prepared, built
+    return prepared, built, rows
 
 
 def _decide(

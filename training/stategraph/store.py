@@ -93,18 +93,16 @@ def read_rollouts(
 
 @dataclass
 class GraphRows:
-    """Batched rows for writing many state graphs at once."""
+    """Batched rows for writing many state graphs at once: one row per graph, holding its
+    actions and facts, each edge naming its fact by position in the graph's list."""
 
     graphs: list[dict[str, Any]] = field(default_factory=list)
-    actions: list[dict[str, Any]] = field(default_factory=list)
-    infos: list[dict[str, Any]] = field(default_factory=list)
-    produces: list[dict[str, Any]] = field(default_factory=list)
-    enables: list[dict[str, Any]] = field(default_factory=list)
+    parts: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, rollout_id: str, trajectory: Trajectory, graph: StateGraph) -> str:
         gid = graph_id(rollout_id, graph.extractor, graph.run)
         keys = sorted(graph.infos)
-        info_ids = {k: f"{gid}/i{n}" for n, k in enumerate(keys)}
+        position = {k: n for n, k in enumerate(keys)}
         self.graphs.append(
             {
                 "graph_id": gid,
@@ -117,11 +115,11 @@ class GraphRows:
                 "notes_json": json.dumps(graph.notes, sort_keys=True, default=str),
             }
         )
+        actions = []
         for a in range(graph.n_actions):
             turn = trajectory.turns[a - 1] if a else None
-            self.actions.append(
+            actions.append(
                 {
-                    "graph_id": gid,
                     "action_id": f"{gid}/a{a}",
                     "index": a,
                     "thought": turn.thought if turn else trajectory.question,
@@ -133,43 +131,35 @@ class GraphRows:
                     ),
                     "is_query": a == 0,
                     "is_answer": a == graph.answer,
+                    "produces": sorted(position[k] for k in graph.produces[a]),
+                    "enables": sorted(position[k] for k in graph.enables[a]),
                 }
             )
-            self.produces += [
-                {"action_id": f"{gid}/a{a}", "info_id": info_ids[k]}
-                for k in sorted(graph.produces[a])
-            ]
-            self.enables += [
-                {"action_id": f"{gid}/a{a}", "info_id": info_ids[k]}
-                for k in sorted(graph.enables[a])
-            ]
-        self.infos += [
+        infos = [
             {
-                "graph_id": gid,
-                "info_id": info_ids[k],
+                "info_id": f"{gid}/i{n}",
                 "key": k,
                 "text": graph.info_text.get(k, k),
                 "kind": graph.info_kind.get(k, "entity"),
             }
-            for k in keys
+            for n, k in enumerate(keys)
         ]
+        self.parts.append({"graph_id": gid, "actions": actions, "infos": infos})
         return gid
 
 
 def write_graphs(driver: neo4j.Driver, database: str | None, rows: GraphRows) -> None:
-    """Write the batched graphs (graph, nodes, then edges), replacing what an earlier attempt
-    wrote for the same graph ids."""
+    """Write the batched graphs (graph nodes, then their parts), replacing what an earlier
+    attempt wrote for the same graph ids."""
     graph_ids = sorted({g["graph_id"] for g in rows.graphs})
     for batch in cypher.batched(graph_ids, 500):
         cypher.write(driver, "clipper/delete_state_graph_parts", database=database, graph_ids=batch)
-    for name, batch in (
-        ("clipper/merge_state_graphs", rows.graphs),
-        ("clipper/merge_actions", rows.actions),
-        ("clipper/merge_informations", rows.infos),
-        ("clipper/merge_produces", rows.produces),
-        ("clipper/merge_enables", rows.enables),
-    ):
-        cypher.run_batches(driver, name, batch, database=database, batch_size=2000)
+    cypher.run_batches(
+        driver, "clipper/merge_state_graphs", rows.graphs, database=database, batch_size=2000
+    )
+    cypher.run_batches(
+        driver, "clipper/create_state_graph_parts", rows.parts, database=database, batch_size=50
+    )
 
 
 def find_ancestors(

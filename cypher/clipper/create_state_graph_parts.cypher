@@ -1,0 +1,31 @@
+// The Action and Information nodes of state graphs with all their edges, in one pass per graph.
+// A graph's parts were deleted just before (delete_state_graph_parts), so they are created, not
+// merged, and each edge names its ends by their position in the graph's own lists: no lookups.
+// Action 0 is the query, the last one the answer; PRODUCES: the action's observation introduced
+// the fact; ENABLES: the action relies on the fact.
+UNWIND $rows AS row
+MATCH (g:StateGraph {graph_id: row.graph_id})
+CALL (g, row) {
+  UNWIND row.infos AS info
+  CREATE (g)-[:HAS_NODE]->(i:Information {info_id: info.info_id})
+  SET i.key = info.key, i.text = info.text, i.kind = info.kind
+  RETURN collect(i) AS infos
+}
+CALL (g, row, infos) {
+  UNWIND row.actions AS act
+  CREATE (g)-[:HAS_NODE]->(a:Action {action_id: act.action_id})
+  SET a.index = act.index, a.thought = act.thought, a.tool = act.tool,
+      a.arguments_json = act.arguments_json, a.is_query = act.is_query,
+      a.is_answer = act.is_answer
+  WITH a, act, infos
+  CALL (a, act, infos) {
+    UNWIND act.produces AS k
+    WITH a, infos[k] AS i
+    CREATE (a)-[:PRODUCES]->(i)
+  }
+  CALL (a, act, infos) {
+    UNWIND act.enables AS k
+    WITH a, infos[k] AS i
+    CREATE (i)-[:ENABLES]->(a)
+  }
+}
