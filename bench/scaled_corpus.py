@@ -73,7 +73,7 @@ def write_scaled(scale: int, out: Path, source: Path = SHARED) -> tuple[int, int
     """Write ``tables.jsonl.gz`` and ``passages.jsonl.gz`` of the corpus at `scale` into `out`;
     returns (tables, passages). Existing complete files are kept."""
     out.mkdir(parents=True, exist_ok=True)
-    done = out / "COUNTS"
+    done = out / ".counts"  # hidden: ingest does not list it as an ignored file
     if done.exists():
         tables, passages = (int(x) for x in done.read_text().split())
         return tables, passages

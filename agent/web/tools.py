@@ -23,6 +23,7 @@ import json
 import re
 import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 from urllib.parse import unquote
@@ -221,6 +222,14 @@ class WebTools:
     exact_vector_pages: int = 20_000
     _embed_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _embedded: int | None = field(default=None, repr=False)
+    _threads: ThreadPoolExecutor | None = field(default=None, repr=False)
+
+    def _pool(self) -> ThreadPoolExecutor:
+        """Threads for the full-text half of a hybrid search (made on first use)."""
+        with self._embed_lock:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(4, thread_name_prefix="web-search")
+            return self._threads
 
     def _vector_query(self) -> str | None:
         """The exact vector query for a small corpus, the approximate index for a large one,
@@ -324,15 +333,22 @@ class WebTools:
 
         lists: list[tuple[float, list[dict[str, Any]]]] = []
         text_query = fulltext_query(query)
-        if text_query:
-            lists.append((1.0, read("agent/search_pages_fulltext", query=text_query)))
         vector_query = (
             self._vector_query() if self.embedder is not None and self.vector_weight > 0 else None
         )
+        # hybrid: the full-text query runs on the server while the query is embedded here
+        text_rows: Future[list[dict[str, Any]]] | None = None
+        if text_query and vector_query is not None:
+            text_rows = self._pool().submit(read, "agent/search_pages_fulltext", query=text_query)
+        elif text_query:
+            lists.append((1.0, read("agent/search_pages_fulltext", query=text_query)))
         if self.embedder is not None and vector_query is not None:
             with self._embed_lock:  # the model is shared by the rollout threads
                 vector = self.embedder.embed([query])[0]
-            lists.append((self.vector_weight, read(vector_query, vector=vector)))
+            vector_rows = read(vector_query, vector=vector)
+            if text_rows is not None:
+                lists.append((1.0, text_rows.result()))
+            lists.append((self.vector_weight, vector_rows))
         fused: dict[str, float] = {}
         pages: dict[str, dict[str, Any]] = {}
         for weight, ranking in lists:
