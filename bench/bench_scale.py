@@ -45,7 +45,7 @@ STAGES = ("relations", "leaper-trees", "leaper-basic", "leaper-union", "leaper-r
 @dataclass
 class StageRun:
     stage: str
-    scale: int
+    scale: float
     seconds: float
     elements: int
     py_mib: float
@@ -111,26 +111,26 @@ def _elements(settings: ServerSettings) -> int:
 
 
 def run_scale(
-    scale: int, work: Path, ingest: str, heap: str, pagecache: str, stages: tuple[str, ...]
+    scale: float, work: Path, ingest: str, heap: str, pagecache: str, stages: tuple[str, ...]
 ) -> list[StageRun]:
     """Every stage at one scale on a server of its own (removed afterwards)."""
-    data = work / f"data-{scale}x"
+    data = work / f"data-{scale:g}x"
     n_tables, n_passages = write_scaled(scale, data)
-    home = work / f"neo4j-{scale}x"
+    home = work / f"neo4j-{scale:g}x"
     shutil.rmtree(home, ignore_errors=True)
     installed = resolve_settings(ConfigFile(), env={}).server
     settings = server.private_server(
         installed, home, heap=heap, pagecache=pagecache, transaction_memory=heap
     )
-    config = work / f"seekgraph-{scale}x.toml"
+    config = work / f"seekgraph-{scale:g}x.toml"
     config.write_text(
         "[server]\n"
         f'heap = "{heap}"\npagecache = "{pagecache}"\ntransaction_memory = "{heap}"\n'
         f"bolt_port = {settings.bolt_port}\nhttp_port = {settings.http_port}\n"
     )
-    log = work / f"log-{scale}x.txt"
+    log = work / f"log-{scale:g}x.txt"
     base = [sys.executable, "-m", "seekgraph", "--config", str(config), "--neo4j-home", str(home)]
-    out = ["--out", str(work / f"out-{scale}x")]
+    out = ["--out", str(work / f"out-{scale:g}x")]
     runs: list[StageRun] = []
     server.start(settings)
     try:
@@ -149,7 +149,7 @@ def run_scale(
             after = _elements(settings)
             runs.append(StageRun(name, scale, seconds, after - before, py_mib, db_mib))
             print(
-                f"{scale}x {name:<40} {seconds:8.1f} s {after - before:>11,} elements "
+                f"{scale:g}x {name:<40} {seconds:8.1f} s {after - before:>11,} elements "
                 f"py {py_mib:6.0f} MiB neo4j {db_mib:6.0f} MiB",
                 flush=True,
             )
@@ -160,7 +160,7 @@ def run_scale(
     return runs
 
 
-def exponent(points: list[tuple[int, float]]) -> float:
+def exponent(points: list[tuple[float, float]]) -> float:
     """b of the least-squares fit log y = a + b log x (nan with fewer than two scales)."""
     if len(points) < 2 or any(y <= 0 for _, y in points):
         return float("nan")
@@ -171,13 +171,13 @@ def exponent(points: list[tuple[int, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / den
 
 
-def report(runs: list[StageRun], scales: list[int]) -> list[str]:
+def report(runs: list[StageRun], scales: list[float]) -> list[str]:
     """One row per stage: seconds, elements/s and peak memory per scale, the exponent b."""
     stages = list(dict.fromkeys(r.stage.split(" (")[0] for r in runs))
-    cells = " ".join(f"{f'{s}x s':>9} {f'{s}x el/s':>10} {f'{s}x MiB':>9}" for s in scales)
+    cells = " ".join(f"{f'{s:g}x s':>9} {f'{s:g}x el/s':>10} {f'{s:g}x MiB':>9}" for s in scales)
     head = f"{'stage':<16} {cells} {'b (time)':>8} {'b (mem)':>8}"
     lines = [head, "-" * len(head)]
-    total: dict[int, float] = {}
+    total: dict[float, float] = {}
     for stage in stages:
         by_scale = {r.scale: r for r in runs if r.stage.split(" (")[0] == stage}
         row = f"{stage:<16}"
@@ -199,14 +199,14 @@ def report(runs: list[StageRun], scales: list[int]) -> list[str]:
     lines.append(f"{row} {b_total:>8.2f}")
     neo = {s: max(r.neo4j_mib for r in runs if r.scale == s) for s in scales}
     lines.append(
-        "Neo4j peak RSS: " + ", ".join(f"{s}x {neo[s]:,.0f} MiB" for s in scales if neo.get(s))
+        "Neo4j peak RSS: " + ", ".join(f"{s:g}x {neo[s]:,.0f} MiB" for s in scales if neo.get(s))
     )
     return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scales", type=int, nargs="+", default=[1, 3, 10])
+    parser.add_argument("--scales", type=float, nargs="+", default=[1, 3, 10])
     parser.add_argument("--work", type=Path, default=Path("/tmp/seekgraph-scale"))
     parser.add_argument("--ingest", choices=("load", "ingest"), default="load")
     parser.add_argument("--heap", default="3g")
@@ -224,11 +224,12 @@ def main() -> None:
     lines = report(runs, args.scales)
     print("\n".join(lines))
     if not args.no_markdown:
+        shown = " ".join(f"{s:g}" for s in args.scales)
         write_markdown(
             Path("docs/benchmarks.md"),
-            "Cost curves: 1x, 3x, 10x OTT-QA (issue 18)",
+            "Cost curves: the WebLeaper stages at several sizes of OTT-QA (issue 18)",
             lines,
-            note=f"`python -m bench.bench_scale --scales {' '.join(map(str, args.scales))} "
+            note=f"`python -m bench.bench_scale --scales {shown} "
             f"--ingest {args.ingest}` (heap {args.heap}, page cache {args.pagecache}); "
             "each stage a `seekgraph` process on a private server loaded from empty; copies "
             "of the corpus from `bench/scaled_corpus.py`; b: exponent of seconds (or peak "

@@ -1,6 +1,7 @@
 """OTT-QA at 1x, 3x, 10x: the real tables and passages plus generated copies of the same shape.
 
-Copy ``k`` (k = 1 .. scale-1) of the corpus keeps every table's shape (header, rows, columns,
+Below 1x the corpus is a seeded sample of its tables with the passages they link to. Copy ``k``
+(k = 1 .. scale-1) of the corpus keeps every table's shape (header, rows, columns,
 which cells link, the texts of unlinked cells) and renames what makes it a table of its own:
 
 - its id (``<id>~k``) and its title, which gets a word of its own (``"<title> (k)"``), so the
@@ -25,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench.ottqa_sample import SHARED
+from bench.ottqa_sample import SHARED, sample
 
 KEEP_SHARED = 5  # one entity in KEEP_SHARED stays the same entity in a copy
 
@@ -69,22 +70,30 @@ def copy_passage(passage: dict[str, Any], copy: int) -> dict[str, Any] | None:
     return {**passage, "id": new_id, "title": f"{passage.get('title', '')} ({copy})"}
 
 
-def write_scaled(scale: int, out: Path, source: Path = SHARED) -> tuple[int, int]:
+def write_scaled(scale: float, out: Path, source: Path = SHARED) -> tuple[int, int]:
     """Write ``tables.jsonl.gz`` and ``passages.jsonl.gz`` of the corpus at `scale` into `out`;
-    returns (tables, passages). Existing complete files are kept."""
+    returns (tables, passages). Below 1, a seeded sample of that share of the tables with the
+    passages they link to (`bench.ottqa_sample`). Existing complete files are kept."""
     out.mkdir(parents=True, exist_ok=True)
     done = out / ".counts"  # hidden: ingest does not list it as an ignored file
     if done.exists():
         tables, passages = (int(x) for x in done.read_text().split())
         return tables, passages
+    if scale < 1:
+        n_tables = sum(1 for _ in _records(source / "tables.train.jsonl.gz"))
+        tables, passages = sample(source, round(scale * n_tables), 0, out)
+        done.write_text(f"{tables} {passages}\n")
+        return tables, passages
+    if scale != int(scale):
+        raise SystemExit(f"scale {scale}: a share below 1 or a whole number of copies")
     n_tables = n_passages = 0
     with gzip.open(out / "tables.jsonl.gz", "wt", encoding="utf-8", compresslevel=1) as handle:
-        for copy in range(scale):
+        for copy in range(int(scale)):
             for table in _records(source / "tables.train.jsonl.gz"):
                 handle.write(json.dumps(copy_table(table, copy), ensure_ascii=False) + "\n")
                 n_tables += 1
     with gzip.open(out / "passages.jsonl.gz", "wt", encoding="utf-8", compresslevel=1) as handle:
-        for copy in range(scale):
+        for copy in range(int(scale)):
             for passage in _records(source / "passages.train.jsonl.gz"):
                 row = passage if copy == 0 else copy_passage(passage, copy)
                 if row is not None:
@@ -96,7 +105,7 @@ def write_scaled(scale: int, out: Path, source: Path = SHARED) -> tuple[int, int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=int, default=1)
+    parser.add_argument("--scale", type=float, default=1)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     tables, passages = write_scaled(args.scale, args.out)

@@ -306,14 +306,15 @@ class WebTools:
         """
         fetch = self.top_k * (10 if filter_year is not None else 3)
 
-        def read(name: str, **params: Any) -> list[dict[str, Any]]:
+        def read(name: str, ties: bool = True, **params: Any) -> list[dict[str, Any]]:
             """The `fetch` best pages of one ranking, the same in every build of the graph.
 
             An index cuts its hits at its limit among equal scores by internal document
             order, which differs between builds (and after a crash recovery): ask for twice
-            as many, keep the groups of equal score the cut left whole (ordered by page id),
-            and ask for more while they are fewer than `fetch`."""
-            limit = 2 * fetch
+            as many (`ties`: scores are often equal; else one more), keep the groups of equal
+            score the cut left whole (ordered by page id), and ask for more while they are
+            fewer than `fetch`."""
+            limit = 2 * fetch if ties else fetch + 1
             while True:
                 rows = cypher.read(
                     self.driver,
@@ -345,7 +346,9 @@ class WebTools:
         if self.embedder is not None and vector_query is not None:
             with self._embed_lock:  # the model is shared by the rollout threads
                 vector = self.embedder.embed([query])[0]
-            vector_rows = read(vector_query, vector=vector)
+            # cosine scores are rarely equal: one page past the cut shows whether a tie was cut
+            # (a vector query's time grows with the pages it asks for)
+            vector_rows = read(vector_query, ties=False, vector=vector)
             if text_rows is not None:
                 lists.append((1.0, text_rows.result()))
             lists.append((self.vector_weight, vector_rows))
