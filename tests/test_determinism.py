@@ -107,7 +107,7 @@ def test_two_fresh_builds_are_identical(
 @dataclass(frozen=True)
 class Fault:
     """Kill `victim` ("worker" or "neo4j") once `query` counts at least `at` (polled), which
-    happens while `stage` runs."""
+    happens while `stage` runs (or, when the stage is quicker than the poll, in a later one)."""
 
     victim: str
     stage: str
@@ -161,6 +161,7 @@ def test_kills_of_worker_and_neo4j_then_resume_give_the_same_graph(
     driver = open_driver(connection)
     command = pipeline_command(connection, tmp_path / "out")
     outcomes: list[str] = []
+    hit: set[str] = set()
     try:
         for fault in FAULTS:
             runs_before = _stage_runs(driver)
@@ -188,8 +189,11 @@ def test_kills_of_worker_and_neo4j_then_resume_give_the_same_graph(
                 server.start(own_server)
                 stage = _running_stage(runs_before, _stage_runs(driver))
                 outcome = f"worker exited {worker.returncode}: {last[:90]}"
-            assert stage == fault.stage, f"{fault} hit {stage}"
+            # a fast stage can end between two polls: the kill then lands in a later stage
+            assert stage in STAGES[STAGES.index(fault.stage) :], f"{fault} hit {stage}"
+            hit.add(stage)
             outcomes.append(f"kill -9 {fault.victim:<6} in {stage:<14} -> {outcome}")
+        assert len(hit) >= 3, f"the faults hit only {sorted(hit)}"
         resumed = subprocess.run(command, capture_output=True, text=True, timeout=1200)
         assert resumed.returncode == 0, resumed.stderr[-3000:]
         print("\n".join(["fault suite:", *outcomes, "resume -> same fingerprint"]))
