@@ -114,23 +114,24 @@ def run_scale(
     scale: float, work: Path, ingest: str, heap: str, pagecache: str, stages: tuple[str, ...]
 ) -> list[StageRun]:
     """Every stage at one scale on a server of its own (removed afterwards)."""
-    data = work / f"data-{scale:g}x"
+    tag = f"{scale:g}x"  # in the names of this scale's files
+    data = work / f"data-{tag}"
     n_tables, n_passages = write_scaled(scale, data)
-    home = work / f"neo4j-{scale:g}x"
+    home = work / f"neo4j-{tag}"
     shutil.rmtree(home, ignore_errors=True)
     installed = resolve_settings(ConfigFile(), env={}).server
     settings = server.private_server(
         installed, home, heap=heap, pagecache=pagecache, transaction_memory=heap
     )
-    config = work / f"seekgraph-{scale:g}x.toml"
+    config = work / f"seekgraph-{tag}.toml"
     config.write_text(
         "[server]\n"
         f'heap = "{heap}"\npagecache = "{pagecache}"\ntransaction_memory = "{heap}"\n'
         f"bolt_port = {settings.bolt_port}\nhttp_port = {settings.http_port}\n"
     )
-    log = work / f"log-{scale:g}x.txt"
+    log = work / f"log-{tag}.txt"
     base = [sys.executable, "-m", "seekgraph", "--config", str(config), "--neo4j-home", str(home)]
-    out = ["--out", str(work / f"out-{scale:g}x")]
+    out = ["--out", str(work / f"out-{tag}")]
     runs: list[StageRun] = []
     server.start(settings)
     try:
@@ -149,7 +150,7 @@ def run_scale(
             after = _elements(settings)
             runs.append(StageRun(name, scale, seconds, after - before, py_mib, db_mib))
             print(
-                f"{scale:g}x {name:<40} {seconds:8.1f} s {after - before:>11,} elements "
+                f"{tag} {name:<40} {seconds:8.1f} s {after - before:>11,} elements "
                 f"py {py_mib:6.0f} MiB neo4j {db_mib:6.0f} MiB",
                 flush=True,
             )

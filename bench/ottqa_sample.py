@@ -24,7 +24,8 @@ from typing import Any
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ottqa"
 
 
-def _records(path: Path) -> Iterator[dict[str, Any]]:
+def records(path: Path) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a gzipped JSONL file, one per non-blank line."""
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         for line in handle:
             if line.strip():
@@ -36,9 +37,14 @@ def _links(table: dict[str, Any]) -> set[str]:
     return {link for cell in cells if len(cell) > 1 for link in cell[1] or []}
 
 
-def sample(source: Path, n_tables: int, seed: int, out: Path) -> tuple[int, int]:
-    """Write the sample into `out`; returns (tables, passages) written."""
-    tables = list(_records(source / "tables.train.jsonl.gz"))
+def sample(
+    source: Path, n_tables: int, seed: int, out: Path, share: float | None = None
+) -> tuple[int, int]:
+    """Write the sample into `out`: `n_tables` tables, or with `share` that part of all of
+    them; returns (tables, passages) written."""
+    tables = list(records(source / "tables.train.jsonl.gz"))
+    if share is not None:
+        n_tables = round(share * len(tables))
     tables.sort(key=lambda t: hashlib.sha1(f"{seed}:{t['table_id']}".encode()).hexdigest())
     chosen = tables[:n_tables]
     wanted = set().union(*(_links(t) for t in chosen)) if chosen else set()
@@ -48,7 +54,7 @@ def sample(source: Path, n_tables: int, seed: int, out: Path) -> tuple[int, int]
             handle.write(json.dumps(table, ensure_ascii=False) + "\n")
     written = 0
     with (out / "passages.jsonl").open("w", encoding="utf-8") as handle:
-        for passage in _records(source / "passages.train.jsonl.gz"):
+        for passage in records(source / "passages.train.jsonl.gz"):
             if passage.get("id") in wanted:
                 handle.write(json.dumps(passage, ensure_ascii=False) + "\n")
                 written += 1

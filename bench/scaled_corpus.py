@@ -22,20 +22,12 @@ import argparse
 import gzip
 import hashlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench.ottqa_sample import SHARED, sample
+from bench.ottqa_sample import SHARED, records, sample
 
 KEEP_SHARED = 5  # one entity in KEEP_SHARED stays the same entity in a copy
-
-
-def _records(path: Path) -> Iterator[dict[str, Any]]:
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                yield json.loads(line)
 
 
 def renamed(link: str, copy: int) -> str:
@@ -80,8 +72,7 @@ def write_scaled(scale: float, out: Path, source: Path = SHARED) -> tuple[int, i
         tables, passages = (int(x) for x in done.read_text().split())
         return tables, passages
     if scale < 1:
-        n_tables = sum(1 for _ in _records(source / "tables.train.jsonl.gz"))
-        tables, passages = sample(source, round(scale * n_tables), 0, out)
+        tables, passages = sample(source, 0, 0, out, share=scale)
         done.write_text(f"{tables} {passages}\n")
         return tables, passages
     if scale != int(scale):
@@ -89,12 +80,12 @@ def write_scaled(scale: float, out: Path, source: Path = SHARED) -> tuple[int, i
     n_tables = n_passages = 0
     with gzip.open(out / "tables.jsonl.gz", "wt", encoding="utf-8", compresslevel=1) as handle:
         for copy in range(int(scale)):
-            for table in _records(source / "tables.train.jsonl.gz"):
+            for table in records(source / "tables.train.jsonl.gz"):
                 handle.write(json.dumps(copy_table(table, copy), ensure_ascii=False) + "\n")
                 n_tables += 1
     with gzip.open(out / "passages.jsonl.gz", "wt", encoding="utf-8", compresslevel=1) as handle:
         for copy in range(int(scale)):
-            for passage in _records(source / "passages.train.jsonl.gz"):
+            for passage in records(source / "passages.train.jsonl.gz"):
                 row = passage if copy == 0 else copy_passage(passage, copy)
                 if row is not None:
                     handle.write(json.dumps(row, ensure_ascii=False) + "\n")
