@@ -7,6 +7,7 @@ record `{"step": i, "kind": ...}`); `test_clipper_pipeline.py` runs on real teac
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import neo4j
@@ -15,6 +16,7 @@ from click.testing import CliRunner
 
 from agent.store import read_trajectories
 from common.wire import Trajectory, check_complete, parse_messages, system_prompt
+from graphdb.leases import Leases
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
 from tests.conftest import cli_login
@@ -277,6 +279,30 @@ def test_a_redone_rollout_leaves_nothing_of_an_earlier_attempt(clean_db: neo4j.D
         count(clean_db, "MATCH (:StateGraph)-[:HAS_NODE]->(n) RETURN count(n)"),
         count(clean_db, "MATCH ()-[r:ENABLES|PRODUCES]->() RETURN count(r)"),
     )
+
+
+@pytest.mark.parametrize("graph_search", ["memory", "cypher"])
+def test_two_workers_prune_every_trajectory_exactly_once(
+    clean_db: neo4j.Driver, graph_search: str
+) -> None:
+    """Two workers on one graph (leases, one trajectory per chunk, chunks read ahead): each
+    trajectory is pruned by one of them, the other counts it as held or done."""
+    ids = [load_fixture(clean_db, rollout_id=f"task:1/teacher/teacher-d0.3/{k}") for k in range(6)]
+    config = PruneConfig(rewrite=False, chunk_size=1, graph_search=graph_search)
+    with ThreadPoolExecutor(2) as pool:
+        runs = [
+            pool.submit(
+                prune_rollouts, clean_db, None, config, leases=Leases(clean_db, None, "prune")
+            )
+            for _ in range(2)
+        ]
+        results = [r.result() for r in runs]
+    done = [o.rollout_id for r in results for o in r.outcomes]
+    assert sorted(done) == sorted(ids)
+    assert [r.report.skipped for r in results] == [6 - len(r.outcomes) for r in results]
+    assert count(clean_db, "MATCH (r:Rollout {pruned: true}) RETURN count(r)") == 6
+    assert count(clean_db, "MATCH (g:StateGraph) RETURN count(g)") == 18
+    assert count(clean_db, "MATCH (l:Lease) RETURN count(l)") == 0
 
 
 def test_the_action_that_produced_an_answer_entity_is_never_dropped(clean_db: neo4j.Driver) -> None:

@@ -16,8 +16,9 @@ For each trajectory (a `Rollout` kept by the filter, not pruned yet):
    validated in the wire format and stored as ``(:Rollout {pruned: true})-[:PRUNED_FROM]->``
    its original, ``-[:PRUNED_BY]->`` the agreeing graphs, with rounds and tokens before/after.
 
-With ``graph_search = memory`` step 3 runs on the graphs as built, and a chunk's writes go to
-the graph in a thread of their own while the next chunk is read, extracted and searched.
+The next chunk's trajectories are read in a thread while the current chunk is extracted and
+searched. With ``graph_search = memory`` step 3 runs on the graphs as built, and a chunk's
+writes go to the graph in a thread of their own while the next chunk is extracted and searched.
 The original gets ``prune_status`` (``pruned``, ``minimal`` or ``unpruned``) last, so a re-run
 skips finished trajectories and redoes an interrupted chunk (all writes are MERGE). Several
 workers on one graph split the chunks: each claims a chunk's trajectories (`graphdb.leases`)
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -215,9 +216,11 @@ def prune_rollouts(
             on_progress(1)
 
     writer = _ChunkWriter(background=config.graph_search == "memory")
+    reader = _ChunkReader(driver, database, list(batched(todo, config.chunk_size)))
     try:
-        for chunk in batched(todo, config.chunk_size):
+        for chunk, records in reader:
             mine = _claim(driver, database, config, chunk, leases)
+            claimed = set(mine)
             if len(mine) < len(chunk):
                 report.skip(len(chunk) - len(mine))
                 report.count("held by other workers", len(chunk) - len(mine))
@@ -229,7 +232,7 @@ def prune_rollouts(
                         driver,
                         database,
                         config,
-                        mine,
+                        [r for r in records if r.rollout_id in claimed],
                         extract,
                         rewriter_box,
                         result,
@@ -245,6 +248,7 @@ def prune_rollouts(
             if on_progress is not None:
                 on_progress(len(chunk) - reported[0])
     finally:
+        reader.close()
         writer.close()
     result.seconds_graphs += writer.seconds
     statuses: dict[str, int] = {}
@@ -432,11 +436,35 @@ class _ChunkWriter:
                 self._pool.shutdown(wait=True)
 
 
+class _ChunkReader:
+    """Yields each chunk with its stored rollouts, reading the next chunk in a thread of its
+    own while the current one is extracted and searched (reads are independent of the
+    chunks' writes: other rollouts). A chunk is read whole; the caller keeps the records of
+    the trajectories it claimed."""
+
+    def __init__(self, driver: neo4j.Driver, database: str | None, chunks: list[list[str]]):
+        self._read = lambda ids: store.read_rollouts(driver, database, ids)
+        self._chunks = chunks
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="prune-reader")
+
+    def __iter__(self) -> Iterator[tuple[list[str], list[store.RolloutRecord]]]:
+        pending = self._pool.submit(self._read, self._chunks[0]) if self._chunks else None
+        for i, chunk in enumerate(self._chunks):
+            assert pending is not None
+            records = pending.result()
+            if i + 1 < len(self._chunks):
+                pending = self._pool.submit(self._read, self._chunks[i + 1])
+            yield chunk, records
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _run_chunk(
     driver: neo4j.Driver,
     database: str | None,
     config: PruneConfig,
-    chunk: list[str],
+    records: list[store.RolloutRecord],
     extract: Extractor,
     rewriter_box: list[Any],
     result: PruneResult,
@@ -449,7 +477,7 @@ def _run_chunk(
     which gives the chunk's leases back (`release`) once they are written."""
     started = time.perf_counter()
     writes = _Writes()
-    prepared, built, rows = _prepare(driver, database, chunk, extract, result, writes)
+    prepared, built, rows = _prepare(records, extract, result, writes)
     roots = {gid: p.required for p in prepared for gid in p.graph_ids}
     if config.graph_search == "cypher":  # on the stored graphs, by query
         writer.wait()
@@ -485,19 +513,17 @@ def _run_chunk(
 
 
 def _prepare(
-    driver: neo4j.Driver,
-    database: str | None,
-    chunk: list[str],
+    records: list[store.RolloutRecord],
     extract: Extractor,
     result: PruneResult,
     writes: _Writes,
 ) -> tuple[list[_Prepared], dict[str, StateGraph], store.GraphRows]:
-    """Read the chunk's trajectories and build their state graphs; returns the prepared
+    """Build the state graphs of the chunk's trajectories; returns the prepared
     trajectories, the graphs as built (by graph id) and their rows to write."""
     prepared: list[_Prepared] = []
     built: dict[str, StateGraph] = {}
     rows = store.GraphRows()
-    for record in store.read_rollouts(driver, database, chunk):
+    for record in records:
         trajectory = record.trajectory
         try:
             check_complete(trajectory)
