@@ -612,10 +612,10 @@ def _finish(
             {"rollout_id": rid, "status": "minimal", "detail": "every action needed"}
         )
         return
-    kept_info = " ".join(
-        [original.question] + [t.observation or "" for t in original.turns if t.index in accepted]
-    )
-    missing = sorted(set(p.answer_keys) - p.lexicon.mentions(kept_info))
+    kept_info = [original.question] + [
+        t.observation or "" for t in original.turns if t.index in accepted
+    ]  # each text's mentions were found (and cached) by `answer_entities`
+    missing = sorted(set(p.answer_keys).difference(*map(p.lexicon.mentions, kept_info)))
     if missing:  # cannot happen while first producers are required; checked, never assumed
         outcome.answer_kept, outcome.reason = False, "answer_entity_lost"
         writes.unpruned(report, rid, "answer_entity_lost", f"missing {missing[:10]}")

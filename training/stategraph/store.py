@@ -98,6 +98,27 @@ class GraphRows:
 
     graphs: list[dict[str, Any]] = field(default_factory=list)
     parts: list[dict[str, Any]] = field(default_factory=list)
+    # per rollout: what its actions carry in every graph of it (built once, not per graph)
+    _turns: dict[str, list[tuple[str, str | None, str | None]]] = field(
+        default_factory=dict, repr=False
+    )
+
+    def _action_texts(
+        self, rollout_id: str, trajectory: Trajectory
+    ) -> list[tuple[str, str | None, str | None]]:
+        texts = self._turns.get(rollout_id)
+        if texts is None:
+            texts = self._turns[rollout_id] = [(trajectory.question, None, None)] + [
+                (
+                    turn.thought,
+                    turn.tool,
+                    json.dumps(turn.arguments, ensure_ascii=False)
+                    if turn.arguments is not None
+                    else None,
+                )
+                for turn in trajectory.turns
+            ]
+        return texts
 
     def add(self, rollout_id: str, trajectory: Trajectory, graph: StateGraph) -> str:
         gid = graph_id(rollout_id, graph.extractor, graph.run)
@@ -116,19 +137,16 @@ class GraphRows:
             }
         )
         actions = []
+        texts = self._action_texts(rollout_id, trajectory)
         for a in range(graph.n_actions):
-            turn = trajectory.turns[a - 1] if a else None
+            thought, tool, arguments_json = texts[a]
             actions.append(
                 {
                     "action_id": f"{gid}/a{a}",
                     "index": a,
-                    "thought": turn.thought if turn else trajectory.question,
-                    "tool": turn.tool if turn else None,
-                    "arguments_json": (
-                        json.dumps(turn.arguments, ensure_ascii=False)
-                        if turn and turn.arguments is not None
-                        else None
-                    ),
+                    "thought": thought,
+                    "tool": tool,
+                    "arguments_json": arguments_json,
                     "is_query": a == 0,
                     "is_answer": a == graph.answer,
                     "produces": sorted(position[k] for k in graph.produces[a]),
