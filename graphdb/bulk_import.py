@@ -10,6 +10,10 @@ or more CSV files, one per *shape* (the properties present and their types), so 
 is absent on some nodes stays absent (the tool would otherwise need an empty field, which it
 cannot tell from an empty string) and every column has one type. Arrays use the unit separator
 (U+001F), which ingest removes from all text, as their delimiter.
+
+`CsvParts` writes the files batch by batch, so the caller holds only what later batches may
+still change. Each row carries two columns the tool ignores, the record that owns it and its
+batch, so that rows of a record written again in a later batch are dropped when the files close.
 """
 
 from __future__ import annotations
@@ -17,11 +21,11 @@ from __future__ import annotations
 import csv
 import os
 import subprocess
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from graphdb.errors import ServerError
 from graphdb.settings import ServerSettings
@@ -75,48 +79,170 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def _write(path: Path, header: list[str], rows: Iterable[list[str]]) -> Path:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, quoting=csv.QUOTE_ALL)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
+Row = tuple[str, ...]
+
+
+@dataclass
+class _Part:
+    """One CSV file of one shape: its writer and the batches it holds rows of."""
+
+    path: Path
+    handle: IO[str]
+    writer: Any
+    batches: set[int] = field(default_factory=set)
+
+
+@dataclass
+class Fixups:
+    """What `CsvParts.close` drops: rows of records that a later batch wrote again.
+
+    `stale`: every row of (owner, batch); `stale_nodes`: the node (label, key) written in that
+    batch; `distinct`: owners whose relationships, over all their batches, are kept once each
+    (a MERGE of the same relationship in two batches); `batches`: those owners' batches."""
+
+    stale: set[tuple[str, int]] = field(default_factory=set)
+    stale_nodes: set[tuple[str, str, int]] = field(default_factory=set)
+    distinct: set[str] = field(default_factory=set)
+    batches: set[int] = field(default_factory=set)
+
+    def dirty(self) -> set[int]:
+        """The batches a file must hold for it to be filtered."""
+        return {b for _, b in self.stale} | {b for _, _, b in self.stale_nodes} | self.batches
+
+
+class CsvParts:
+    """The import tool's CSV files, written batch by batch: one file per label (or type) and
+    shape; ``close`` drops the rows that `Fixups` names and returns (node files, rel files)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self._nodes: dict[tuple[str, tuple[tuple[str, str], ...]], _Part] = {}
+        self._rels: dict[tuple[str, str, str, tuple[tuple[str, str], ...]], _Part] = {}
+        self._labels: dict[Path, str] = {}
+        self.dropped = [0, 0]  # node and relationship rows that `close` filtered out
+
+    def _part(self, parts: dict[Any, _Part], ident: Any, name: str, header: list[str]) -> _Part:
+        part = parts.get(ident)
+        if part is None:
+            path = self.folder / f"{name}-{len(parts)}.csv"
+            handle = open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed in close)
+            writer = csv.writer(handle, quoting=csv.QUOTE_ALL)
+            writer.writerow([*header, "owner:IGNORE", "batch:IGNORE"])
+            part = parts[ident] = _Part(path, handle, writer)
+        return part
+
+    def add_nodes(
+        self, label: str, key: str, nodes: Iterable[tuple[str, Mapping[str, Any], str]], batch: int
+    ) -> None:
+        """Nodes of `label` as (key value, properties, owner), written now."""
+        mark = str(batch)
+        for value, props, owner in nodes:
+            shape = _shape({k: v for k, v in props.items() if k != key})
+            ident = (label, shape)
+            part = self._nodes.get(ident) or self._part(
+                self._nodes,
+                ident,
+                f"nodes-{label}",
+                [f"{key}:ID({label})", *(f"{k}:{t}" for k, t in shape), ":LABEL"],
+            )
+            self._labels[part.path] = label
+            part.batches.add(batch)
+            part.writer.writerow([value, *(_cell(props[k]) for k, _ in shape), label, owner, mark])
+
+    def add_rels(
+        self,
+        type_: str,
+        start: str,
+        end: str,
+        rels: Iterable[tuple[str, str, Mapping[str, Any], str]],
+        batch: int,
+    ) -> None:
+        """Relationships `type_` from `start` to `end` nodes as (start key, end key, properties,
+        owner), written now."""
+        mark = str(batch)
+        for s, e, props, owner in rels:
+            shape = _shape(props)
+            ident = (type_, start, end, shape)
+            part = self._rels.get(ident) or self._part(
+                self._rels,
+                ident,
+                f"rels-{type_}-{start}-{end}",
+                [
+                    f":START_ID({start})",
+                    f":END_ID({end})",
+                    *(f"{k}:{t}" for k, t in shape),
+                    ":TYPE",
+                ],
+            )
+            part.batches.add(batch)
+            part.writer.writerow([s, e, *(_cell(props[k]) for k, _ in shape), type_, owner, mark])
+
+    def close(self, fixups: Fixups | None = None) -> tuple[list[Path], list[Path]]:
+        """Close the files, filter those that hold a dirty batch; (node files, rel files)."""
+        for part in [*self._nodes.values(), *self._rels.values()]:
+            part.handle.close()
+        dirty = fixups.dirty() if fixups else set()
+        if fixups and dirty:
+            for part in self._nodes.values():
+                if part.batches & dirty:
+                    label = self._labels[part.path]
+                    keep = partial(_keep_node, label=label, fixups=fixups)
+                    self.dropped[0] += _filter(part.path, keep)
+            for part in self._rels.values():
+                if part.batches & dirty:
+                    keep = partial(_keep_rel, fixups=fixups, seen=set())
+                    self.dropped[1] += _filter(part.path, keep)
+        return [p.path for p in self._nodes.values()], [p.path for p in self._rels.values()]
+
+
+def _keep_node(row: list[str], label: str, fixups: Fixups) -> bool:
+    owner, batch = row[-2], int(row[-1])
+    return (owner, batch) not in fixups.stale and (label, row[0], batch) not in fixups.stale_nodes
+
+
+def _keep_rel(row: list[str], fixups: Fixups, seen: set[Row]) -> bool:
+    owner, batch = row[-2], int(row[-1])
+    if (owner, batch) in fixups.stale:
+        return False
+    if owner in fixups.distinct:
+        merged = tuple(row[:-1])
+        if merged in seen:
+            return False
+        seen.add(merged)
+    return True
+
+
+def _filter(path: Path, keep: Callable[[list[str]], bool]) -> int:
+    """Rewrite the CSV file at `path` with the data rows that `keep` accepts; rows dropped."""
+    kept = path.with_suffix(".kept")
+    dropped = 0
+    with (
+        open(path, newline="", encoding="utf-8") as source,
+        open(kept, "w", newline="", encoding="utf-8") as target,
+    ):
+        reader = csv.reader(source)
+        writer = csv.writer(target, quoting=csv.QUOTE_ALL)
+        writer.writerow(next(reader))
+        for row in reader:
+            if keep(row):
+                writer.writerow(row)
+            else:
+                dropped += 1
+    kept.replace(path)
+    return dropped
 
 
 def write_csv(
     folder: Path, node_sets: Iterable[NodeSet], rel_sets: Iterable[RelSet]
 ) -> tuple[list[Path], list[Path]]:
-    """The CSV files of the graph in `folder`: (node files, relationship files)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    node_files: list[Path] = []
+    """The CSV files of a graph held whole in memory, in `folder`: (node files, rel files)."""
+    parts = CsvParts(folder)
     for ns in node_sets:
-        shapes: dict[tuple[tuple[str, str], ...], list[dict[str, Any]]] = defaultdict(list)
-        for key, props in ns.nodes.items():
-            shapes[_shape({k: v for k, v in props.items() if k != ns.key})].append(
-                {**props, ns.key: key}
-            )
-        for i, (shape, nodes) in enumerate(sorted(shapes.items())):
-            header = [f"{ns.key}:ID({ns.label})", *(f"{k}:{t}" for k, t in shape), ":LABEL"]
-            rows = ([n[ns.key], *(_cell(n[k]) for k, _ in shape), ns.label] for n in nodes)
-            node_files.append(_write(folder / f"nodes-{ns.label}-{i}.csv", header, rows))
-    rel_files: list[Path] = []
+        parts.add_nodes(ns.label, ns.key, ((k, p, "") for k, p in ns.nodes.items()), 0)
     for rs in rel_sets:
-        by_shape: dict[tuple[tuple[str, str], ...], list[tuple[str, str, dict[str, Any]]]] = (
-            defaultdict(list)
-        )
-        for start, end, props in rs.rels:
-            by_shape[_shape(props)].append((start, end, props))
-        for i, (shape, rels) in enumerate(sorted(by_shape.items())):
-            header = [
-                f":START_ID({rs.start})",
-                f":END_ID({rs.end})",
-                *(f"{k}:{t}" for k, t in shape),
-                ":TYPE",
-            ]
-            rows = ([s, e, *(_cell(p[k]) for k, _ in shape), rs.type] for s, e, p in rels)
-            name = f"rels-{rs.type}-{rs.start}-{rs.end}-{i}.csv"
-            rel_files.append(_write(folder / name, header, rows))
-    return node_files, rel_files
+        parts.add_rels(rs.type, rs.start, rs.end, ((s, e, p, "") for s, e, p in rs.rels), 0)
+    return parts.close()
 
 
 def import_full(

@@ -9,6 +9,7 @@ ordinary ingest (it skips what is done).
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 from bench.ottqa_sample import sample
 from common.config import ConfigFile
 from graphdb import cypher
-from graphdb.bulk_import import NodeSet, RelSet, write_csv
+from graphdb.bulk_import import CsvParts, Fixups, NodeSet, RelSet, write_csv
 from graphdb.driver import open_driver
 from graphdb.settings import ConnectionSettings, ServerSettings
 from graphdb.stages import StageContext, save_report
@@ -64,12 +65,42 @@ def test_csv_files_keep_each_shape_and_refuse_what_the_tool_cannot_tell_apart(
     node_files, rel_files = write_csv(tmp_path, [nodes], [rels])
     assert len(node_files) == 2 and len(rel_files) == 2  # one file per shape
     headers = sorted(p.read_text().splitlines()[0] for p in node_files)
+    ignored = '"owner:IGNORE","batch:IGNORE"'
     assert headers == [
-        '"thing_id:ID(Thing)","n:long","tags:string[]",":LABEL"',
-        '"thing_id:ID(Thing)","s:string",":LABEL"',
+        f'"thing_id:ID(Thing)","n:long","tags:string[]",":LABEL",{ignored}',
+        f'"thing_id:ID(Thing)","s:string",":LABEL",{ignored}',
     ]
     with pytest.raises(Exception, match="empty or non-string list"):
         write_csv(tmp_path, [NodeSet("Thing", "thing_id", {"c": {"tags": []}})], [])
+
+
+def _rows(path: Path) -> list[list[str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))[1:]
+
+
+def test_csv_parts_drop_the_rows_of_records_written_again(tmp_path: Path) -> None:
+    parts = CsvParts(tmp_path)
+    # batch 0: table t1 (node, one relationship) and page p1 with a link
+    parts.add_nodes("Table", "table_id", [("t1", {"n": 1}, "T:t1")], 0)
+    parts.add_nodes("Page", "page_id", [("p1", {"text": "old"}, "P:p1")], 0)
+    parts.add_rels("HAS", "Table", "Page", [("t1", "p1", {}, "T:t1")], 0)
+    parts.add_rels("LINKS", "Page", "Page", [("p1", "p2", {}, "P:p1")], 0)
+    # batch 1: t1 rewritten whole; p1 merged again (new text, the same link and a new one)
+    parts.add_nodes("Table", "table_id", [("t1", {"n": 2}, "T:t1")], 1)
+    parts.add_nodes("Page", "page_id", [("p1", {"text": "new"}, "P:p1")], 1)
+    parts.add_rels("LINKS", "Page", "Page", [("p1", "p2", {}, "P:p1"), ("p1", "p3", {}, "P:p1")], 1)
+    # batch 2: something no one rewrote
+    parts.add_nodes("Table", "table_id", [("t2", {"n": 3}, "T:t2")], 2)
+    fixups = Fixups(
+        stale={("T:t1", 0)}, stale_nodes={("Page", "p1", 0)}, distinct={"P:p1"}, batches={0, 1}
+    )
+    node_files, rel_files = parts.close(fixups)
+    nodes = sorted((r[0], r[1]) for f in node_files for r in _rows(f))
+    assert nodes == [("p1", "new"), ("t1", "2"), ("t2", "3")]
+    rels = sorted((r[0], r[1]) for f in rel_files for r in _rows(f))
+    assert rels == [("p1", "p2"), ("p1", "p3")]  # t1's old HAS went; p1's links merged
+    assert parts.dropped == [2, 2]
 
 
 @pytest.mark.slow
@@ -104,6 +135,8 @@ def test_the_bulk_load_builds_the_graph_ingest_builds(
         save_report(driver, report, None)
         assert (report.kept, report.rejected) == (expected_report.kept, expected_report.rejected)
         assert report.reasons == expected_report.reasons
+        # the edited table and the page in two files were written twice; the first goes
+        assert report.notes["rows dropped (records written again)"] > 0
         nodes, rels = fingerprint(driver, None)
         only_bulk = set(nodes) - set(expected[0])
         assert nodes == expected[0], describe(driver, None, only_bulk)[:5]

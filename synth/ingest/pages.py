@@ -69,6 +69,8 @@ def ingest_pages(
                     "source": page.source,
                     "url": page.url,
                     "year": page.year,
+                    # for the bulk writer; the server sets it after the links (`pending`)
+                    "content_hash": digest,
                 }
             )
             pending.append(
