@@ -220,3 +220,40 @@ def test_export_jsonl(graph: neo4j.Driver, database: str | None, tmp_path: Path)
         answer_ids = {a["entity_id"] for a in x["answers"]}
         target_ids = {t["id"] for t in x["targets"]}
         assert answer_ids <= target_ids
+
+
+def test_a_question_too_long_to_ask_or_index_is_rejected_and_stored_cut(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """At 10x OTT-QA a Union over dozens of tables named each one: an 11,167-byte question
+    that the graph's index on Task.question refused, which stopped the stage."""
+    from graphdb.stages import StageReport
+    from synth.leaper.common import record_tasks
+
+    tables = ", ".join(f'"Championships {i}" (section "Results -- Pairs")' for i in range(300))
+    long = TaskRecord(
+        "leaper-long", "union", f"Which countries are listed in {tables}?", [], [], {}, {}
+    )
+    short = TaskRecord("leaper-short", "union", "Which countries won both A and B?", [], [], {}, {})
+    rejected = TaskRecord("leaper-gone", "union", long.question + " again", [], [], {}, {})
+    rejected.reject("empty_answer")
+    report = StageReport("leaper-union")
+    record_tasks(clean_db, database, [long, short, rejected], CONFIG, report)
+    rows = {
+        r["id"]: r
+        for r in clean_db.execute_query(
+            "MATCH (t:Task) RETURN t.task_id AS id, t.status AS status, t.reason AS reason, "
+            "size(t.question) AS n",
+            database_=database,
+        ).records
+    }
+    assert len(long.question) == CONFIG.max_question_chars
+    assert (rows["leaper-long"]["status"], rows["leaper-long"]["reason"]) == (
+        "rejected",
+        "question_too_long",
+    )
+    assert rows["leaper-long"]["n"] == CONFIG.max_question_chars
+    assert rows["leaper-gone"]["reason"] == "empty_answer"  # its own reason stays
+    assert rows["leaper-gone"]["n"] == CONFIG.max_question_chars
+    assert rows["leaper-short"]["status"] == "kept"
+    assert report.reasons == {"question_too_long": 1, "empty_answer": 1}

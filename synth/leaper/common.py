@@ -20,6 +20,11 @@ class LeaperConfig:
 
     min_anchors: int = option(3, "A tree needs at least this many anchors (second layer).", min=1)
     max_targets: int = option(400, "Reject a task whose target set R is larger (too_large).", min=1)
+    max_question_chars: int = option(
+        1000,
+        "Reject a task whose question is longer (question_too_long); it is stored cut to this.",
+        min=100,
+    )
     min_relations: int = option(2, "k: a biclique's trees share at least k relations.", min=1)
     min_trees: int = option(2, "A biclique merges at least this many trees.", min=2)
     similarity: str = option(
@@ -145,6 +150,22 @@ def write_tasks(
     )
 
 
+def cut_long_question(task: TaskRecord, limit: int) -> None:
+    """A question longer than `limit` characters (a Union over a dozen tables names each one)
+    is no question to hand an agent, and past a few thousand bytes the graph cannot index it:
+    the task is rejected ``question_too_long`` (if kept) and its question stored cut.
+
+    >>> t = TaskRecord("t", "union", "Which " + "x" * 200 + "?", [], [], {}, {})
+    >>> cut_long_question(t, 100); (t.status, t.reason, len(t.question))
+    ('rejected', 'question_too_long', 100)
+    """
+    if len(task.question) <= limit:
+        return
+    if task.status == "kept":
+        task.reject("question_too_long")
+    task.question = task.question[: limit - 1] + "…"
+
+
 def reject_duplicate_questions(
     driver: neo4j.Driver, database: str | None, tasks: list[TaskRecord]
 ) -> None:
@@ -175,6 +196,8 @@ def record_tasks(
     report: StageReport,
 ) -> None:
     """Write proven tasks, kept and rejected, and count each in the stage report."""
+    for task in tasks:
+        cut_long_question(task, config.max_question_chars)
     reject_duplicate_questions(driver, database, tasks)
     write_tasks(driver, database, tasks, config)
     for task in tasks:
