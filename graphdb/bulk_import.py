@@ -119,17 +119,15 @@ class CsvParts:
         folder.mkdir(parents=True, exist_ok=True)
         self._nodes: dict[tuple[str, tuple[tuple[str, str], ...]], _Part] = {}
         self._rels: dict[tuple[str, str, str, tuple[tuple[str, str], ...]], _Part] = {}
-        self._labels: dict[Path, str] = {}
         self.dropped = [0, 0]  # node and relationship rows that `close` filtered out
 
-    def _part(self, parts: dict[Any, _Part], ident: Any, name: str, header: list[str]) -> _Part:
-        part = parts.get(ident)
-        if part is None:
-            path = self.folder / f"{name}-{len(parts)}.csv"
-            handle = open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed in close)
-            writer = csv.writer(handle, quoting=csv.QUOTE_ALL)
-            writer.writerow([*header, "owner:IGNORE", "batch:IGNORE"])
-            part = parts[ident] = _Part(path, handle, writer)
+    def _open(self, parts: dict[Any, _Part], ident: Any, name: str, header: list[str]) -> _Part:
+        """A new file of one shape, its header written."""
+        path = self.folder / f"{name}-{len(parts)}.csv"
+        handle = open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed in close)
+        writer = csv.writer(handle, quoting=csv.QUOTE_ALL)
+        writer.writerow([*header, "owner:IGNORE", "batch:IGNORE"])
+        part = parts[ident] = _Part(path, handle, writer)
         return part
 
     def add_nodes(
@@ -140,13 +138,12 @@ class CsvParts:
         for value, props, owner in nodes:
             shape = _shape({k: v for k, v in props.items() if k != key})
             ident = (label, shape)
-            part = self._nodes.get(ident) or self._part(
+            part = self._nodes.get(ident) or self._open(
                 self._nodes,
                 ident,
                 f"nodes-{label}",
                 [f"{key}:ID({label})", *(f"{k}:{t}" for k, t in shape), ":LABEL"],
             )
-            self._labels[part.path] = label
             part.batches.add(batch)
             part.writer.writerow([value, *(_cell(props[k]) for k, _ in shape), label, owner, mark])
 
@@ -164,7 +161,7 @@ class CsvParts:
         for s, e, props, owner in rels:
             shape = _shape(props)
             ident = (type_, start, end, shape)
-            part = self._rels.get(ident) or self._part(
+            part = self._rels.get(ident) or self._open(
                 self._rels,
                 ident,
                 f"rels-{type_}-{start}-{end}",
@@ -184,9 +181,8 @@ class CsvParts:
             part.handle.close()
         dirty = fixups.dirty() if fixups else set()
         if fixups and dirty:
-            for part in self._nodes.values():
+            for (label, _), part in self._nodes.items():
                 if part.batches & dirty:
-                    label = self._labels[part.path]
                     keep = partial(_keep_node, label=label, fixups=fixups)
                     self.dropped[0] += _filter(part.path, keep)
             for part in self._rels.values():

@@ -21,6 +21,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,34 @@ Node = tuple[str, str]  # (label, key)
 RelKey = tuple[str, Node, Node, tuple[Any, ...]]  # (type, start, end, merge properties)
 
 
+def _table_owner(table_id: str) -> str:
+    return "T:" + table_id
+
+
+def _page_owner(page_id: str) -> str:
+    return "P:" + page_id
+
+
+@dataclass
+class _TableState:
+    """What later reads and writes need of a flushed table (`find_tables`, a rewrite)."""
+
+    content_hash: str | None
+    status: str | None
+    origin: str | None
+    batch: int
+    page: str | None = None  # the page that renders it
+
+
+@dataclass
+class _PageState:
+    """What later reads and writes need of a flushed page (`find_pages`, a merge again)."""
+
+    batch: int  # of its node
+    content_hash: str | None = None  # once its links are written, as on the server
+    links_batch: int | None = None
+
+
 class BulkGraph:
     """Ingest's graph, applied in memory and streamed to CSV files (`CsvParts`) batch by batch.
 
@@ -74,10 +103,8 @@ class BulkGraph:
         }
         self.owners: dict[Node, str] = {}
         self.rels: dict[RelKey, tuple[dict[str, Any], str]] = {}
-        # flushed records: table id -> [content hash, status, origin, batch, page id]
-        self.tables: dict[str, list[Any]] = {}
-        # page id -> [content hash once its links are written, batch of the node, of the links]
-        self.pages: dict[str, list[Any]] = {}
+        self.tables: dict[str, _TableState] = {}  # flushed tables
+        self.pages: dict[str, _PageState] = {}  # flushed pages
         self.fixups = Fixups()
         self.n_nodes = 0
         self.n_rels = 0
@@ -100,24 +127,21 @@ class BulkGraph:
     # --- the writer protocol (synth.ingest.writers.GraphWriter) ------------------------------
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         if name == "ingest/find_tables":
-            found = []
-            for i in params["ids"]:
-                if i in self.tables:
-                    content_hash, status, origin = self.tables[i][:3]
-                    found.append(
-                        {
-                            "table_id": i,
-                            "content_hash": content_hash,
-                            "status": status,
-                            "origin": origin,
-                        }
-                    )
-            return found
+            return [
+                {
+                    "table_id": i,
+                    "content_hash": t.content_hash,
+                    "status": t.status,
+                    "origin": t.origin,
+                }
+                for i in params["ids"]
+                if (t := self.tables.get(i)) is not None
+            ]
         if name == "ingest/find_pages":
             return [
-                {"page_id": i, "content_hash": self.pages[i][0]}
+                {"page_id": i, "content_hash": page.content_hash}
                 for i in params["ids"]
-                if i in self.pages and self.pages[i][0] is not None
+                if (page := self.pages.get(i)) is not None and page.content_hash is not None
             ]
         raise StageError(f"bulk load: no in-memory version of the read {name!r}")
 
@@ -157,16 +181,17 @@ class BulkGraph:
         """A table or page node that an earlier batch flushed is merged again: its earlier row
         goes (the whole record, for a table that `delete_table_parts` cleared)."""
         if label == "Table" and key in self.tables:
-            earlier = self.tables[key][3]
+            earlier = self.tables[key].batch
             if (owner, earlier) not in self.fixups.stale:
                 self.fixups.stale_nodes.add((label, key, earlier))
         elif label == "Page" and key in self.pages:
-            _, node_batch, links_batch = self.pages[key]
-            self.fixups.stale_nodes.add((label, key, node_batch))
+            page = self.pages[key]
+            self.fixups.stale_nodes.add((label, key, page.batch))
             # its relationships, then and from now on, are merged with each other
             self.fixups.distinct.add(owner)
-            self.fixups.batches.update(b for b in (node_batch, links_batch) if b is not None)
-            self.fixups.batches.add(self.batch)
+            self.fixups.batches.update(
+                b for b in (page.batch, page.links_batch, self.batch) if b is not None
+            )
 
     def _exists(self, label: str, key: str) -> bool:
         if label in SHARED:
@@ -192,7 +217,7 @@ class BulkGraph:
 
     # --- one method per Cypher file --------------------------------------------------------
     def _merge_column(self, row: dict[str, Any]) -> None:
-        owner = "T:" + row["table_id"]
+        owner = _table_owner(row["table_id"])
         self._merge("Table", row["table_id"], owner)
         column, _ = self._merge("Column", row["column_id"], owner)
         self._set(
@@ -218,7 +243,7 @@ class BulkGraph:
     def _merge_row(self, row: dict[str, Any]) -> None:
         if not self._exists("Table", row["table_id"]):
             return
-        owner = "T:" + row["table_id"]
+        owner = _table_owner(row["table_id"])
         node, _ = self._merge("Row", row["row_id"], owner)
         self._set(node, table_id=row["table_id"], index=row["index"])
         self._rel("HAS_ROW", ("Table", row["table_id"]), ("Row", row["row_id"]), owner)
@@ -277,7 +302,7 @@ class BulkGraph:
             "FACT",
             ("Entity", row["anchor_id"]),
             (target_label, row["target_id"]),
-            "T:" + row["table_id"],
+            _table_owner(row["table_id"]),
             table_id=row["table_id"],
             row=row["row"],
             column=row["column"],
@@ -287,7 +312,7 @@ class BulkGraph:
     def _merge_table_page(self, row: dict[str, Any]) -> None:
         if not self._exists("Table", row["table_id"]):
             return
-        owner = "T:" + row["table_id"]
+        owner = _table_owner(row["table_id"])
         page, _ = self._merge("Page", row["page_id"], owner)
         self._set(page, title=row["title"], text=row["text"], url=row["url"], source="table")
         self._rel("RENDERS", ("Page", row["page_id"]), ("Table", row["table_id"]), owner)
@@ -296,11 +321,11 @@ class BulkGraph:
             self._rel("MENTIONS", ("Page", row["page_id"]), ("Entity", entity_id), owner)
 
     def _merge_table(self, row: dict[str, Any]) -> None:
-        table, _ = self._merge("Table", row["table_id"], "T:" + row["table_id"])
+        table, _ = self._merge("Table", row["table_id"], _table_owner(row["table_id"]))
         self._set(table, **{k: v for k, v in row.items() if k != "table_id"})
 
     def _merge_page(self, row: dict[str, Any]) -> None:
-        owner = "P:" + row["page_id"]
+        owner = _page_owner(row["page_id"])
         page, _ = self._merge("Page", row["page_id"], owner)
         self._set(
             page,
@@ -321,7 +346,7 @@ class BulkGraph:
         if not self._exists("Page", row["page_id"]):
             return
         page = ("Page", row["page_id"])
-        owner = "P:" + row["page_id"]
+        owner = _page_owner(row["page_id"])
         if owner in self.fixups.distinct:
             self.fixups.batches.add(self.batch)
         for link in row["links"]:
@@ -331,11 +356,9 @@ class BulkGraph:
             self._rel("MENTIONS", page, ("Entity", link["id"]), owner)
             if self._exists("Page", link["id"]):
                 self._rel("LINKS_TO", page, ("Page", link["id"]), owner)
-        if row["page_id"] in self.pages:  # finished: later reads skip it
-            self.pages[row["page_id"]][0] = row["content_hash"]
-            self.pages[row["page_id"]][2] = self.batch
-        else:  # its node is in this batch
-            self.local["Page"][row["page_id"]]["content_hash"] = row["content_hash"]
+        # finished: later reads skip it (its node, flushed by merge_pages, holds the hash)
+        state = self.pages[row["page_id"]]
+        state.content_hash, state.links_batch = row["content_hash"], self.batch
 
     def _delete_table_parts(self, row: dict[str, Any]) -> None:
         """A table read again with other content (from another file of the same load): every
@@ -348,11 +371,11 @@ class BulkGraph:
             raise StageError(
                 f"bulk load: table {table_id!r} is rewritten in the batch that wrote it"
             )
-        self.fixups.stale.add(("T:" + table_id, state[3]))
-        state[0] = None
-        if state[4] is not None:
-            self.pages.pop(state[4], None)
-            state[4] = None
+        self.fixups.stale.add((_table_owner(table_id), state.batch))
+        state.content_hash = None
+        if state.page is not None:
+            self.pages.pop(state.page, None)
+            state.page = None
 
     # --- batches and export ------------------------------------------------------------------
     def flush(self) -> None:
@@ -365,21 +388,14 @@ class BulkGraph:
             )
             self.n_nodes += len(nodes)
         for table_id, props in self.local["Table"].items():
-            state = self.tables.get(table_id)
-            page = state[4] if state else None
-            self.tables[table_id] = [
-                props.get("content_hash"),
-                props.get("status"),
-                props.get("origin"),
-                self.batch,
-                page,
-            ]
+            self.tables[table_id] = _TableState(
+                props.get("content_hash"), props.get("status"), props.get("origin"), self.batch
+            )
         for page_id in self.local["Page"]:
-            # the hash counts once the links are written (as on the server: `find_pages`)
-            self.pages[page_id] = [None, self.batch, None]
+            self.pages[page_id] = _PageState(self.batch)
             owner = self.owners[("Page", page_id)]
             if owner.startswith("T:"):
-                self.tables[owner[2:]][4] = page_id
+                self.tables[owner[2:]].page = page_id
         self._write_rels(self.rels.items())
         for nodes in self.local.values():
             nodes.clear()
