@@ -52,6 +52,33 @@ def test_search_is_valid_locally_minimal_and_never_beats_the_oracle(
         assert not is_valid(graph, found - {a}), f"action {a} was removable"
 
 
+@settings(max_examples=80, deadline=None)
+@given(state_graphs(), st.data())
+def test_the_bounded_oracle_finds_the_same_minimum(
+    case: tuple[StateGraph, set[int]], data: st.DataObject
+) -> None:
+    """With the search's answer (or any other set) as a bound, the oracle's cost is the
+    unbounded oracle's: an invalid bound is ignored, never returned."""
+    graph, required = case
+    best = exact_necessary_actions(graph, required)
+    found = necessary_actions(graph, required)
+    assert cost(graph, exact_necessary_actions(graph, required, known=found)) == cost(graph, best)
+    other = frozenset(data.draw(st.sets(st.integers(0, graph.answer))))
+    bounded = exact_necessary_actions(graph, required, known=other)
+    assert is_valid(graph, bounded) and cost(graph, bounded) == cost(graph, best)
+    assert {0, graph.answer, *required} <= bounded
+
+
+@settings(max_examples=60, deadline=None)
+@given(state_graphs(), st.sets(st.integers(0, 10)))
+def test_bitwise_validity_equals_is_valid(
+    case: tuple[StateGraph, set[int]], chosen: set[int]
+) -> None:
+    graph, _ = case
+    chosen = {a for a in chosen if a < graph.n_actions}
+    assert exact._validity(graph)(chosen) == is_valid(graph, chosen)
+
+
 @settings(max_examples=60, deadline=None)
 @given(state_graphs(single_producer=True))
 def test_search_equals_the_oracle_when_each_fact_has_one_producer(

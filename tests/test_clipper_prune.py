@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import neo4j
@@ -256,9 +257,37 @@ def test_rerun_adds_nothing_and_skips_finished_work(clean_db: neo4j.Driver) -> N
     )
 
 
+def test_state_graphs_hold_the_facts_some_action_relies_on(clean_db: neo4j.Driver) -> None:
+    """Facts no action relies on are counted on their action, not stored; the stored graph
+    still gives the search the same necessary sets as the graph as built."""
+    load_fixture(clean_db)
+    built = prune_rollouts(clean_db, None, replace(NO_REWRITE, graph_search="memory"))
+    assert (
+        count(clean_db, "MATCH (i:Information) WHERE NOT (i)-[:ENABLES]->() RETURN count(i)") == 0
+    )
+    unused = count(clean_db, "MATCH (a:Action) RETURN sum(a.unused_facts)")
+    assert unused > 0
+    assert unused >= count(clean_db, "MATCH (g:StateGraph) RETURN sum(g.n_unused_infos)") > 0
+    stored = prune_rollouts(clean_db, None, replace(NO_REWRITE, graph_search="cypher", redo=True))
+    assert [o.necessary_sets for o in stored.outcomes] == [o.necessary_sets for o in built.outcomes]
+
+
+def test_a_redo_of_unchanged_graphs_writes_none_of_them(clean_db: neo4j.Driver) -> None:
+    """A state graph stored whole (its content hash is set with its parts) and built the same
+    again is not written again: its nodes stay the same nodes."""
+    load_fixture(clean_db)
+    prune_rollouts(clean_db, None, NO_REWRITE)
+    ids = "MATCH (:StateGraph)-[:HAS_NODE]->(n) RETURN collect(elementId(n))"
+    before = clean_db.execute_query(ids).records[0][0]
+    again = prune_rollouts(clean_db, None, replace(NO_REWRITE, redo=True))
+    assert again.report.notes["state graphs already stored as built (not written again)"] == 3
+    assert clean_db.execute_query(ids).records[0][0] == before
+
+
 def test_a_redone_rollout_leaves_nothing_of_an_earlier_attempt(clean_db: neo4j.Driver) -> None:
-    """A killed attempt may have written state-graph nodes and edges that this attempt would not
-    compute; writing the graph again replaces them (no stale ENABLES edges)."""
+    """An earlier attempt (another extractor version) may have written state-graph nodes and
+    edges that this attempt would not compute; writing the graph again replaces them (no stale
+    ENABLES edges)."""
     load_fixture(clean_db)
     prune_rollouts(clean_db, None, NO_REWRITE)
     shape = (
@@ -268,6 +297,8 @@ def test_a_redone_rollout_leaves_nothing_of_an_earlier_attempt(clean_db: neo4j.D
     clean_db.execute_query(
         """
         MATCH (g:StateGraph) WITH g LIMIT 1
+        SET g.content_hash = 'an earlier attempt'
+        WITH g
         MATCH (g)-[:HAS_NODE]->(a:Action {index: 0})
         CREATE (g)-[:HAS_NODE]->(i:Information {info_id: g.graph_id + '/stale', key: 'stale'})
         CREATE (a)-[:ENABLES]->(i)

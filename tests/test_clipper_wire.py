@@ -5,6 +5,8 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from common.wire import parse_messages
 from tests.test_clipper_prune import ENTITIES, WIKI, fixture_messages
@@ -15,6 +17,7 @@ from training.stategraph.extract_rules import (
     Lexicon,
     extract_rule_graph,
     first_introducers,
+    text_mentions,
 )
 from training.stategraph.rewrite import clean_candidate, turns_to_rewrite
 from training.stategraph.vote import vote
@@ -61,6 +64,55 @@ def test_first_introducers_are_the_producing_turns() -> None:
     assert first_introducers(
         trajectory, lexicon(), ["/wiki/Kazuo_Ishiguro", "/wiki/Japan", "/wiki/Photosynthesis"]
     ) == {"/wiki/Kazuo_Ishiguro": 1, "/wiki/Japan": 3}
+
+
+_PIECES = [
+    "Kazuo Ishiguro",
+    "kazuo ishiguro",
+    f"{WIKI}Kazuo_Ishiguro",
+    "Nagasaki",
+    "Japan",
+    "Booker Prize",
+    "1989",
+    "3.5",
+    "12,000",
+    "St. Louis",
+    "won the",
+    "in",
+    ".",
+    ",",
+    " ",
+    "\n",
+    "\n\n",
+    "\n1. ",
+    "\n- ",
+    "\n  * ",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_PIECES), max_size=25))
+def test_block_by_block_mentions_equal_the_whole_texts(pieces: list[str]) -> None:
+    """The prune stage reads an observation's mentions block by block (reusing the
+    extraction's lookups); that finds what reading the whole text finds."""
+    lex = Lexicon(
+        [
+            *(LexEntry("/wiki/" + s, (n,), "entity") for s, n in ENTITIES.items()),
+            LexEntry("/wiki/St._Louis", ("St. Louis",)),
+            LexEntry("value:1989", ("1989",), "value"),
+        ]
+    )
+    text = "".join(pieces)
+    assert text_mentions(lex, text) == Lexicon(lex.entries).mentions(text)
+
+
+def test_block_by_block_mentions_of_the_fixture_trajectory() -> None:
+    trajectory = parse_messages(fixture_messages()[0])
+    texts = [trajectory.question, trajectory.answer] + [
+        t.observation or "" for t in trajectory.turns
+    ]
+    for text in texts:
+        assert text_mentions(lexicon(), text) == lexicon().mentions(text)
 
 
 def test_vote_needs_two_equal_sets() -> None:

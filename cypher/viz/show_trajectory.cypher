@@ -1,6 +1,6 @@
 // A trajectory's picture: the state graph's actions, the facts that some action relied on
 // (PRODUCES then ENABLES), the rollout, its task and its pruned copy. Facts no action used are
-// left out here (a rollout reads thousands) and counted by viz/count_unused_facts.
+// not stored (a rollout reads thousands); viz/count_unused_facts reads their count.
 MATCH (start:Rollout {rollout_id: $rollout_id})
 OPTIONAL MATCH (start)-[:PRUNED_FROM]->(original:Rollout)
 WITH coalesce(original, start) AS r

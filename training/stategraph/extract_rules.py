@@ -223,6 +223,16 @@ def extract_rule_graphs(
     return [extract_rule_graph(trajectory, lexicon, g, run=r) for r, g in enumerate(granularities)]
 
 
+def text_mentions(lexicon: Lexicon, text: str) -> set[str]:
+    """What `text` mentions, read block by block: a name never spans two blocks (search
+    results, paragraphs), and the block-granularity extraction has looked up the same blocks,
+    so after it this costs only cache hits."""
+    found: set[str] = set()
+    for unit in _units(text, "block"):
+        found |= lexicon.mentions(unit)
+    return found
+
+
 def first_introducers(
     trajectory: Trajectory, lexicon: Lexicon, keys: Iterable[str]
 ) -> dict[str, int]:
@@ -235,6 +245,6 @@ def first_introducers(
     found: dict[str, int] = {}
     sources = [trajectory.question] + [t.observation or "" for t in trajectory.turns]
     for a, text in enumerate(sources):
-        for key in lexicon.mentions(text) & wanted:
+        for key in text_mentions(lexicon, text) & wanted:
             found.setdefault(key, a)
     return found

@@ -47,8 +47,23 @@ def cost(graph: StateGraph, actions: Iterable[int]) -> int:
     return len(set(actions) - {0, graph.answer})
 
 
-def supports(graph: StateGraph) -> dict[int, frozenset[int]]:
+class _Producers:
+    """Producers of each piece of information in turn order, looked up many times per search
+    (`StateGraph.producers` scans every action)."""
+
+    def __init__(self, graph: StateGraph) -> None:
+        self._by_info: dict[str, list[int]] = {}
+        for a, infos in enumerate(graph.produces):
+            for info in infos:
+                self._by_info.setdefault(info, []).append(a)
+
+    def before(self, info: str, action: int) -> list[int]:
+        return [p for p in self._by_info.get(info, ()) if p < action]
+
+
+def supports(graph: StateGraph, producers: _Producers | None = None) -> dict[int, frozenset[int]]:
     """Step 1: the settled support of every derivable action (Dijkstra-style, by support size)."""
+    producers = producers or _Producers(graph)
     consumers: dict[str, list[int]] = {}
     for a, infos in enumerate(graph.enables):
         for info in infos:
@@ -75,7 +90,7 @@ def supports(graph: StateGraph) -> dict[int, frozenset[int]]:
             }
         )
         for c in touched:
-            candidate = _combine(graph, c, settled)
+            candidate = _combine(graph, producers, c, settled)
             if candidate is not None and len(candidate) < len(best.get(c, _FULL)):
                 best[c] = candidate
                 heapq.heappush(heap, (len(candidate), c))
@@ -86,19 +101,20 @@ _FULL = frozenset(range(1 << 20))  # larger than any real support: "not reached 
 
 
 def _combine(
-    graph: StateGraph, c: int, settled: dict[int, frozenset[int]]
+    graph: StateGraph, producers: _Producers, c: int, settled: dict[int, frozenset[int]]
 ) -> frozenset[int] | None:
     """Support of action `c` from settled producers, or None while some input is unreachable."""
     current: set[int] = {0, c}
     for info in graph.enables[c]:
-        if not any(p in settled for p in graph.producers(info, before=c)):
+        if not any(p in settled for p in producers.before(info, c)):
             return None
-    _cover(graph, c, set(graph.enables[c]), settled, current, whole_support=True)
+    _cover(graph, producers, c, set(graph.enables[c]), settled, current, whole_support=True)
     return frozenset(current)
 
 
 def _cover(
     graph: StateGraph,
+    producers: _Producers,
     consumer: int,
     infos: set[str],
     settled: dict[int, frozenset[int]],
@@ -112,14 +128,10 @@ def _cover(
     many still-uncovered pieces it produces; the cheapest is taken until all are covered. Adds
     the producer (or, with `whole_support`, its whole support) to `chosen`; returns new picks.
     """
-    uncovered = {
-        i for i in infos if not any(p in chosen for p in graph.producers(i, before=consumer))
-    }
+    uncovered = {i for i in infos if not any(p in chosen for p in producers.before(i, consumer))}
     picks: list[int] = []
     while uncovered:
-        options = {
-            p for i in uncovered for p in graph.producers(i, before=consumer) if p in settled
-        }
+        options = {p for i in uncovered for p in producers.before(i, consumer) if p in settled}
         if not options:
             missing = sorted(uncovered)[0]
             raise StateGraphError(
@@ -143,15 +155,20 @@ def _cover(
 
 
 def closure(
-    graph: StateGraph, settled: dict[int, frozenset[int]], roots: Iterable[int]
+    graph: StateGraph,
+    settled: dict[int, frozenset[int]],
+    roots: Iterable[int],
+    producers: _Producers | None = None,
 ) -> set[int]:
     """Step 2: the backward closure of `roots` (one producer per needed piece of information)."""
+    producers = producers or _Producers(graph)
     needed: set[int] = {0, *roots}
     pending = [-a for a in needed]
     heapq.heapify(pending)
     while pending:
         a = -heapq.heappop(pending)
-        for pick in _cover(graph, a, set(graph.enables[a]), settled, needed, whole_support=False):
+        enables = set(graph.enables[a])
+        for pick in _cover(graph, producers, a, enables, settled, needed, whole_support=False):
             heapq.heappush(pending, -pick)
     return needed
 
@@ -172,11 +189,12 @@ def necessary_actions(graph: StateGraph, required: Iterable[int] = ()) -> frozen
     Raises `StateGraphError` when the answer or a required action cannot be derived.
     """
     required = set(required) - {0}
-    settled = supports(graph)
+    producers = _Producers(graph)
+    settled = supports(graph, producers)
     for a in {graph.answer, *required}:
         if a not in settled:
             raise StateGraphError(f"action {a} cannot be derived from the query")
-    closed = closure(graph, settled, {graph.answer, *required})
+    closed = closure(graph, settled, {graph.answer, *required}, producers)
     union = set().union(*(settled[a] for a in {graph.answer, *required}))
     best = min((closed, union), key=len)
     return frozenset(eliminate_redundant(graph, best, keep=required))

@@ -46,7 +46,12 @@ from training.stategraph import store
 from training.stategraph.errors import StateGraphError
 from training.stategraph.exact import candidates as exact_candidates
 from training.stategraph.exact import exact_necessary_actions
-from training.stategraph.extract_rules import Lexicon, extract_rule_graphs, first_introducers
+from training.stategraph.extract_rules import (
+    Lexicon,
+    extract_rule_graphs,
+    first_introducers,
+    text_mentions,
+)
 from training.stategraph.mindag import cost, necessary_actions
 from training.stategraph.model import StateGraph, answer_ancestors, restrict
 from training.stategraph.vote import vote
@@ -135,6 +140,7 @@ class PruneResult:
     outcomes: list[PruneOutcome]
     seconds_graphs: float = 0.0  # build + extraction + write + search (no rewriting)
     seconds_rewrite: float = 0.0
+    graphs_unchanged: int = 0  # state graphs already stored as built (not written again)
     rewrite_calls: int = 0  # pruned trajectories whose thoughts went to the rewriter
 
 
@@ -159,7 +165,7 @@ def rule_extractor(trajectory: Trajectory, lexicon: Lexicon) -> list[StateGraph]
 def answer_entities(trajectory: Trajectory, lexicon: Lexicon) -> tuple[list[str], set[int]]:
     """Entities/values the final answer mentions that some observation introduced, and the turns
     that first introduced them (the actions a pruning must keep)."""
-    mentioned = lexicon.mentions(trajectory.answer)
+    mentioned = text_mentions(lexicon, trajectory.answer)
     firsts = first_introducers(trajectory, lexicon, mentioned)
     return sorted(firsts), {t for t in firsts.values() if t > 0}
 
@@ -173,7 +179,8 @@ def _search(
         return None, None, None
     exact_cost = None
     if len(exact_candidates(graph, required)) <= max_exact:
-        exact_cost = cost(graph, exact_necessary_actions(graph, required, max_candidates=max_exact))
+        exact = exact_necessary_actions(graph, required, max_candidates=max_exact, known=found)
+        exact_cost = cost(graph, exact)
     return found, cost(graph, found), exact_cost
 
 
@@ -255,6 +262,10 @@ def prune_rollouts(
     for o in result.outcomes:
         statuses[o.status] = statuses.get(o.status, 0) + 1
     report.notes["outcomes"] = ", ".join(f"{k}={v}" for k, v in sorted(statuses.items())) or "none"
+    if result.graphs_unchanged:
+        report.notes["state graphs already stored as built (not written again)"] = (
+            result.graphs_unchanged
+        )
     agreement = construction_agreement(result.outcomes)
     if agreement:
         report.notes["agreement (same necessary set)"] = ", ".join(
@@ -481,7 +492,7 @@ def _run_chunk(
     roots = {gid: p.required for p in prepared for gid in p.graph_ids}
     if config.graph_search == "cypher":  # on the stored graphs, by query
         writer.wait()
-        store.write_graphs(driver, database, rows)
+        result.graphs_unchanged += store.write_graphs(driver, database, rows)
         ancestors = store.find_ancestors(driver, database, roots) if roots else {}
         stored = store.read_graphs(driver, database, list(roots))
         rows = store.GraphRows()  # written
@@ -500,7 +511,7 @@ def _run_chunk(
 
     def write() -> None:
         try:
-            store.write_graphs(driver, database, rows)
+            result.graphs_unchanged += store.write_graphs(driver, database, rows)
             store.write_necessary(driver, database, writes.necessary)
             store.write_pruned(driver, database, writes.pruned)
             # the statuses are the resume marker: the chunk's rejections are written before them
@@ -532,8 +543,8 @@ def _prepare(
             result.outcomes.append(PruneOutcome(record.rollout_id, "unpruned", "bad_format"))
             continue
         lexicon = Lexicon(record.lexicon)
-        keys, required = answer_entities(trajectory, lexicon)
         graphs = extract(trajectory, lexicon)
+        keys, required = answer_entities(trajectory, lexicon)  # after: reuses its lookups
         gids = [rows.add(record.rollout_id, trajectory, g) for g in graphs]
         built.update(zip(gids, graphs, strict=True))
         failed = [g.extraction_failed for g in graphs]
@@ -614,8 +625,10 @@ def _finish(
         return
     kept_info = [original.question] + [
         t.observation or "" for t in original.turns if t.index in accepted
-    ]  # each text's mentions were found (and cached) by `answer_entities`
-    missing = sorted(set(p.answer_keys).difference(*map(p.lexicon.mentions, kept_info)))
+    ]  # each text's mentions were found (and cached) by the extraction
+    missing = sorted(
+        set(p.answer_keys).difference(*(text_mentions(p.lexicon, text) for text in kept_info))
+    )
     if missing:  # cannot happen while first producers are required; checked, never assumed
         outcome.answer_kept, outcome.reason = False, "answer_entity_lost"
         writes.unpruned(report, rid, "answer_entity_lost", f"missing {missing[:10]}")

@@ -6,6 +6,7 @@ Every function takes the driver and database; queries live in `cypher/clipper/`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -67,9 +68,9 @@ def read_rollouts(
     for row in cypher.read(
         driver, "clipper/find_rollout_lexicon", database=database, rollout_ids=list(rollout_ids)
     ):
-        entry = _entry(row)
-        if entry is not None:
-            lexicons.setdefault(row["rollout_id"], []).append(entry)
+        ordered = sorted(row["entries"], key=lambda e: (e["kind"], e["key"] or ""))
+        entries = (_entry(e) for e in ordered)
+        lexicons[row["rollout_id"]] = [e for e in entries if e is not None]
     stored = read_trajectories(driver, database, rollout_ids)
     records = []
     for row in cypher.read(
@@ -94,7 +95,12 @@ def read_rollouts(
 @dataclass
 class GraphRows:
     """Batched rows for writing many state graphs at once: one row per graph, holding its
-    actions and facts, each edge naming its fact by position in the graph's list."""
+    actions and facts, each edge naming its fact by position in the graph's list.
+
+    Only information some action relies on is stored: a fact nobody uses can neither make an
+    action necessary nor reach the answer, so the search and the Cypher ancestor query give the
+    same answer without it, and two thirds of the facts a trajectory reads are such. Each action
+    keeps the count of the facts it produced that no action used (`unused_facts`)."""
 
     graphs: list[dict[str, Any]] = field(default_factory=list)
     parts: list[dict[str, Any]] = field(default_factory=list)
@@ -122,7 +128,8 @@ class GraphRows:
 
     def add(self, rollout_id: str, trajectory: Trajectory, graph: StateGraph) -> str:
         gid = graph_id(rollout_id, graph.extractor, graph.run)
-        keys = sorted(graph.infos)
+        used: set[str] = set().union(*graph.enables)
+        keys = sorted(used)
         position = {k: n for n, k in enumerate(keys)}
         self.graphs.append(
             {
@@ -133,6 +140,7 @@ class GraphRows:
                 "granularity": graph.granularity,
                 "n_actions": graph.n_actions,
                 "n_infos": len(keys),
+                "n_unused_infos": len(graph.infos - used),
                 "notes_json": json.dumps(graph.notes, sort_keys=True, default=str),
             }
         )
@@ -149,8 +157,9 @@ class GraphRows:
                     "arguments_json": arguments_json,
                     "is_query": a == 0,
                     "is_answer": a == graph.answer,
-                    "produces": sorted(position[k] for k in graph.produces[a]),
+                    "produces": sorted(position[k] for k in graph.produces[a] & used),
                     "enables": sorted(position[k] for k in graph.enables[a]),
+                    "unused_facts": len(graph.produces[a] - used),
                 }
             )
         infos = [
@@ -162,22 +171,50 @@ class GraphRows:
             }
             for n, k in enumerate(keys)
         ]
-        self.parts.append({"graph_id": gid, "actions": actions, "infos": infos})
+        part = {"graph_id": gid, "actions": actions, "infos": infos}
+        body = json.dumps([self.graphs[-1], part], ensure_ascii=False, separators=(",", ":"))
+        digest = hashlib.sha1(body.encode("utf-8")).hexdigest()
+        self.graphs[-1]["content_hash"] = part["content_hash"] = digest
+        self.parts.append(part)
         return gid
 
 
-def write_graphs(driver: neo4j.Driver, database: str | None, rows: GraphRows) -> None:
+def write_graphs(driver: neo4j.Driver, database: str | None, rows: GraphRows) -> int:
     """Write the batched graphs (graph nodes, then their parts), replacing what an earlier
-    attempt wrote for the same graph ids."""
-    graph_ids = sorted({g["graph_id"] for g in rows.graphs})
-    for batch in cypher.batched(graph_ids, 500):
+    attempt wrote for the same graph ids; returns how many were already stored as they are.
+
+    A graph's content hash is set in the transaction that creates its parts and removed in
+    the one that deletes them, so a stored hash means the whole graph is there: a re-run
+    (or a second worker) that builds the same graph writes nothing for it."""
+    stored = {
+        row["graph_id"]: row["content_hash"]
+        for row in cypher.read(
+            driver,
+            "clipper/read_state_graph_hashes",
+            database=database,
+            graph_ids=[g["graph_id"] for g in rows.graphs],
+        )
+    }
+    changed = {g["graph_id"] for g in rows.graphs if stored.get(g["graph_id"]) != g["content_hash"]}
+    # a graph's parts are one transaction's memory: at about 400 elements per graph, 50 graphs
+    # stay far below the default transaction limit
+    for batch in cypher.batched(sorted(changed & stored.keys()), 50):
         cypher.write(driver, "clipper/delete_state_graph_parts", database=database, graph_ids=batch)
     cypher.run_batches(
-        driver, "clipper/merge_state_graphs", rows.graphs, database=database, batch_size=2000
+        driver,
+        "clipper/merge_state_graphs",
+        [g for g in rows.graphs if g["graph_id"] in changed],
+        database=database,
+        batch_size=2000,
     )
     cypher.run_batches(
-        driver, "clipper/create_state_graph_parts", rows.parts, database=database, batch_size=50
+        driver,
+        "clipper/create_state_graph_parts",
+        [p for p in rows.parts if p["graph_id"] in changed],
+        database=database,
+        batch_size=50,
     )
+    return len(rows.graphs) - len(changed)
 
 
 def find_ancestors(
