@@ -8,10 +8,14 @@ from pathlib import Path
 import neo4j
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
+from synth.ingest import pages
 from synth.ingest.inspect import entity_facts, list_tables, shared_entities
+from synth.ingest.pages import LinkSpool
 from synth.ingest.readers import read_pages, read_tables
 from synth.ingest.tables import graph_counts, ingest_tables
 from synth.stages import INGEST
@@ -57,6 +61,37 @@ def test_default_data_ingest_counts_and_idempotence(
     again = run_stage(INGEST, clean_db, database)
     assert (again.kept, again.skipped) == (0, 11 + 259)
     assert _content(graph_counts(clean_db, database)) == _content(first)
+
+
+@given(
+    batches=st.lists(st.lists(st.integers(), max_size=7), max_size=8),
+    size=st.integers(min_value=1, max_value=9),
+)
+def test_the_link_spool_gives_back_every_row_in_order(batches: list[list[int]], size: int) -> None:
+    rows = [[{"page_id": str(n), "links": [{"id": str(n)}]} for n in batch] for batch in batches]
+    with LinkSpool() as spool:
+        for batch in rows:
+            spool.add(batch)
+        slices = list(spool.slices(size))
+    flat = [row for batch in rows for row in batch]
+    assert [row for part in slices for row in part] == flat
+    assert all(len(part) == size for part in slices[:-1]) and spool.rows == len(flat)
+    assert all(0 < len(part) <= size for part in slices)
+
+
+def test_links_written_a_slice_at_a_time_make_the_same_graph(
+    clean_db: neo4j.Driver, database: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Links wait on disk and are written a slice at a time; pages and their links spread over
+    many batches and slices (links to pages of later batches among them) give the graph that
+    one batch gives."""
+    run_stage(INGEST, clean_db, database)
+    whole = _content(graph_counts(clean_db, database))
+    assert whole["rel:LINKS_TO"] > 0
+    clean_db.execute_query("MATCH (n) DETACH DELETE n", database_=database)
+    monkeypatch.setattr(pages, "LINK_SLICE", 7)
+    run_stage(INGEST, clean_db, database, page_batch=5)
+    assert _content(graph_counts(clean_db, database)) == whole
 
 
 def test_bad_inputs_are_rejected_with_reasons_and_the_rest_loads(

@@ -46,7 +46,6 @@ KEYS = {
     "Page": "page_id",
 }
 SHARED = ("Header", "Entity", "Value")  # nodes any record may change: held until the end
-LINK_SLICE = 2000  # pages whose links are applied between two flushes
 Node = tuple[str, str]  # (label, key)
 RelKey = tuple[str, Node, Node, tuple[Any, ...]]  # (type, start, end, merge properties)
 
@@ -122,7 +121,12 @@ class BulkGraph:
             "ingest/delete_table_parts": self._delete_table_parts,
         }
         # after these writes a batch of records is complete
-        self._flush_after = {"ingest/merge_tables", "ingest/merge_pages"}
+        # (ingest writes page links a slice at a time: `synth.ingest.pages.LINK_SLICE`)
+        self._flush_after = {
+            "ingest/merge_tables",
+            "ingest/merge_pages",
+            "ingest/merge_page_links",
+        }
 
     # --- the writer protocol (synth.ingest.writers.GraphWriter) ------------------------------
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
@@ -151,12 +155,6 @@ class BulkGraph:
         apply = self._writes.get(name)
         if apply is None:
             raise StageError(f"bulk load: no in-memory version of the write {name!r}")
-        if name == "ingest/merge_page_links":
-            for start in range(0, len(rows), LINK_SLICE):
-                for row in rows[start : start + LINK_SLICE]:
-                    apply(row)
-                self.flush()
-            return
         for row in rows:
             apply(row)
         if name in self._flush_after:
