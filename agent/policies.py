@@ -29,7 +29,7 @@ def make_tools(
 
     embedder = None
     if settings.hybrid and embedding_counts(driver, database)[1] > 0:
-        embedder = Embedder()
+        embedder = Embedder(threads=1)  # one query at a time (see Embedder.threads)
     summary = None
     if settings.summary_backend:
         from common.llm.registry import load_backend

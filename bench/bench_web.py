@@ -217,6 +217,7 @@ def main() -> None:
             "covers only the embedded pages"
         )
 
+    query_embedder = Embedder(threads=1)  # queries are embedded as the agent's tools embed them
     rng = random.Random(0)
     total = sum(r["pages"] for r in by_source)
     sample = []
@@ -236,7 +237,7 @@ def main() -> None:
     ]
     visits = [("visit", {"url": p["page_id"], "goal": p["title"] + " facts"}) for p in sample]
     fulltext = WebTools(driver, database)
-    hybrid = WebTools(driver, database, embedder=embedder)
+    hybrid = WebTools(driver, database, embedder=query_embedder)
     rows = [
         timed("search full-text (reference)", searches, fulltext),
         timed("search hybrid (full-text + vector, RRF)", searches, hybrid),
@@ -271,11 +272,13 @@ def main() -> None:
         "vector only": by_cypher(
             "agent/search_pages_vector",
             # fetch as `ranked` does: the approximate (HNSW) top 5 is worse when asked for 5
-            lambda q: {"vector": embedder.embed([q])[0], "fetch": 3 * top, "k": top},
+            lambda q: {"vector": query_embedder.embed([q])[0], "fetch": 3 * top, "k": top},
         ),
         "hybrid, vector weight 1": lambda q: [
             p["page_id"]
-            for p in WebTools(driver, database, embedder=embedder, vector_weight=1.0).ranked(q)
+            for p in WebTools(driver, database, embedder=query_embedder, vector_weight=1.0).ranked(
+                q
+            )
         ],
         f"hybrid, vector weight {hybrid.vector_weight:g} (used)": lambda q: [
             p["page_id"] for p in hybrid.ranked(q)
@@ -289,7 +292,7 @@ def main() -> None:
         lines.append(f"{label:<40}" + "".join(f"{f:>13.1%}" for f in found))
     if args.question_tables > 0:
         q_lines, q_notes = question_recall(
-            driver, database, embedder if embedded else None, args.question_tables
+            driver, database, query_embedder if embedded else None, args.question_tables
         )
         lines += ["", *q_lines]
         notes += q_notes

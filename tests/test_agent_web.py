@@ -211,3 +211,17 @@ def test_max_tokens_truncates_what_is_embedded() -> None:
     assert full_a != pytest.approx(full_b, abs=1e-3)
     with pytest.raises(EmbedderError, match="at least 8"):
         Embedder(max_tokens=4).embed(["x"])
+
+
+def test_a_query_embedder_on_one_thread_gives_the_same_vectors() -> None:
+    """Search queries are embedded on one CPU thread (`Embedder.threads`): the same vectors,
+    and torch's thread count is as it was afterwards."""
+    import numpy as np
+    import torch
+
+    texts = ["Kazuo Ishiguro Booker Prize 1989", "novels set in Nagasaki"]
+    before = torch.get_num_threads()
+    default = Embedder().embed_array(texts)
+    one = Embedder(threads=1).embed_array(texts)
+    assert np.allclose(default, one, atol=1e-5)
+    assert torch.get_num_threads() == before

@@ -4,7 +4,9 @@ For each trajectory (a `Rollout` kept by the filter, not pruned yet):
 
 1. parse its Tongyi messages (bad ones are rejected with ``bad_format``);
 2. build three state graphs (rule extractor at three granularities, or three LLM runs) and
-   write them to Neo4j (`StateGraph`, `Action`, `Information`, `PRODUCES`, `ENABLES`);
+   write them to Neo4j (`StateGraph`, `Action`, `Information`, `PRODUCES`, `ENABLES`; the
+   information some action relies on, see `store.GraphRows`; a graph stored as built already
+   is not written again);
 3. per stored graph: Cypher finds the actions that can reach the answer (backward reachability
    over PRODUCES/ENABLES), the stored graph restricted to them is read back as plain data and
    `mindag.necessary_actions` searches it; the exact solver's cost is recorded when small;
