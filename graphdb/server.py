@@ -205,6 +205,10 @@ def write_config(settings: ServerSettings) -> Path:
         "dbms.security.procedures.unrestricted": "apoc.*",
         "dbms.security.procedures.allowlist": "apoc.*",
         "client.allow_telemetry": "false",  # Browser: no usage banner, no calls home (offline)
+        # Bolt's network threads wait twice this long for work that never comes once the
+        # databases have stopped (checkpointed): 10 s of every stop after a query, the
+        # largest part of `db load`'s stop (bench_bulk)
+        "internal.dbms.bolt.netty_server_shutdown_quiet_period": "0",
     }
     if settings.browser_post_connect:  # e.g. node colours for Browser (the CLI passes them)
         lines["browser.post_connect_cmd"] = settings.browser_post_connect
