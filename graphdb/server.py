@@ -209,6 +209,9 @@ def write_config(settings: ServerSettings) -> Path:
         # databases have stopped (checkpointed): 10 s of every stop after a query, the
         # largest part of `db load`'s stop (bench_bulk)
         "internal.dbms.bolt.netty_server_shutdown_quiet_period": "0",
+        # a query first planned on an empty graph (ingest's FACT merges: a seek on the FACT
+        # table_id index, then a filter, per row) is planned again once the graph has grown
+        "dbms.cypher.min_replan_interval": "1s",
     }
     if settings.browser_post_connect:  # e.g. node colours for Browser (the CLI passes them)
         lines["browser.post_connect_cmd"] = settings.browser_post_connect
