@@ -39,7 +39,7 @@ import heapq
 from collections.abc import Iterable
 
 from training.stategraph.errors import StateGraphError
-from training.stategraph.model import StateGraph, is_valid
+from training.stategraph.model import StateGraph, is_valid, producers_by_info
 
 
 def cost(graph: StateGraph, actions: Iterable[int]) -> int:
@@ -52,10 +52,7 @@ class _Producers:
     (`StateGraph.producers` scans every action)."""
 
     def __init__(self, graph: StateGraph) -> None:
-        self._by_info: dict[str, list[int]] = {}
-        for a, infos in enumerate(graph.produces):
-            for info in infos:
-                self._by_info.setdefault(info, []).append(a)
+        self._by_info = producers_by_info(graph)
 
     def before(self, info: str, action: int) -> list[int]:
         return [p for p in self._by_info.get(info, ()) if p < action]

@@ -113,6 +113,15 @@ def restrict(graph: StateGraph, allowed: Iterable[int]) -> StateGraph:
     )
 
 
+def producers_by_info(graph: StateGraph) -> dict[str, list[int]]:
+    """Each piece of information's producing actions, in turn order. O(edges)."""
+    producers: dict[str, list[int]] = {}
+    for a, infos in enumerate(graph.produces):
+        for info in infos:
+            producers.setdefault(info, []).append(a)
+    return producers
+
+
 def answer_ancestors(graph: StateGraph, roots: Iterable[int] = ()) -> set[int]:
     """The actions from which the answer or a root can be reached along PRODUCES/ENABLES
     (action -PRODUCES-> information -ENABLES-> action), the roots and the answer included:
@@ -123,10 +132,7 @@ def answer_ancestors(graph: StateGraph, roots: Iterable[int] = ()) -> set[int]:
     >>> sorted(answer_ancestors(g))
     [0, 1, 3]
     """
-    producers: dict[str, list[int]] = {}
-    for a, infos in enumerate(graph.produces):
-        for info in infos:
-            producers.setdefault(info, []).append(a)
+    producers = producers_by_info(graph)
     reached = {graph.answer, *roots}
     todo = list(reached)
     while todo:

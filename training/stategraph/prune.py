@@ -46,7 +46,6 @@ from graphdb.leases import Leases
 from graphdb.stages import StageReport, unsaved_rejections, write_rejections
 from training.stategraph import store
 from training.stategraph.errors import StateGraphError
-from training.stategraph.exact import candidates as exact_candidates
 from training.stategraph.exact import exact_necessary_actions
 from training.stategraph.extract_rules import (
     Lexicon,
@@ -179,10 +178,11 @@ def _search(
         found = necessary_actions(graph, required)
     except StateGraphError:
         return None, None, None
-    exact_cost = None
-    if len(exact_candidates(graph, required)) <= max_exact:
+    try:  # the optimality-gap check, on graphs with at most `max_exact` candidates
         exact = exact_necessary_actions(graph, required, max_candidates=max_exact, known=found)
-        exact_cost = cost(graph, exact)
+        exact_cost: int | None = cost(graph, exact)
+    except StateGraphError:
+        exact_cost = None
     return found, cost(graph, found), exact_cost
 
 
