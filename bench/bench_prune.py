@@ -34,12 +34,8 @@ from graphdb.driver import open_driver
 from tests.scaffolding.prune_compare import Judgement, jaccard, judge
 from training.stategraph import store
 from training.stategraph.extract_rules import Lexicon, extract_rule_graphs
-from training.stategraph.prune import (
-    PruneConfig,
-    PruneOutcome,
-    answer_entities,
-    prune_rollouts,
-)
+from training.stategraph.extraction import answer_entities, default_processes
+from training.stategraph.prune import PruneConfig, PruneOutcome, prune_rollouts
 
 
 def teacher_rollouts(driver, database, wanted: int, rate: float) -> list[str]:  # type: ignore[no-untyped-def]
@@ -84,6 +80,12 @@ def main() -> None:
     parser.add_argument("--trajectories", type=int, default=200)
     parser.add_argument("--detour-rate", type=float, default=0.3)
     parser.add_argument("--runs", type=int, default=3, help="runs of each stage case")
+    parser.add_argument(
+        "--extract-processes",
+        type=int,
+        default=0,
+        help="the stage's extraction processes (0: one per core, its default)",
+    )
     parser.add_argument("--llm", type=int, default=2, help="trajectories for the LLM extractor")
     parser.add_argument("--llm-backend", default="transformers", help="LLM spec (extractor)")
     parser.add_argument(
@@ -132,7 +134,14 @@ def main() -> None:
 
 def stage_section(driver, database, ids: list[str], args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
     """The prune stage over `ids` (rule extractor), optional rewriting; its own section."""
-    config = PruneConfig(rewrite=False, include_unfiltered=True, rollout_ids=tuple(ids), redo=True)
+    config = PruneConfig(
+        rewrite=False,
+        include_unfiltered=True,
+        rollout_ids=tuple(ids),
+        redo=True,
+        extract_processes=args.extract_processes,
+    )
+    processes = args.extract_processes or default_processes()
     graph_ids = [store.graph_id(i, "rule", run) for i in ids for run in range(3)]
     records = store.read_rollouts(driver, database, ids)
     extract_only = Measurement("rule extraction only (in memory)", items=len(records))
@@ -174,7 +183,8 @@ def stage_section(driver, database, ids: list[str], args: argparse.Namespace) ->
     lines += [
         "",
         f"trajectories: {len(outs)} teacher rollouts (detour rate {args.detour_rate}); "
-        f"outcomes: {dict(sorted(statuses.items()))}",
+        f"outcomes: {dict(sorted(statuses.items()))}; the stage extracts in "
+        f"{processes} process(es), the reference in one",
         f"throughput (build + extraction + write + search): "
         f"{60 * len(outs) / max(result.seconds_graphs, 1e-9):.0f} trajectories/minute",
         *pr_lines(outs),

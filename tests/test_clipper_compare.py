@@ -10,8 +10,8 @@ from tests.scaffolding.prune_compare import ancestors, jaccard, judge
 from tests.test_clipper_prune import fixture_messages
 from tests.test_clipper_wire import lexicon
 from training.stategraph.extract_rules import extract_rule_graphs
+from training.stategraph.extraction import answer_entities
 from training.stategraph.model import StateGraph
-from training.stategraph.prune import answer_entities
 
 
 def test_doctests() -> None:

@@ -336,6 +336,31 @@ def test_two_workers_prune_every_trajectory_exactly_once(
     assert count(clean_db, "MATCH (l:Lease) RETURN count(l)") == 0
 
 
+def test_extraction_in_worker_processes_stores_the_same_graphs(clean_db: neo4j.Driver) -> None:
+    """Forked extraction workers (a bad trajectory among good ones) give the same outcomes, in
+    the same order, and the same stored graphs as extraction in the stage's own process."""
+    ids = [load_fixture(clean_db, rollout_id=f"task:1/teacher/teacher-d0.3/{k}") for k in range(5)]
+    messages, detours = fixture_messages()
+    messages[4]["content"] = "<think>no tool call here</think>"
+    bad = load_fixture(clean_db, "task:1/teacher/teacher-d0.3/bad", messages, detours)
+    hashes = "MATCH (g:StateGraph) RETURN g.graph_id AS id, g.content_hash AS hash ORDER BY id"
+    results = {}
+    stored = {}
+    for processes in (1, 3):
+        clean_db.execute_query(
+            "MATCH (g:StateGraph) OPTIONAL MATCH (g)-[:HAS_NODE]->(n) DETACH DELETE g, n"
+        )
+        config = replace(NO_REWRITE, extract_processes=processes, chunk_size=4, redo=True)
+        results[processes] = prune_rollouts(clean_db, None, config).outcomes
+        stored[processes] = clean_db.execute_query(hashes).records
+    assert [o.rollout_id for o in results[3]] == [ids[0], ids[1], ids[2], ids[3], bad, ids[4]]
+    assert [(o.status, o.reason, o.kept, o.necessary_sets) for o in results[3]] == [
+        (o.status, o.reason, o.kept, o.necessary_sets) for o in results[1]
+    ]
+    assert [o.status for o in results[3]].count("pruned") == 5
+    assert len(stored[3]) == 15 and stored[3] == stored[1]
+
+
 def test_the_action_that_produced_an_answer_entity_is_never_dropped(clean_db: neo4j.Driver) -> None:
     messages, detours = fixture_messages(first_search_is_detour=True)
     rid = load_fixture(clean_db, messages=messages, detours=detours)

@@ -19,7 +19,8 @@ For each trajectory (a `Rollout` kept by the filter, not pruned yet):
    its original, ``-[:PRUNED_BY]->`` the agreeing graphs, with rounds and tokens before/after.
 
 The next chunk's trajectories are read in a thread while the current chunk is extracted and
-searched. With ``graph_search = memory`` step 3 runs on the graphs as built, and a chunk's
+searched. The rule extractor runs in forked worker processes (`extraction.Extractions`, one per
+core by default), and each trajectory is searched as soon as its graphs come back. With ``graph_search = memory`` step 3 runs on the graphs as built, and a chunk's
 writes go to the graph in a thread of their own while the next chunk is extracted and searched.
 The original gets ``prune_status`` (``pruned``, ``minimal`` or ``unpruned``) last, so a re-run
 skips finished trajectories and redoes an interrupted chunk (all writes are MERGE). Several
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,11 +48,12 @@ from graphdb.stages import StageReport, unsaved_rejections, write_rejections
 from training.stategraph import store
 from training.stategraph.errors import StateGraphError
 from training.stategraph.exact import exact_necessary_actions
-from training.stategraph.extract_rules import (
-    Lexicon,
-    extract_rule_graphs,
-    first_introducers,
-    text_mentions,
+from training.stategraph.extract_rules import Lexicon
+from training.stategraph.extraction import (
+    Extractions,
+    Extractor,
+    default_processes,
+    rule_extractor,
 )
 from training.stategraph.mindag import cost, necessary_actions
 from training.stategraph.model import StateGraph, answer_ancestors, restrict
@@ -99,6 +101,12 @@ class PruneConfig:
     include_unfiltered: bool = option(False, "Also prune rollouts the filter did not keep.")
     rollout_ids: tuple[str, ...] = option((), "Only these rollout ids (repeatable).")
     limit: int = option(0, "At most this many trajectories (0: all).", min=0)
+    extract_processes: int = option(
+        0,
+        "Processes that run the rule extractor (0: one per CPU core, at most 8; 1: the "
+        "stage's own process). The llm and mixed extractors hold a model and run in the stage's process.",
+        min=0,
+    )
     exact_max_candidates: int = option(
         14, "Run the exact solver only on graphs this small (optimality gap).", min=0
     )
@@ -149,26 +157,11 @@ class PruneResult:
 class _Prepared:
     record: store.RolloutRecord
     trajectory: Trajectory
-    lexicon: Lexicon
+    answer_mentions: dict[int, frozenset[str]]  # text index (0: question) -> answer keys
     answer_keys: list[str]
     required: set[int]
     graph_ids: list[str]
     failed: list[bool]  # per construction: an extraction none of whose replies parsed
-
-
-Extractor = Callable[[Trajectory, Lexicon], list[StateGraph]]
-
-
-def rule_extractor(trajectory: Trajectory, lexicon: Lexicon) -> list[StateGraph]:
-    return extract_rule_graphs(trajectory, lexicon)
-
-
-def answer_entities(trajectory: Trajectory, lexicon: Lexicon) -> tuple[list[str], set[int]]:
-    """Entities/values the final answer mentions that some observation introduced, and the turns
-    that first introduced them (the actions a pruning must keep)."""
-    mentioned = text_mentions(lexicon, trajectory.answer)
-    firsts = first_introducers(trajectory, lexicon, mentioned)
-    return sorted(firsts), {t for t in firsts.values() if t > 0}
 
 
 def _search(
@@ -203,6 +196,8 @@ def prune_rollouts(
     the others count them as skipped (``held by other workers``)."""
     report = StageReport("prune")
     extract = extractor or _default_extractor(config)
+    in_workers = extractor is None and config.extractor == "rule"  # no model to hold
+    processes = (config.extract_processes or default_processes()) if in_workers else 1
     candidates = store.find_rollouts(
         driver,
         database,
@@ -224,6 +219,7 @@ def prune_rollouts(
         if on_progress is not None:
             on_progress(1)
 
+    extractions = Extractions(extract, min(processes, len(todo)))  # forks: before threads
     writer = _ChunkWriter(background=config.graph_search == "memory")
     reader = _ChunkReader(driver, database, list(batched(todo, config.chunk_size)))
     try:
@@ -242,7 +238,7 @@ def prune_rollouts(
                         database,
                         config,
                         [r for r in records if r.rollout_id in claimed],
-                        extract,
+                        extractions,
                         rewriter_box,
                         result,
                         one_done,
@@ -259,6 +255,7 @@ def prune_rollouts(
     finally:
         reader.close()
         writer.close()
+        extractions.close()
     result.seconds_graphs += writer.seconds
     statuses: dict[str, int] = {}
     for o in result.outcomes:
@@ -478,7 +475,7 @@ def _run_chunk(
     database: str | None,
     config: PruneConfig,
     records: list[store.RolloutRecord],
-    extract: Extractor,
+    extractions: Extractions,
     rewriter_box: list[Any],
     result: PruneResult,
     on_item: Callable[[], None] | None,
@@ -490,24 +487,32 @@ def _run_chunk(
     which gives the chunk's leases back (`release`) once they are written."""
     started = time.perf_counter()
     writes = _Writes()
-    prepared, built, rows = _prepare(records, extract, result, writes)
-    roots = {gid: p.required for p in prepared for gid in p.graph_ids}
-    if config.graph_search == "cypher":  # on the stored graphs, by query
-        writer.wait()
-        result.graphs_unchanged += store.write_graphs(driver, database, rows)
-        ancestors = store.find_ancestors(driver, database, roots) if roots else {}
-        stored = store.read_graphs(driver, database, list(roots))
-        rows = store.GraphRows()  # written
-    else:  # the same answer on the graphs as built (`answer_ancestors`), no round trip
-        stored = built
-        ancestors = {gid: answer_ancestors(built[gid], r) for gid, r in roots.items()}
-    decided = [_decide(p, stored, ancestors, config, result, writes) for p in prepared]
-    for p, outcome, accepted in decided:
+    rows = store.GraphRows()
+    extracted = _prepare(records, extractions, result, writes, rows)
+
+    def done(
+        p: _Prepared, stored: Mapping[str, StateGraph], ancestors: dict[str, set[int]]
+    ) -> None:
+        p, outcome, accepted = _decide(p, stored, ancestors, config, result, writes)
         if accepted is not None:
             _finish(p, outcome, accepted, config, rewriter_box, result, writes)
         result.outcomes.append(outcome)
         if on_item is not None:
             on_item()
+
+    if config.graph_search == "cypher":  # on the stored graphs, by query
+        prepared = [p for p, _ in extracted]
+        roots = {gid: p.required for p in prepared for gid in p.graph_ids}
+        writer.wait()
+        result.graphs_unchanged += store.write_graphs(driver, database, rows)
+        ancestors = store.find_ancestors(driver, database, roots) if roots else {}
+        stored = store.read_graphs(driver, database, list(roots))
+        rows = store.GraphRows()  # written
+        for p in prepared:
+            done(p, stored, ancestors)
+    else:  # the same answer on the graphs as built, each as soon as its extraction is back
+        for p, built in extracted:
+            done(p, built, {gid: answer_ancestors(g, p.required) for gid, g in built.items()})
     rejections = unsaved_rejections(result.report)
     result.seconds_graphs += time.perf_counter() - started
 
@@ -527,36 +532,43 @@ def _run_chunk(
 
 def _prepare(
     records: list[store.RolloutRecord],
-    extract: Extractor,
+    extractions: Extractions,
     result: PruneResult,
     writes: _Writes,
-) -> tuple[list[_Prepared], dict[str, StateGraph], store.GraphRows]:
-    """Build the state graphs of the chunk's trajectories; returns the prepared
-    trajectories, the graphs as built (by graph id) and their rows to write."""
-    prepared: list[_Prepared] = []
-    built: dict[str, StateGraph] = {}
-    rows = store.GraphRows()
+    rows: store.GraphRows,
+) -> Iterator[tuple[_Prepared, dict[str, StateGraph]]]:
+    """Check the chunk's trajectories (a bad one is rejected at once), send the good ones to
+    extraction and yield each, with its graphs as built (by graph id, added to `rows`), in
+    order as its extraction comes back: the caller searches one while later ones are
+    extracted."""
+    complete: list[store.RolloutRecord] = []
     for record in records:
-        trajectory = record.trajectory
         try:
-            check_complete(trajectory)
+            check_complete(record.trajectory)
         except WireFormatError as e:
             writes.unpruned(result.report, record.rollout_id, "bad_format", str(e))
             result.outcomes.append(PruneOutcome(record.rollout_id, "unpruned", "bad_format"))
             continue
-        lexicon = Lexicon(record.lexicon)
-        graphs = extract(trajectory, lexicon)
-        keys, required = answer_entities(trajectory, lexicon)  # after: reuses its lookups
-        gids = [rows.add(record.rollout_id, trajectory, g) for g in graphs]
-        built.update(zip(gids, graphs, strict=True))
-        failed = [g.extraction_failed for g in graphs]
-        prepared.append(_Prepared(record, trajectory, lexicon, keys, required, gids, failed))
-    return prepared, built, rows
+        complete.append(record)
+    done = extractions.map([(r.trajectory, r.lexicon) for r in complete])
+    for record, extraction in zip(complete, done, strict=True):
+        graphs = extraction.graphs
+        gids = [rows.add(record.rollout_id, record.trajectory, g) for g in graphs]
+        prepared = _Prepared(
+            record,
+            record.trajectory,
+            extraction.answer_mentions,
+            extraction.answer_keys,
+            extraction.required,
+            gids,
+            [g.extraction_failed for g in graphs],
+        )
+        yield prepared, dict(zip(gids, graphs, strict=True))
 
 
 def _decide(
     p: _Prepared,
-    stored: dict[str, StateGraph],
+    stored: Mapping[str, StateGraph],
     ancestors: dict[str, set[int]],
     config: PruneConfig,
     result: PruneResult,
@@ -625,12 +637,8 @@ def _finish(
             {"rollout_id": rid, "status": "minimal", "detail": "every action needed"}
         )
         return
-    kept_info = [original.question] + [
-        t.observation or "" for t in original.turns if t.index in accepted
-    ]  # each text's mentions were found (and cached) by the extraction
-    missing = sorted(
-        set(p.answer_keys).difference(*(text_mentions(p.lexicon, text) for text in kept_info))
-    )
+    kept_texts = [0] + [t.index for t in original.turns if t.index in accepted]
+    missing = sorted(set(p.answer_keys).difference(*(p.answer_mentions[i] for i in kept_texts)))
     if missing:  # cannot happen while first producers are required; checked, never assumed
         outcome.answer_kept, outcome.reason = False, "answer_entity_lost"
         writes.unpruned(report, rid, "answer_entity_lost", f"missing {missing[:10]}")
