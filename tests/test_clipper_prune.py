@@ -7,6 +7,7 @@ record `{"step": i, "kind": ...}`); `test_clipper_pipeline.py` runs on real teac
 from __future__ import annotations
 
 import json
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -23,7 +24,9 @@ from seekgraph.cli import main
 from tests.conftest import cli_login
 from tests.scaffolding.rollouts import store_trajectory
 from training.stategraph import store
+from training.stategraph.errors import ExtractionWorkerError
 from training.stategraph.extract_rules import Lexicon
+from training.stategraph.extraction import Extractions
 from training.stategraph.model import StateGraph
 from training.stategraph.prune import PruneConfig, prune_rollouts
 
@@ -359,6 +362,20 @@ def test_extraction_in_worker_processes_stores_the_same_graphs(clean_db: neo4j.D
     ]
     assert [o.status for o in results[3]].count("pruned") == 5
     assert len(stored[3]) == 15 and stored[3] == stored[1]
+
+
+def _die(trajectory: Trajectory, lexicon: Lexicon) -> list[StateGraph]:
+    os._exit(3)  # a worker killed mid-extraction (out of memory, say)
+
+
+def test_a_dead_extraction_worker_is_a_one_line_stage_error() -> None:
+    trajectory = parse_messages(fixture_messages()[0])
+    pool = Extractions(_die, 2)
+    try:
+        with pytest.raises(ExtractionWorkerError, match="extraction worker process died"):
+            list(pool.map([(trajectory, []), (trajectory, [])]))
+    finally:
+        pool.close()
 
 
 def test_the_action_that_produced_an_answer_entity_is_never_dropped(clean_db: neo4j.Driver) -> None:

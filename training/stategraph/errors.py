@@ -13,5 +13,9 @@ class StateGraphError(ClipperError):
     """A state graph cannot derive its answer (an action relies on information nobody produced)."""
 
 
+class ExtractionWorkerError(ClipperError):
+    """A worker process extracting state graphs died (killed, out of memory)."""
+
+
 class RewriteError(ClipperError):
     """Thought rewriting could not run (no backend, no scoring model)."""

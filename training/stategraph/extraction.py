@@ -19,10 +19,12 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import partial
 
 from common.wire import Trajectory
+from training.stategraph.errors import ExtractionWorkerError
 from training.stategraph.extract_rules import (
     LexEntry,
     Lexicon,
@@ -112,8 +114,20 @@ class Extractions:
             return map(self._work, trajectories, lexicons)
         # a few trajectories per message: fewer round trips, still an even split
         size = max(1, len(items) // (4 * self.processes))
-        return self._pool.map(self._work, trajectories, lexicons, chunksize=size)
+        return _reported(self._pool.map(self._work, trajectories, lexicons, chunksize=size))
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _reported(results: Iterator[Extraction]) -> Iterator[Extraction]:
+    """`results`, with a worker's death told as the stage's own error (one line, no traceback)."""
+    try:
+        yield from results
+    except BrokenProcessPool as e:
+        raise ExtractionWorkerError(
+            "an extraction worker process died (killed, or out of memory?); nothing of this "
+            "chunk was written: run the stage again, with --extract-processes 1 to extract in "
+            "the stage's own process"
+        ) from e

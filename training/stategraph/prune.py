@@ -20,8 +20,9 @@ For each trajectory (a `Rollout` kept by the filter, not pruned yet):
 
 The next chunk's trajectories are read in a thread while the current chunk is extracted and
 searched. The rule extractor runs in forked worker processes (`extraction.Extractions`, one per
-core by default), and each trajectory is searched as soon as its graphs come back. With ``graph_search = memory`` step 3 runs on the graphs as built, and a chunk's
-writes go to the graph in a thread of their own while the next chunk is extracted and searched.
+core by default). With ``graph_search = memory`` step 3 runs on the graphs as built, each
+trajectory as soon as its graphs come back, and a chunk's writes go to the graph in a thread of
+their own while the next chunk is extracted and searched.
 The original gets ``prune_status`` (``pruned``, ``minimal`` or ``unpruned``) last, so a re-run
 skips finished trajectories and redoes an interrupted chunk (all writes are MERGE). Several
 workers on one graph split the chunks: each claims a chunk's trajectories (`graphdb.leases`)
@@ -104,7 +105,8 @@ class PruneConfig:
     extract_processes: int = option(
         0,
         "Processes that run the rule extractor (0: one per CPU core, at most 8; 1: the "
-        "stage's own process). The llm and mixed extractors hold a model and run in the stage's process.",
+        "stage's own process). The llm and mixed extractors hold a model and run in the "
+        "stage's process.",
         min=0,
     )
     exact_max_candidates: int = option(
