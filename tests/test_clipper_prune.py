@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import neo4j
@@ -376,6 +380,37 @@ def test_a_dead_extraction_worker_is_a_one_line_stage_error() -> None:
             list(pool.map([(trajectory, []), (trajectory, [])]))
     finally:
         pool.close()
+
+
+def test_the_workers_of_a_killed_stage_exit(tmp_path: Path) -> None:
+    """kill -9 of the stage leaves no time to shut its pool down: the workers see their
+    parent gone and exit."""
+    script = (
+        "import os, time\n"
+        "from training.stategraph.extraction import Extractions, rule_extractor\n"
+        "pool = Extractions(rule_extractor, 2)\n"
+        "print(*pool._pool._processes, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    stage = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert stage.stdout is not None
+    workers = [int(pid) for pid in stage.stdout.readline().split()]
+    assert len(workers) == 2 and all(_alive(pid) for pid in workers)
+    stage.kill()
+    stage.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers)
+
+
+def _alive(pid: int) -> bool:
+    """A running process (an exited one not reaped yet is a zombie: not alive)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "\nState:\tZ" not in status
 
 
 def test_the_action_that_produced_an_answer_entity_is_never_dropped(clean_db: neo4j.Driver) -> None:

@@ -10,13 +10,17 @@ order of the trajectories, so the graph written is the same whatever the number 
 The workers are forked when the pool is made, before the stage starts its reader and writer
 threads: a fork copies the parent, where a spawned worker imports the caller's main module
 again (two seconds for the CLI or a bench, more than the extraction of a small run). A worker
-runs only this module's pure-Python code and leaves the inherited driver alone.
+runs only this module's pure-Python code and leaves the inherited driver alone. A worker whose
+stage was killed (kill -9 leaves no time to shut the pool down) exits within a second: it
+watches its parent.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -102,7 +106,12 @@ class Extractions:
         self._pool: Executor | None = None
         if self.processes > 1:
             context = multiprocessing.get_context("fork")
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=context,
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
             self._pool.submit(os.getpid).result()  # a forking pool starts all its workers now
 
     def map(self, items: Sequence[tuple[Trajectory, Sequence[LexEntry]]]) -> Iterator[Extraction]:
@@ -119,6 +128,18 @@ class Extractions:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In a worker: exit once the stage that forked it is gone (the worker is then another
+    process's child), so a killed stage leaves no worker waiting for work forever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def _reported(results: Iterator[Extraction]) -> Iterator[Extraction]:
