@@ -145,8 +145,8 @@ def _scaled_groups(
         for adj in adjs:
             pool = sorted({r for rels in adj.values() for r in rels})
             copy: dict[str, set[str]] = {}
-            for t, rels in adj.items():
-                kept = {r for r in rels if rng.random() < 0.9}
+            for t, rels in sorted(adj.items()):  # sorted: the same copies in every process
+                kept = {r for r in sorted(rels) if rng.random() < 0.9}
                 if rng.random() < 0.2:
                     kept.add(rng.choice(pool))
                 copy[f"bench:{k}:{t}"] = {f"bench:{k}:{r}" for r in kept}

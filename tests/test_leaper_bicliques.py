@@ -103,6 +103,7 @@ def test_cypher_enumeration_matches_brute_force(
     min_trees=st.integers(2, 3),
     min_relations=st.integers(1, 2),
     limit=st.one_of(st.none(), st.integers(0, 6)),
+    readers=st.integers(1, 3),
 )
 def test_cypher_groups_enumerated_together_match_brute_force_each(
     clean_db: neo4j.Driver,
@@ -111,10 +112,12 @@ def test_cypher_groups_enumerated_together_match_brute_force_each(
     min_trees: int,
     min_relations: int,
     limit: int | None,
+    readers: int,
 ) -> None:
     """Several groups searched level by level in shared queries (two closed pairs a query, so
-    levels span several queries) give each group exactly its own bicliques; a group with more
-    than `limit` is None and the others are unaffected. Groups share relation names."""
+    levels span several queries, run by up to three concurrent readers) give each group exactly
+    its own bicliques; a group with more than `limit` is None and the others are unaffected.
+    Groups share relation names."""
     prefix = f"g{next(_counter)}:"
     graphs = [
         {f"{prefix}{k}:{t}": {prefix + r for r in rels} for t, rels in adj.items()}
@@ -129,6 +132,7 @@ def test_cypher_groups_enumerated_together_match_brute_force_each(
         min_relations=min_relations,
         limit=limit,
         chunk=2,
+        readers=readers,
     )
     for graph, found in zip(graphs, got, strict=True):
         expected = brute_force_bicliques(graph, min_trees=min_trees, min_relations=min_relations)

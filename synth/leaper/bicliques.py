@@ -43,10 +43,12 @@ Biclique(trees=('booker', 'nobel', 'pulitzer'), relations=('year',))]
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
-from typing import cast
+from typing import Any, NamedTuple
 
 import neo4j
 
@@ -149,6 +151,16 @@ def maximal_bicliques_cypher(
     return found
 
 
+class _Pair(NamedTuple):
+    """A closed pair of the Cypher-driven search: trees of group `group`, the relations they all
+    share, and the relation whose addition reached it ("" at the group's root)."""
+
+    group: int
+    extent: list[str]
+    intent: list[str]
+    after: str
+
+
 def maximal_bicliques_cypher_groups(
     driver: neo4j.Driver,
     groups: Sequence[Sequence[str]],
@@ -158,71 +170,73 @@ def maximal_bicliques_cypher_groups(
     min_relations: int = 1,
     limit: int | None = None,
     chunk: int = 2000,
+    readers: int = 2,
 ) -> list[list[Biclique] | None]:
     """Close-by-One of many tree sets at once, level by level, where the graph computes every
     step (child extents, closures, canonicity).
 
-    The search trees of all `groups` are walked breadth first: one read query expands every
-    closed pair of a level (at most `chunk` pairs per query), so the number of round trips is
-    the depth of the search (the most relations a closed pair adds), not the number of pairs.
-    Python keeps only the frontier; the tree × relation graph is never loaded into memory.
-    Returns each group's sorted bicliques, or None for a group with more than `limit`.
+    The search trees of all `groups` are walked breadth first: read queries expand every
+    closed pair of a level (at most `chunk` pairs per query, split over `readers` concurrent
+    queries so that the server works on as many cores), so the number of round trips grows
+    with the depth of the search (the most relations a closed pair adds), not the number of
+    pairs. Python keeps only the frontier; the tree × relation graph is never loaded into
+    memory. Returns each group's sorted bicliques, or None for a group with more than `limit`.
     """
     _check(min_trees, min_relations)
     extents = [sorted(set(g)) for g in groups]
     out: list[list[Biclique] | None] = [[] for _ in extents]
-    searched = [i for i, e in enumerate(extents) if len(e) >= min_trees]
-    frontier: list[dict[str, object]] = []
-    for batch in cypher.batched(searched, chunk):
-        rows = cypher.read(
-            driver,
-            "leaper/find_common_relations",
-            database=database,
-            extents=[extents[i] for i in batch],
-        )
-        for row in rows:
-            group = batch[row["i"]]
-            frontier.append(
-                {
-                    "group": group,
-                    "extent": extents[group],
-                    "intent": sorted(row["intent"]),
-                    "after": "",
-                }
+    with ThreadPoolExecutor(max(1, readers), thread_name_prefix="biclique-reader") as pool:
+
+        def read_batches(
+            name: str, items: list[Any], params: Callable[[list[Any]], dict[str, Any]]
+        ) -> Iterator[tuple[list[Any], list[dict[str, Any]]]]:
+            """Query `name` over `items` in batches, run concurrently; (batch, records) in
+            input order."""
+            size = max(1, min(chunk, -(-len(items) // max(1, readers))))
+            batches = list(cypher.batched(items, size))
+            read = partial(cypher.read, driver, name, database=database)
+            return zip(batches, pool.map(lambda batch: read(**params(batch)), batches), strict=True)
+
+        searched = [i for i, e in enumerate(extents) if len(e) >= min_trees]
+        frontier = [
+            _Pair(batch[row["i"]], extents[batch[row["i"]]], sorted(row["intent"]), "")
+            for batch, rows in read_batches(
+                "leaper/find_common_relations",
+                searched,
+                lambda batch: {"extents": [extents[i] for i in batch]},
             )
-    while frontier:
-        nodes = []
-        for pair in frontier:
-            group = int(str(pair["group"]))
-            found = out[group]
-            if found is None:
-                continue  # over its limit: searched no further
-            extent = cast(list[str], pair["extent"])
-            intent = cast(list[str], pair["intent"])
-            if len(intent) >= min_relations:
-                found.append(Biclique(tuple(extent), tuple(sorted(intent))))
-                if limit is not None and len(found) > limit:
-                    out[group] = None
-                    continue
-            nodes.append(pair)
-        frontier = []
-        for batch in cypher.batched(nodes, chunk):
-            rows = cypher.read(
-                driver,
-                "leaper/expand_biclique_candidates",
-                database=database,
-                nodes=[{"node": i, **pair} for i, pair in enumerate(batch)],
-                min_trees=min_trees,
-            )
-            for row in rows:
-                frontier.append(
-                    {
-                        "group": batch[row["node"]]["group"],
-                        "extent": sorted(row["extent"]),
-                        "intent": sorted(row["intent"]),
-                        "after": row["relation"],
-                    }
+            for row in rows
+        ]
+        while frontier:
+            parents = []
+            for pair in frontier:
+                found = out[pair.group]
+                if found is None:
+                    continue  # over its limit: searched no further
+                if len(pair.intent) >= min_relations:
+                    found.append(Biclique(tuple(pair.extent), tuple(pair.intent)))
+                    if limit is not None and len(found) > limit:
+                        out[pair.group] = None
+                        continue
+                if len(pair.extent) > min_trees:
+                    # a child's extent is strictly smaller (the same trees close to this
+                    # intent), so a pair of min_trees trees or fewer has no children
+                    parents.append(pair)
+            frontier = [
+                _Pair(batch[i].group, sorted(extent), sorted(intent), relation)
+                for batch, (record,) in read_batches(
+                    "leaper/expand_biclique_candidates",
+                    parents,
+                    lambda batch: {
+                        "min_trees": min_trees,
+                        "nodes": [
+                            {"i": i, "extent": p.extent, "intent": p.intent, "after": p.after}
+                            for i, p in enumerate(batch)
+                        ],
+                    },
                 )
+                for i, relation, extent, intent in record["children"]
+            ]
     return [None if found is None else sorted(found) for found in out]
 
 
