@@ -29,7 +29,7 @@ from tests.conftest import cli_login
 from tests.scaffolding.rollouts import store_trajectory
 from training.stategraph import store
 from training.stategraph.errors import ExtractionWorkerError
-from training.stategraph.extract_rules import Lexicon
+from training.stategraph.extract_rules import Lexicon, extract_rule_graphs
 from training.stategraph.extraction import Extractions
 from training.stategraph.model import StateGraph
 from training.stategraph.prune import PruneConfig, prune_rollouts
@@ -341,6 +341,30 @@ def test_two_workers_prune_every_trajectory_exactly_once(
     assert count(clean_db, "MATCH (r:Rollout {pruned: true}) RETURN count(r)") == 6
     assert count(clean_db, "MATCH (g:StateGraph) RETURN count(g)") == 18
     assert count(clean_db, "MATCH (l:Lease) RETURN count(l)") == 0
+
+
+def test_a_failing_chunk_gives_back_the_chunk_claimed_ahead(clean_db: neo4j.Driver) -> None:
+    """The stage claims the next chunk before it searches and writes the current one; when the
+    current one fails, both chunks' leases are given back and the chunk before stays done."""
+    ids = [load_fixture(clean_db, rollout_id=f"task:1/teacher/teacher-d0.3/{k}") for k in range(4)]
+    seen: list[str] = []
+
+    def extract(trajectory: Trajectory, lexicon: Lexicon) -> list[StateGraph]:
+        seen.append(trajectory.question)
+        if len(seen) == 2:
+            raise RuntimeError("the extractor failed on the second trajectory")
+        return extract_rule_graphs(trajectory, lexicon)
+
+    config = replace(NO_REWRITE, chunk_size=1)
+    with pytest.raises(RuntimeError, match="second trajectory"):
+        prune_rollouts(
+            clean_db, None, config, extractor=extract, leases=Leases(clean_db, None, "prune")
+        )
+    assert count(clean_db, "MATCH (l:Lease) RETURN count(l)") == 0
+    done = "MATCH (r:Rollout) WHERE r.prune_status IS NOT NULL RETURN r.rollout_id AS id"
+    assert [r["id"] for r in clean_db.execute_query(done).records] == [ids[0]]
+    again = prune_rollouts(clean_db, None, NO_REWRITE)  # the re-run does the rest
+    assert sorted(o.rollout_id for o in again.outcomes) == ids[1:]
 
 
 def test_extraction_in_worker_processes_stores_the_same_graphs(clean_db: neo4j.Driver) -> None:

@@ -20,7 +20,9 @@ For each trajectory (a `Rollout` kept by the filter, not pruned yet):
 
 The next chunk's trajectories are read in a thread while the current chunk is extracted and
 searched. The rule extractor runs in forked worker processes (`extraction.Extractions`, one per
-core by default). With ``graph_search = memory`` step 3 runs on the graphs as built, each
+core by default), and a chunk is claimed and sent to them before the chunk before it is
+searched and written, so they extract while the stage waits on Neo4j (a failure gives both
+chunks' claims back). With ``graph_search = memory`` step 3 runs on the graphs as built, each
 trajectory as soon as its graphs come back, and a chunk's writes go to the graph in a thread of
 their own while the next chunk is extracted and searched.
 The original gets ``prune_status`` (``pruned``, ``minimal`` or ``unpruned``) last, so a re-run
@@ -36,7 +38,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import neo4j
 
@@ -51,6 +53,7 @@ from training.stategraph.errors import StateGraphError
 from training.stategraph.exact import exact_necessary_actions
 from training.stategraph.extract_rules import Lexicon
 from training.stategraph.extraction import (
+    Extraction,
     Extractions,
     Extractor,
     default_processes,
@@ -221,40 +224,61 @@ def prune_rollouts(
         if on_progress is not None:
             on_progress(1)
 
+    def run_claimed(claimed: _ClaimedChunk) -> None:
+        """Prune a claimed chunk (if any of it is this worker's) and report its progress."""
+        reported[0] = 0
+        try:
+            if claimed.submitted is not None:
+                _run_chunk(
+                    driver,
+                    database,
+                    config,
+                    claimed.submitted,
+                    rewriter_box,
+                    result,
+                    one_done,
+                    writer,
+                    claimed.release,
+                )
+            else:
+                claimed.release()
+        except BaseException:
+            claimed.release()
+            raise
+        if on_progress is not None:
+            on_progress(claimed.size - reported[0])
+
     extractions = Extractions(extract, min(processes, len(todo)))  # forks: before threads
     writer = _ChunkWriter(background=config.graph_search == "memory")
     reader = _ChunkReader(driver, database, list(batched(todo, config.chunk_size)))
+    # One chunk ahead: a chunk is claimed and sent to extraction before the one before it is
+    # searched and written, so the extraction processes work while the stage waits on Neo4j.
+    ahead: _ClaimedChunk | None = None
     try:
         for chunk, records in reader:
-            mine = _claim(driver, database, config, chunk, leases)
-            claimed = set(mine)
+            mine = set(_claim(driver, database, config, chunk, leases))
             if len(mine) < len(chunk):
                 report.skip(len(chunk) - len(mine))
                 report.count("held by other workers", len(chunk) - len(mine))
-            reported[0] = 0
             release = _releaser(leases, chunk)
             try:
-                if mine:
-                    _run_chunk(
-                        driver,
-                        database,
-                        config,
-                        [r for r in records if r.rollout_id in claimed],
-                        extractions,
-                        rewriter_box,
-                        result,
-                        one_done,
-                        writer,
-                        release,
-                    )
-                else:
-                    release()
+                submitted = (
+                    _submit([r for r in records if r.rollout_id in mine], extractions)
+                    if mine
+                    else None
+                )
             except BaseException:
                 release()
                 raise
-            if on_progress is not None:
-                on_progress(len(chunk) - reported[0])
+            behind, ahead = ahead, _ClaimedChunk(len(chunk), submitted, release)
+            if behind is not None:
+                run_claimed(behind)
+        if ahead is not None:
+            behind, ahead = ahead, None
+            run_claimed(behind)
     finally:
+        if ahead is not None:
+            ahead.release()  # claimed, never pruned: another worker may take it
         reader.close()
         writer.close()
         extractions.close()
@@ -472,25 +496,32 @@ class _ChunkReader:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+class _ClaimedChunk(NamedTuple):
+    """A chunk claimed and sent to extraction, waiting for the one before it."""
+
+    size: int
+    submitted: _Submitted | None  # None: no trajectory of it is this worker's
+    release: Callable[[], None]
+
+
 def _run_chunk(
     driver: neo4j.Driver,
     database: str | None,
     config: PruneConfig,
-    records: list[store.RolloutRecord],
-    extractions: Extractions,
+    submitted: _Submitted,
     rewriter_box: list[Any],
     result: PruneResult,
     on_item: Callable[[], None] | None,
     writer: _ChunkWriter,
     release: Callable[[], None],
 ) -> None:
-    """Prune one chunk: extract the graphs, search and vote, build what passes (`on_item`
+    """Prune one chunk sent to extraction: search and vote, build what passes (`on_item`
     after each trajectory: rewriting one takes minutes on a CPU); its writes go to `writer`,
     which gives the chunk's leases back (`release`) once they are written."""
     started = time.perf_counter()
     writes = _Writes()
     rows = store.GraphRows()
-    extracted = _prepare(records, extractions, result, writes, rows)
+    extracted = _prepare(submitted, result, writes, rows)
 
     def done(
         p: _Prepared, stored: Mapping[str, StateGraph], ancestors: dict[str, set[int]]
@@ -532,27 +563,44 @@ def _run_chunk(
     writer.submit(write)
 
 
-def _prepare(
-    records: list[store.RolloutRecord],
-    extractions: Extractions,
-    result: PruneResult,
-    writes: _Writes,
-    rows: store.GraphRows,
-) -> Iterator[tuple[_Prepared, dict[str, StateGraph]]]:
-    """Check the chunk's trajectories (a bad one is rejected at once), send the good ones to
-    extraction and yield each, with its graphs as built (by graph id, added to `rows`), in
-    order as its extraction comes back: the caller searches one while later ones are
-    extracted."""
+@dataclass
+class _Submitted:
+    """A chunk sent to extraction: the trajectories that failed the format check, and the
+    others with their extractions (coming back in order)."""
+
+    bad: list[tuple[str, str]]  # (rollout id, why)
+    complete: list[store.RolloutRecord]
+    extractions: Iterator[Extraction]
+
+
+def _submit(records: list[store.RolloutRecord], extractions: Extractions) -> _Submitted:
+    """Check a chunk's trajectories and send the good ones to extraction: with worker
+    processes they start at once, while the chunk before is still searched and written."""
+    bad: list[tuple[str, str]] = []
     complete: list[store.RolloutRecord] = []
     for record in records:
         try:
             check_complete(record.trajectory)
         except WireFormatError as e:
-            writes.unpruned(result.report, record.rollout_id, "bad_format", str(e))
-            result.outcomes.append(PruneOutcome(record.rollout_id, "unpruned", "bad_format"))
+            bad.append((record.rollout_id, str(e)))
             continue
         complete.append(record)
-    done = extractions.map([(r.trajectory, r.lexicon) for r in complete])
+    return _Submitted(bad, complete, extractions.map([(r.trajectory, r.lexicon) for r in complete]))
+
+
+def _prepare(
+    submitted: _Submitted,
+    result: PruneResult,
+    writes: _Writes,
+    rows: store.GraphRows,
+) -> Iterator[tuple[_Prepared, dict[str, StateGraph]]]:
+    """Reject the chunk's bad trajectories, then yield each good one with its graphs as built
+    (by graph id, added to `rows`), in order as its extraction comes back: the caller
+    searches one while later ones are extracted."""
+    for rollout_id, why in submitted.bad:
+        writes.unpruned(result.report, rollout_id, "bad_format", why)
+        result.outcomes.append(PruneOutcome(rollout_id, "unpruned", "bad_format"))
+    complete, done = submitted.complete, submitted.extractions
     for record, extraction in zip(complete, done, strict=True):
         graphs = extraction.graphs
         gids = [rows.add(record.rollout_id, record.trajectory, g) for g in graphs]
