@@ -185,22 +185,13 @@ def maximal_bicliques_cypher_groups(
     _check(min_trees, min_relations)
     extents = [sorted(set(g)) for g in groups]
     out: list[list[Biclique] | None] = [[] for _ in extents]
-    with ThreadPoolExecutor(max(1, readers), thread_name_prefix="biclique-reader") as pool:
-
-        def read_batches(
-            name: str, items: list[Any], params: Callable[[list[Any]], dict[str, Any]]
-        ) -> Iterator[tuple[list[Any], list[dict[str, Any]]]]:
-            """Query `name` over `items` in batches, run concurrently; (batch, records) in
-            input order."""
-            size = max(1, min(chunk, -(-len(items) // max(1, readers))))
-            batches = list(cypher.batched(items, size))
-            read = partial(cypher.read, driver, name, database=database)
-            return zip(batches, pool.map(lambda batch: read(**params(batch)), batches), strict=True)
-
+    readers = max(1, readers)
+    with ThreadPoolExecutor(readers, thread_name_prefix="biclique-reader") as pool:
+        read = partial(_read_batches, pool, driver, database, chunk=chunk, readers=readers)
         searched = [i for i, e in enumerate(extents) if len(e) >= min_trees]
         frontier = [
             _Pair(batch[row["i"]], extents[batch[row["i"]]], sorted(row["intent"]), "")
-            for batch, rows in read_batches(
+            for batch, rows in read(
                 "leaper/find_common_relations",
                 searched,
                 lambda batch: {"extents": [extents[i] for i in batch]},
@@ -224,7 +215,7 @@ def maximal_bicliques_cypher_groups(
                     parents.append(pair)
             frontier = [
                 _Pair(batch[i].group, sorted(extent), sorted(intent), relation)
-                for batch, (record,) in read_batches(
+                for batch, (record,) in read(
                     "leaper/expand_biclique_candidates",
                     parents,
                     lambda batch: {
@@ -238,6 +229,27 @@ def maximal_bicliques_cypher_groups(
                 for i, relation, extent, intent in record["children"]
             ]
     return [None if found is None else sorted(found) for found in out]
+
+
+def _read_batches(
+    pool: ThreadPoolExecutor,
+    driver: neo4j.Driver,
+    database: str | None,
+    name: str,
+    items: list[Any],
+    params: Callable[[list[Any]], dict[str, Any]],
+    *,
+    chunk: int,
+    readers: int,
+) -> Iterator[tuple[list[Any], list[dict[str, Any]]]]:
+    """Query `name` over `items` split into at most `chunk` per batch and at least `readers`
+    batches, run concurrently on `pool`; yields (batch, its records) in input order."""
+    size = max(1, min(chunk, -(-len(items) // readers)))
+    batches = list(cypher.batched(items, size))
+    pages = pool.map(
+        lambda batch: cypher.read(driver, name, database=database, **params(batch)), batches
+    )
+    return zip(batches, pages, strict=True)
 
 
 def maximal_bicliques_networkx(
