@@ -53,6 +53,7 @@ def build_embeddings(
     report.skip(already)
     started = time.perf_counter()
     done = 0
+    after = ""  # pages are embedded in page id order (see find_pages_without_embedding)
     while True:
         limit = batch_size if max_pages is None else min(batch_size, max_pages - done)
         if limit <= 0:
@@ -60,10 +61,15 @@ def build_embeddings(
         if max_seconds is not None and time.perf_counter() - started > max_seconds:
             break
         pages = cypher.read(
-            driver, "agent/find_pages_without_embedding", database=database, limit=limit
+            driver,
+            "agent/find_pages_without_embedding",
+            database=database,
+            limit=limit,
+            after=after,
         )
         if not pages:
             break
+        after = pages[-1]["page_id"]
         vectors = embedder.embed([page_text_for_embedding(p["title"], p["text"]) for p in pages])
         rows = [
             {"page_id": p["page_id"], "embedding": v} for p, v in zip(pages, vectors, strict=True)
