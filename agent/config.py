@@ -6,6 +6,7 @@ Each is a config section of its own (``[web-index]``, ``[rollout]``, ``[rollout-
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from common.config import option
@@ -77,8 +78,19 @@ class RolloutConfig(ToolSettings):
     max_context_tokens: int = option(32_000, "Context budget in tokens.", min=256)
     max_seconds: float = option(600.0, "Wall time per rollout.", min=1)
     max_tokens: int = option(512, "Tokens per LLM message.", min=1)
+    date: str = option(
+        "",
+        'The system prompt\'s "Current date" of every rollout, YYYY-MM-DD (empty: today). Pin '
+        "it to get the same rollouts on another day: a run resumed after midnight otherwise "
+        "mixes two dates.",
+    )
 
     def __post_init__(self) -> None:
+        if self.date:
+            try:
+                dt.date.fromisoformat(self.date)
+            except ValueError:
+                raise ValueError(f"date must be YYYY-MM-DD, not {self.date!r}") from None
         if self.lease_seconds <= self.max_seconds:
             raise ValueError(
                 f"lease_seconds ({self.lease_seconds:g}) must exceed max_seconds "

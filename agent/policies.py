@@ -73,7 +73,11 @@ def make_policy(driver: neo4j.Driver, database: str | None, settings: RolloutCon
                 driver,
                 database,
                 tools,
-                TeacherConfig(detour_rate=settings.detour_rate, max_rounds=settings.max_rounds),
+                TeacherConfig(
+                    detour_rate=settings.detour_rate,
+                    max_rounds=settings.max_rounds,
+                    date=settings.date,
+                ),
             ),
             tag=settings_tag(settings),
         )
@@ -89,7 +93,9 @@ def make_policy(driver: neo4j.Driver, database: str | None, settings: RolloutCon
         max_tokens=settings.max_tokens,
     )
     tag = settings_tag(settings, asdict(config))
-    return LLMRollouts(load_backend(backend), tools, config, name=settings.policy, tag=tag)
+    return LLMRollouts(
+        load_backend(backend), tools, config, name=settings.policy, tag=tag, date=settings.date
+    )
 
 
 def student_checkpoint(driver: neo4j.Driver, database: str | None, student: str) -> Path:

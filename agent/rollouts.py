@@ -193,6 +193,7 @@ class LLMRollouts:
     config: ReactConfig
     name: str = "llm"
     tag: str = ""
+    date: str = ""  # the system prompt's current date (empty: today)
 
     @property
     def model(self) -> str:
@@ -208,11 +209,16 @@ class LLMRollouts:
         return hasattr(self.backend, "generate_batch")
 
     def run(self, task: TaskInfo, seed: str) -> Rollout:
-        return run_react(self.backend, self.tools, task.question, self.config)
+        return run_react(
+            self.backend, self.tools, task.question, self.config, date=self.date or None
+        )
 
     def run_batch(self, tasks: Sequence[TaskInfo], seeds: Sequence[str]) -> list[Rollout]:
         """Rollouts of `tasks` in lock step (`agent.react.run_react_batch`)."""
-        return run_react_batch(self.backend, self.tools, [t.question for t in tasks], self.config)
+        questions = [t.question for t in tasks]
+        return run_react_batch(
+            self.backend, self.tools, questions, self.config, date=self.date or None
+        )
 
 
 def save_rollout(

@@ -46,6 +46,7 @@ class TeacherConfig:
     urls_per_visit: int = 5
     max_verify_urls: int = 40  # verification visits cover at most this many target pages
     max_rounds: int = 100
+    date: str = ""  # the system prompt's current date (empty: today)
     oracle: bool = False  # tests only: answer with the gold records whatever was seen
 
 
@@ -256,7 +257,7 @@ class TeacherPolicy:
     def run(self, task: TaskInfo, seed: str) -> Rollout:
         """One teacher rollout for `task`; `seed` makes its detours reproducible."""
         rng = random.Random(seed)
-        rollout = Rollout.start(task.question)
+        rollout = Rollout.start(task.question, self.config.date or None)
         done: list[_Action] = []
         budget = self.config.max_rounds - 1  # keep one round for the answer
         for action in self.plan(task):

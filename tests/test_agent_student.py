@@ -50,6 +50,21 @@ def test_the_teacher_reads_cut_observations_and_answers_only_what_they_showed(
     assert len(cut.prediction) <= len(full.prediction)
 
 
+def test_a_pinned_date_is_every_rollouts_current_date_and_keeps_its_id(
+    web: neo4j.Driver, database: str | None
+) -> None:
+    task = load_tasks(web, database, task_ids=[LEAPER_TASK])[0]
+    today = make_policy(web, database, RolloutConfig(detour_rate=0.0))
+    pinned = make_policy(web, database, RolloutConfig(detour_rate=0.0, date="2025-06-30"))
+    assert pinned.model == today.model  # a rollout resumed on another day is the same rollout
+    trajectory = pinned.run(task, seed="s").trajectory
+    assert trajectory.date == "2025-06-30"
+    assert "Current date: 2025-06-30" in trajectory.messages()[0]["content"]
+    assert trajectory.turns == today.run(task, seed="s").trajectory.turns
+    with pytest.raises(ValueError, match="YYYY-MM-DD"):
+        RolloutConfig(date="30.06.2025")
+
+
 def test_cut_tools_leave_pages_and_errors_alone(web: neo4j.Driver, database: str | None) -> None:
     tools = CutTools(WebTools(web, database), 60)
     found = tools.call("search", {"query": ["Booker Prize"]})

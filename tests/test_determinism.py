@@ -52,8 +52,9 @@ def pipeline_command(connection: ConnectionSettings, out: Path) -> list[str]:
     """`seekgraph pipeline` through the default stages up to pruning, writing under `out`."""
     config = out / "seekgraph.toml"
     out.mkdir(parents=True, exist_ok=True)
-    # rewriting thoughts runs a model; its choice is tested apart
-    config.write_text("[prune]\nrewrite_limit = 0\n")
+    # rewriting thoughts runs a model; its choice is tested apart. The rollouts' date is
+    # pinned: the builds compared may straddle midnight
+    config.write_text('[rollout]\ndate = "2026-01-15"\n\n[prune]\nrewrite_limit = 0\n')
     only = [arg for stage in STAGES for arg in ("--only", stage)]
     command = [sys.executable, "-m", "seekgraph", "--config", str(config), *cli_login(connection)]
     return [*command, "pipeline", "--out", str(out), *only]
