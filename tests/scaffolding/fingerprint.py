@@ -47,7 +47,8 @@ def _node(labels: list[str], props: dict[str, Any]) -> dict[str, Any]:
 
 
 def _name(node: dict[str, Any]) -> str:
-    """`Label{key: value}` by the node's id-like properties (all of them, cut, without any)."""
+    """`Label{...}` with the node's id-like properties, or with all of them when it has none
+    (cut to 200 characters)."""
     keys = [k for k in node["props"] if k.endswith("_id") or k in ("id", "key", "name")]
     shown = {k: node["props"][k] for k in keys} or node["props"]
     return ":".join(node["labels"]) + json.dumps(shown, default=str, ensure_ascii=False)[:200]
