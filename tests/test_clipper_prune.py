@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -22,6 +23,7 @@ from click.testing import CliRunner
 
 from agent.store import read_trajectories
 from common.wire import Trajectory, check_complete, parse_messages, system_prompt
+from graphdb.driver import open_driver
 from graphdb.leases import Leases
 from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
@@ -364,6 +366,39 @@ def test_a_failing_chunk_gives_back_the_chunk_claimed_ahead(clean_db: neo4j.Driv
     done = "MATCH (r:Rollout) WHERE r.prune_status IS NOT NULL RETURN r.rollout_id AS id"
     assert [r["id"] for r in clean_db.execute_query(done).records] == [ids[0]]
     again = prune_rollouts(clean_db, None, NO_REWRITE)  # the re-run does the rest
+    assert sorted(o.rollout_id for o in again.outcomes) == ids[1:]
+
+
+def test_a_stage_that_cannot_give_its_claims_back_still_closes_its_reader(
+    clean_db: neo4j.Driver, neo4j_connection: ConnectionSettings
+) -> None:
+    """When the connection of the leases is gone (Neo4j lost), giving back the failed chunk and
+    the chunk claimed ahead fails too: the stage still closes its reader thread (and writer and
+    extraction processes) and says why it stopped, with the extractor's failure behind it."""
+    ids = [load_fixture(clean_db, rollout_id=f"task:1/teacher/teacher-d0.3/{k}") for k in range(4)]
+    lost = open_driver(neo4j_connection)
+    seen: list[str] = []
+
+    def extract(trajectory: Trajectory, lexicon: Lexicon) -> list[StateGraph]:
+        seen.append(trajectory.question)
+        if len(seen) == 2:
+            lost.close()
+            raise RuntimeError("the extractor failed on the second trajectory")
+        return extract_rule_graphs(trajectory, lexicon)
+
+    config = replace(NO_REWRITE, chunk_size=1)
+    with pytest.raises(neo4j.exceptions.DriverError) as raised:
+        prune_rollouts(
+            clean_db, None, config, extractor=extract, leases=Leases(lost, None, "prune")
+        )
+    chain, error = [], raised.value
+    while error is not None:
+        chain.append(str(error))
+        error = error.__context__
+    assert any("second trajectory" in e for e in chain), chain
+    assert not [t.name for t in threading.enumerate() if t.name.startswith("prune-reader")]
+    clean_db.execute_query("MATCH (l:Lease) DETACH DELETE l")  # a dead owner's, in a real run
+    again = prune_rollouts(clean_db, None, NO_REWRITE)
     assert sorted(o.rollout_id for o in again.outcomes) == ids[1:]
 
 

@@ -37,6 +37,7 @@ import json
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -254,7 +255,19 @@ def prune_rollouts(
     # One chunk ahead: a chunk is claimed and sent to extraction before the one before it is
     # searched and written, so the extraction processes work while the stage waits on Neo4j.
     ahead: _ClaimedChunk | None = None
-    try:
+
+    def give_back_ahead() -> None:
+        if ahead is not None:  # claimed, never pruned: another worker may take it
+            ahead.release()
+
+    # At the end, every step runs even when one fails (a release on a lost connection leaves
+    # no reader, writer or extraction process open), last registered first; a failure there
+    # is raised with the stage's own failure as its context.
+    with ExitStack() as cleanup:
+        cleanup.callback(extractions.close)
+        cleanup.callback(writer.close)
+        cleanup.callback(reader.close)
+        cleanup.callback(give_back_ahead)
         for chunk, records in reader:
             mine = set(_claim(driver, database, config, chunk, leases))
             if len(mine) < len(chunk):
@@ -276,12 +289,6 @@ def prune_rollouts(
         if ahead is not None:
             behind, ahead = ahead, None
             run_claimed(behind)
-    finally:
-        if ahead is not None:
-            ahead.release()  # claimed, never pruned: another worker may take it
-        reader.close()
-        writer.close()
-        extractions.close()
     result.seconds_graphs += writer.seconds
     statuses: dict[str, int] = {}
     for o in result.outcomes:
