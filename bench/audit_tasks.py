@@ -17,8 +17,8 @@ from typing import Any
 
 import neo4j
 
-from common.config import read_config_file, resolve_settings
-from graphdb.driver import open_driver
+from seekgraph.common.config import read_config_file, resolve_settings
+from seekgraph.graphdb.driver import open_driver
 
 TASKS = """
 MATCH (t:Task {status: 'kept'}) WHERE t.variant = $variant

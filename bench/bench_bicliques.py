@@ -26,8 +26,8 @@ from pathlib import Path
 import neo4j
 
 from bench.common import Measurement, measure, table, write_markdown
-from graphdb import cypher
-from synth.leaper.bicliques import (
+from seekgraph.graphdb import cypher
+from seekgraph.synth.leaper.bicliques import (
     Biclique,
     BicliqueError,
     maximal_bicliques,
@@ -237,8 +237,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     driver: neo4j.Driver | None = None
     if args.uri:
-        from common.config import ConfigFile, resolve_settings
-        from graphdb.driver import open_driver
+        from seekgraph.common.config import ConfigFile, resolve_settings
+        from seekgraph.graphdb.driver import open_driver
 
         flags = {"uri": args.uri, "password": args.password, "database": args.database}
         driver = open_driver(resolve_settings(ConfigFile(), flags=flags).connection)

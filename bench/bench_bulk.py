@@ -1,7 +1,7 @@
 """First load of OTT-QA tables and passages: incremental ingest vs `seekgraph db load`.
 
 In one run, each on a private server of its own from empty: `ingest` (batched MERGE over Bolt),
-and the bulk load (`synth.ingest.bulk`: the same ingest into memory, CSV, server stop,
+and the bulk load (`seekgraph.synth.ingest.bulk`: the same ingest into memory, CSV, server stop,
 `neo4j-admin database import`, server start, schema) of the same data. Both build the same graph
 (tests/test_bulk_load.py). (Run after the ingest on the same server, the bulk load's server stop
 included the checkpoint of everything the ingest wrote: 10.6 s of 49.8 s at 1,000 tables.)
@@ -23,13 +23,13 @@ import neo4j
 from bench.bench_load import connect, private_server
 from bench.common import peak_rss, write_markdown
 from bench.ottqa_sample import SHARED, sample
-from graphdb import server
-from graphdb.schema import apply_schema
-from graphdb.stages import StageContext, save_report
-from synth.ingest.bulk import bulk_load
-from synth.ingest.config import IngestConfig
-from synth.ingest.stage import run_ingest
-from synth.ingest.tables import graph_counts
+from seekgraph.graphdb import server
+from seekgraph.graphdb.schema import apply_schema
+from seekgraph.graphdb.stages import StageContext, save_report
+from seekgraph.synth.ingest.bulk import bulk_load
+from seekgraph.synth.ingest.config import IngestConfig
+from seekgraph.synth.ingest.stage import run_ingest
+from seekgraph.synth.ingest.tables import graph_counts
 
 
 def _elements(driver: neo4j.Driver) -> int:

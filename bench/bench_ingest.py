@@ -26,14 +26,14 @@ import neo4j
 
 from bench.bench_load import connect, generate, load_unwind, private_server
 from bench.common import Measurement, peak_rss, write_markdown
-from graphdb import cypher, server
-from graphdb.schema import apply_schema
-from graphdb.stages import StageReport
-from synth.ingest.config import IngestConfig
-from synth.ingest.pages import ingest_pages
-from synth.ingest.readers import read_ottqa, read_pages
-from synth.ingest.tables import graph_counts, ingest_tables
-from synth.relations import normalise_relations
+from seekgraph.graphdb import cypher, server
+from seekgraph.graphdb.schema import apply_schema
+from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.ingest.config import IngestConfig
+from seekgraph.synth.ingest.pages import ingest_pages
+from seekgraph.synth.ingest.readers import read_ottqa, read_pages
+from seekgraph.synth.ingest.tables import graph_counts, ingest_tables
+from seekgraph.synth.relations import normalise_relations
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ottqa"
 

@@ -21,11 +21,11 @@ from typing import Any
 import neo4j
 
 from bench.common import Measurement, measure, peak_rss, table, write_markdown
-from common.config import ConfigFile, resolve_settings
-from graphdb import cypher, server
-from graphdb.bulk_import import import_full
-from graphdb.driver import open_driver
-from graphdb.settings import ConnectionSettings, ServerSettings
+from seekgraph.common.config import ConfigFile, resolve_settings
+from seekgraph.graphdb import cypher, server
+from seekgraph.graphdb.bulk_import import import_full
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
 
 
 def generate(n: int, seed: int = 7) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -24,18 +24,18 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
-from agent.teacher import TeacherConfig, TeacherPolicy
-from agent.web.tools import CachedTools, WebTools
 from bench.common import Measurement, table, write_markdown
-from common.config import ConfigFile, resolve_settings
-from graphdb import cypher
-from graphdb.driver import open_driver
+from seekgraph.agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
+from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
+from seekgraph.agent.web.tools import CachedTools, WebTools
+from seekgraph.common.config import ConfigFile, resolve_settings
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.training.stategraph import store
+from seekgraph.training.stategraph.extract_rules import Lexicon, extract_rule_graphs
+from seekgraph.training.stategraph.extraction import answer_entities, default_processes
+from seekgraph.training.stategraph.prune import PruneConfig, PruneOutcome, prune_rollouts
 from tests.scaffolding.prune_compare import Judgement, jaccard, judge
-from training.stategraph import store
-from training.stategraph.extract_rules import Lexicon, extract_rule_graphs
-from training.stategraph.extraction import answer_entities, default_processes
-from training.stategraph.prune import PruneConfig, PruneOutcome, prune_rollouts
 
 
 def teacher_rollouts(driver, database, wanted: int, rate: float) -> list[str]:  # type: ignore[no-untyped-def]
@@ -237,8 +237,8 @@ def llm_lines(driver, database, ids: list[str], args: argparse.Namespace) -> lis
     Shorter prompts than the extractor's defaults (`--llm-source-chars`, `--llm-max-known`)
     because CPU prefill of ~450-token prompts dominated: ~5 CPU-minutes per trajectory.
     """
-    from common.llm.registry import load_backend
-    from training.stategraph.extract_llm import LLMExtractor
+    from seekgraph.common.llm.registry import load_backend
+    from seekgraph.training.stategraph.extract_llm import LLMExtractor
 
     order = list(ids)
     random.Random(0).shuffle(order)

@@ -34,11 +34,11 @@ import psutil
 
 from bench.common import write_markdown
 from bench.scaled_corpus import write_scaled
-from common.config import ConfigFile, resolve_settings
-from graphdb import server
-from graphdb.driver import open_driver
-from graphdb.settings import ConnectionSettings, ServerSettings
-from synth.ingest.tables import graph_counts
+from seekgraph.common.config import ConfigFile, resolve_settings
+from seekgraph.graphdb import server
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
+from seekgraph.synth.ingest.tables import graph_counts
 
 STAGES = ("relations", "leaper-trees", "leaper-basic", "leaper-union", "leaper-reverse")
 

@@ -19,19 +19,19 @@ import time
 from pathlib import Path
 
 from bench.common import measure, table, write_markdown
-from common.config import ConfigFile, resolve_settings
-from graphdb.driver import open_driver
-from graphdb.schema import apply_schema
-from graphdb.stages import save_report
-from synth.shaper.compile import execute
-from synth.shaper.config import ShaperConfig
-from synth.shaper.evaluate import evaluate
-from synth.shaper.expand import expand_tasks
-from synth.shaper.kp import KPTask
-from synth.shaper.published import to_row
-from synth.shaper.seeds import make_seeds
-from synth.shaper.stages import import_published
-from synth.shaper.store import delete_tasks, load_tasks
+from seekgraph.common.config import ConfigFile, resolve_settings
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.schema import apply_schema
+from seekgraph.graphdb.stages import save_report
+from seekgraph.synth.shaper.compile import execute
+from seekgraph.synth.shaper.config import ShaperConfig
+from seekgraph.synth.shaper.evaluate import evaluate
+from seekgraph.synth.shaper.expand import expand_tasks
+from seekgraph.synth.shaper.kp import KPTask
+from seekgraph.synth.shaper.published import to_row
+from seekgraph.synth.shaper.seeds import make_seeds
+from seekgraph.synth.shaper.stages import import_published
+from seekgraph.synth.shaper.store import delete_tasks, load_tasks
 from tests.scaffolding.kgraph import read_wikispeedia
 
 

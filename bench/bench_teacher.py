@@ -14,15 +14,15 @@ import argparse
 import statistics
 from pathlib import Path
 
-from agent.filtering import FilterConfig, verdict
-from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
-from agent.scoring import score_rollouts
-from agent.teacher import TeacherConfig, TeacherPolicy
-from agent.web.tools import CachedTools, WebTools
 from bench.common import Measurement, table, write_markdown
-from common.config import ConfigFile, resolve_settings
-from graphdb import cypher
-from graphdb.driver import open_driver
+from seekgraph.agent.filtering import FilterConfig, verdict
+from seekgraph.agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
+from seekgraph.agent.scoring import score_rollouts
+from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
+from seekgraph.agent.web.tools import CachedTools, WebTools
+from seekgraph.common.config import ConfigFile, resolve_settings
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.driver import open_driver
 
 
 def quantiles(values: list[float]) -> str:

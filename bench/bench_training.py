@@ -1,7 +1,7 @@
 """Training side on CPU: building a dataset of ~10k trajectories, and SFT steps/s + peak memory.
 
 Part 1 (private Neo4j on free ports): writes N synthetic trajectories in the agent's shape
-(training/synthetic.py; ~40 % with a pruned twin), then times reading the candidates (the
+(seekgraph/training/synthetic.py; ~40 % with a pruned twin), then times reading the candidates (the
 reference), a `filtered` build (JSONL + card + Dataset node + INCLUDES) and a `hybrid` build
 with the Hugging Face folder. Part 2: SFT steps/s and peak RSS of SmolLM2-135M (float32, CPU,
 batch 1) on trajectories padded towards the default `max_length` (1024), after one warm-up.
@@ -23,11 +23,11 @@ from typing import Any
 
 from bench.bench_load import connect, private_server
 from bench.common import Measurement, measure, peak_rss, table, write_markdown
-from graphdb import server
-from graphdb.schema import apply_schema
+from seekgraph.graphdb import server
+from seekgraph.graphdb.schema import apply_schema
+from seekgraph.training.config import DatasetSpec, SFTRunConfig
+from seekgraph.training.datasets import build_dataset, load_candidates
 from tests.scaffolding.rollouts import messages, trajectory_rows, write_rows
-from training.config import DatasetSpec, SFTRunConfig
-from training.datasets import build_dataset, load_candidates
 
 
 def bench_dataset(n_trajectories: int, repeat: int, root: Path) -> list[Measurement]:
@@ -73,8 +73,8 @@ def bench_dataset(n_trajectories: int, repeat: int, root: Path) -> list[Measurem
 
 
 def bench_sft(steps: int, max_length: int, root: Path) -> tuple[Measurement, float, int]:
-    from common.llm.smollm2 import ensure_checkpoint
-    from training.sft import build_trainer, fit_examples, load_tokenizer
+    from seekgraph.common.llm.smollm2 import ensure_checkpoint
+    from seekgraph.training.sft import build_trainer, fit_examples, load_tokenizer
 
     model = ensure_checkpoint()
     rng = random.Random(0)
@@ -152,7 +152,7 @@ def main() -> None:
             ]
     print("\n".join(lines))
     note = (
-        f"{args.trajectories} synthetic trajectories (training/synthetic.py) in a private "
+        f"{args.trajectories} synthetic trajectories (seekgraph/training/synthetic.py) in a private "
         "server; 2-core machine shared with other jobs (load ~20), so absolute times are "
         "pessimistic. `python -m bench.bench_training`"
     )

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agent.web.index import build_embeddings, embedding_counts
-from agent.web.tools import (
+from bench.common import Measurement, peak_rss, table, write_markdown
+from bench.search_questions import BM25Baseline, read_pages, recall, sample_questions
+from seekgraph.agent.web.index import build_embeddings, embedding_counts
+from seekgraph.agent.web.tools import (
     WebTools,
     content_words,
     fulltext_query,
@@ -28,13 +30,11 @@ from agent.web.tools import (
     normalize,
     segments,
 )
-from bench.common import Measurement, peak_rss, table, write_markdown
-from bench.search_questions import BM25Baseline, read_pages, recall, sample_questions
-from common.config import ConfigFile, resolve_settings
-from common.embeddings import Embedder
-from graphdb import cypher
-from graphdb.driver import open_driver
-from graphdb.schema import apply_schema
+from seekgraph.common.config import ConfigFile, resolve_settings
+from seekgraph.common.embeddings import Embedder
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.schema import apply_schema
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -88,7 +88,7 @@ def question_recall(
     """Recall@k of the gold table and passage on questions written from table rows
     (`bench.search_questions`), for BM25 and the offline web's rankings; (lines, notes).
 
-    The full-text variants differ in the Lucene query only (`agent.web.tools.fulltext_query`
+    The full-text variants differ in the Lucene query only (`seekgraph.agent.web.tools.fulltext_query`
     and the weights it takes); the table says which the search uses. Ratios are against BM25
     on the same questions and pages."""
     questions = sample_questions(driver, database, n_tables, seed=1)

@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from bench.common import Measurement, table, write_markdown
-from common.config import ConfigFile, resolve_settings
-from graphdb import cypher
-from graphdb.driver import open_driver
+from seekgraph.common.config import ConfigFile, resolve_settings
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.driver import open_driver
 
 MODEL = "teacher-d0.25"
 _SUMMARY = re.compile(r"rollout: kept (\d+), rejected (\d+)")

@@ -70,8 +70,8 @@ def materialise(model_dir: Path, out: Path) -> Path:
 
 
 def generations(spec: str, n: int = 3, max_tokens: int = 128) -> dict[str, Any]:
-    from common.llm import load_backend
-    from graphdb.errors import SeekgraphError
+    from seekgraph.common.llm import load_backend
+    from seekgraph.graphdb.errors import SeekgraphError
 
     try:
         backend = load_backend(spec)
@@ -170,7 +170,7 @@ def main() -> None:
     model_dir = materialise(args.model, Path("/tmp/gpu_check_model"))
     results: dict[str, Any] = {"generation": [], "sft": []}
     results["generation"].append(generations(f"vllm:{model_dir}", max_tokens=args.gen_tokens))
-    from common.llm.transformers_backend import TransformersBackend
+    from seekgraph.common.llm.transformers_backend import TransformersBackend
 
     tb = TransformersBackend(model_dir, device=args.device, dtype="bfloat16")
     start = time.perf_counter()

@@ -28,7 +28,7 @@ from typing import Any
 
 import neo4j
 
-from graphdb import cypher
+from seekgraph.graphdb import cypher
 
 NAMED = (
     "What is the {h} of {a} in {where}?",

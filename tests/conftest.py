@@ -19,11 +19,11 @@ from typing import Any
 import neo4j
 import pytest
 
-from common.config import ConfigFile, resolve_settings
-from graphdb import server
-from graphdb.driver import open_driver
-from graphdb.schema import apply_schema
-from graphdb.settings import ConnectionSettings, ServerSettings
+from seekgraph.common.config import ConfigFile, resolve_settings
+from seekgraph.graphdb import server
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.schema import apply_schema
+from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
@@ -61,7 +61,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerSettings]:
     """The session's private server (started here, stopped at the end)."""
-    from viz.style import browser_post_connect_cmd
+    from seekgraph.viz.style import browser_post_connect_cmd
 
     settings = server.private_server(
         _installed_home(),
@@ -155,7 +155,7 @@ def smollm2_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     The target starts as a stale, unfinished folder (as a killed conversion leaves it), so the
     conversion also proves it replaces such leftovers; tests check `STALE_MARKER_FILE` is gone.
     """
-    from common.llm.smollm2 import ensure_checkpoint
+    from seekgraph.common.llm.smollm2 import ensure_checkpoint
 
     target = tmp_path_factory.mktemp("models") / "smollm2-135m-instruct"
     target.mkdir()
@@ -165,7 +165,7 @@ def smollm2_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # --- running stages the way the CLI and the pipeline do --------------------------------------
 
-DEFAULT_DATA = REPO_ROOT / "synth" / "default_data"
+DEFAULT_DATA = REPO_ROOT / "seekgraph" / "synth" / "default_data"
 BAD_DATA = REPO_ROOT / "tests" / "data" / "bad"
 
 
@@ -178,8 +178,8 @@ def run_stage(
     **settings: Any,
 ) -> Any:
     """Run a `Stage` with `settings` as flags (the one loader, the report saved), quietly."""
-    from graphdb.stages import StageContext
-    from seekgraph.pipeline import run_stage as run
+    from seekgraph.cli.pipeline import run_stage as run
+    from seekgraph.graphdb.stages import StageContext
 
     ctx = StageContext(
         driver, database, out_dir or Path("out"), echo=lambda _: None, progress_stream=None
@@ -197,8 +197,8 @@ def run_pipeline(
     echo: Any = None,
 ) -> list[Any]:
     """Run the named stages in pipeline order, as `seekgraph pipeline --only ...` does."""
-    from graphdb.stages import StageContext
-    from seekgraph.pipeline import run_stages, select_stages
+    from seekgraph.cli.pipeline import run_stages, select_stages
+    from seekgraph.graphdb.stages import StageContext
 
     ctx = StageContext(
         driver,

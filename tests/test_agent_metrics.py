@@ -10,16 +10,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.filtering import FilterConfig, filter_rollouts, verdict
-from agent.metrics import Target, fae, match_entities, score
-from agent.rollouts import load_targets, save_rollout
-from agent.scoring import score_rollouts
-from agent.teacher import TaskInfo
-from agent.trajectory import Rollout
-from agent.web.tools import Observation
-from common.answers import AnswerRecord, atom_prf, format_records, gold_records, parse_records
-from common.text import normalize
-from common.wire import assistant_text
+from seekgraph.agent.filtering import FilterConfig, filter_rollouts, verdict
+from seekgraph.agent.metrics import Target, fae, match_entities, score
+from seekgraph.agent.rollouts import load_targets, save_rollout
+from seekgraph.agent.scoring import score_rollouts
+from seekgraph.agent.teacher import TaskInfo
+from seekgraph.agent.trajectory import Rollout
+from seekgraph.agent.web.tools import Observation
+from seekgraph.common.answers import (
+    AnswerRecord,
+    atom_prf,
+    format_records,
+    gold_records,
+    parse_records,
+)
+from seekgraph.common.text import normalize
+from seekgraph.common.wire import assistant_text
 from tests.agent_fixture import LEAPER_ANSWER, LEAPER_TASK, load_fixture
 
 
@@ -223,7 +229,7 @@ def test_search_result_numbers_reveal_nothing() -> None:
 
 
 def test_the_teacher_answers_only_what_it_saw() -> None:
-    from agent.teacher import revealed_answer
+    from seekgraph.agent.teacher import revealed_answer
 
     gold = [
         AnswerRecord("William Golding", {"year": ["1980"], "country": ["United Kingdom"]}),

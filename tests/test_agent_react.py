@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 import neo4j
 import pytest
 
-from agent.react import ReactConfig, run_react
-from agent.trajectory import Termination
-from agent.web.tools import WebTools
-from common.llm.base import Generation, Message
-from common.llm.errors import BackendError, TransientBackendError
+from seekgraph.agent.react import ReactConfig, run_react
+from seekgraph.agent.trajectory import Termination
+from seekgraph.agent.web.tools import WebTools
+from seekgraph.common.llm.base import Generation, Message
+from seekgraph.common.llm.errors import BackendError, TransientBackendError
 from tests.agent_fixture import load_fixture
 
 
@@ -143,7 +143,7 @@ def test_backend_failures_never_become_trajectory_text(tools) -> None:
 
 @pytest.mark.slow
 def test_smollm2_runs_end_to_end_through_the_transformers_backend(tools) -> None:
-    from common.llm.registry import load_backend
+    from seekgraph.common.llm.registry import load_backend
 
     backend = load_backend("transformers")
     t = run_react(

@@ -14,8 +14,8 @@ import neo4j
 import pytest
 from click.testing import CliRunner
 
-from agent.export import export_jsonl
-from agent.rollouts import (
+from seekgraph.agent.export import export_jsonl
+from seekgraph.agent.rollouts import (
     ShardError,
     TeacherRollouts,
     in_shard,
@@ -24,11 +24,11 @@ from agent.rollouts import (
     run_rollouts,
     unavailable_tasks,
 )
-from agent.scoring import score_rollouts
-from agent.teacher import TeacherConfig, TeacherPolicy
-from agent.web.tools import CachedTools, WebTools
-from graphdb.settings import ConnectionSettings
+from seekgraph.agent.scoring import score_rollouts
+from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
+from seekgraph.agent.web.tools import CachedTools, WebTools
 from seekgraph.cli import main
+from seekgraph.graphdb.settings import ConnectionSettings
 from tests.agent_fixture import LEAPER_TASK, SHAPER_TASK, load_fixture
 from tests.conftest import REPO_ROOT, cli_login, run_pipeline, run_stage
 
@@ -128,11 +128,11 @@ def test_shards_split_tasks_without_overlap(web, database) -> None:
 
 WORKER = textwrap.dedent("""
     import sys
-    from graphdb.driver import open_driver
-    from common.config import ConfigFile, resolve_settings
-    from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
-    from agent.teacher import TeacherConfig, TeacherPolicy
-    from agent.web.tools import CachedTools, WebTools
+    from seekgraph.graphdb.driver import open_driver
+    from seekgraph.common.config import ConfigFile, resolve_settings
+    from seekgraph.agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
+    from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
+    from seekgraph.agent.web.tools import CachedTools, WebTools
     drv = open_driver(resolve_settings(ConfigFile()).connection)
     policy = TeacherRollouts(TeacherPolicy(drv, None, CachedTools(WebTools(drv, None)),
                                            TeacherConfig(detour_rate=0.3)))
@@ -216,7 +216,7 @@ def test_cli_rollout_score_filter_and_web(web, database, neo4j_connection, tmp_p
 
 
 def test_pipeline_stages_rollout_score_filter(web, database, tmp_path) -> None:
-    from agent.stages import ROLLOUT
+    from seekgraph.agent.stages import ROLLOUT
 
     settings = {"n": 2, "detour_rate": 0.5, "hybrid": False}
     flags = {"rollout": settings}

@@ -8,14 +8,14 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from agent.config import RolloutConfig
-from agent.errors import AgentError
-from agent.metrics import valid_turn
-from agent.policies import make_policy, student_checkpoint
-from agent.rollouts import load_tasks, run_rollouts
-from agent.web.tools import CutTools, WebTools, cut_text
+from seekgraph.agent.config import RolloutConfig
+from seekgraph.agent.errors import AgentError
+from seekgraph.agent.metrics import valid_turn
+from seekgraph.agent.policies import make_policy, student_checkpoint
+from seekgraph.agent.rollouts import load_tasks, run_rollouts
+from seekgraph.agent.web.tools import CutTools, WebTools, cut_text
+from seekgraph.training import runs
 from tests.agent_fixture import LEAPER_TASK, load_fixture
-from training import runs
 
 
 @pytest.fixture

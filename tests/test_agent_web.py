@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import neo4j
 import pytest
 
-from agent.web.index import build_embeddings, embedding_counts
-from agent.web.tools import (
+from seekgraph.agent.web.index import build_embeddings, embedding_counts
+from seekgraph.agent.web.tools import (
     RANKING_VERSION,
     CachedTools,
     WebTools,
@@ -17,8 +17,8 @@ from agent.web.tools import (
     lucene_query,
     page_key,
 )
-from common.embeddings import Embedder, EmbedderError
-from graphdb import cypher
+from seekgraph.common.embeddings import Embedder, EmbedderError
+from seekgraph.graphdb import cypher
 from tests.agent_fixture import PAGES, load_fixture
 
 

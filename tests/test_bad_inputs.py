@@ -9,8 +9,8 @@ from pathlib import Path
 import neo4j
 from click.testing import CliRunner
 
-from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
+from seekgraph.graphdb.settings import ConnectionSettings
 from tests.conftest import cli_login
 from tests.scaffolding.bad_inputs import CASES, KEPT, write_bad_folder
 

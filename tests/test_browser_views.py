@@ -17,13 +17,13 @@ from typing import Any
 import neo4j
 import pytest
 
-from graphdb.settings import ServerSettings
+from seekgraph.graphdb.settings import ServerSettings
+from seekgraph.viz import graphs
+from seekgraph.viz.browser_guide import MAX_GRAPH_NODES, browser_url, editor_text, query_for
+from seekgraph.viz.html import write_html
+from seekgraph.viz.report import Links, write_report
 from tests.conftest import REPO_ROOT
 from tests.viz_sample import KP, REVERSE, ROLLOUT, load_sample
-from viz import graphs
-from viz.browser_guide import MAX_GRAPH_NODES, browser_url, editor_text, query_for
-from viz.html import write_html
-from viz.report import Links, write_report
 
 pytestmark = pytest.mark.browser
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -18,16 +18,16 @@ import neo4j
 import pytest
 
 from bench.ottqa_sample import sample
-from common.config import ConfigFile
-from graphdb import cypher
-from graphdb.bulk_import import CsvParts, Fixups, NodeSet, RelSet, write_csv
-from graphdb.driver import open_driver
-from graphdb.settings import ConnectionSettings, ServerSettings
-from graphdb.stages import StageContext, save_report
-from seekgraph.pipeline import run_stage
-from synth.ingest.bulk import bulk_load
-from synth.ingest.config import IngestConfig
-from synth.stages import INGEST
+from seekgraph.cli.pipeline import run_stage
+from seekgraph.common.config import ConfigFile
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.bulk_import import CsvParts, Fixups, NodeSet, RelSet, write_csv
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
+from seekgraph.graphdb.stages import StageContext, save_report
+from seekgraph.synth.ingest.bulk import bulk_load
+from seekgraph.synth.ingest.config import IngestConfig
+from seekgraph.synth.stages import INGEST
 from tests.scaffolding.bad_inputs import write_bad_folder
 from tests.scaffolding.fingerprint import difference, fingerprint
 from tests.scaffolding.servers import own_server as _own_server

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import doctest
 
-from common.wire import parse_messages
+from seekgraph.common.wire import parse_messages
+from seekgraph.training.stategraph.extract_rules import extract_rule_graphs
+from seekgraph.training.stategraph.extraction import answer_entities
+from seekgraph.training.stategraph.model import StateGraph
 from tests.scaffolding import prune_compare as compare
 from tests.scaffolding.prune_compare import ancestors, jaccard, judge
 from tests.test_clipper_prune import fixture_messages
 from tests.test_clipper_wire import lexicon
-from training.stategraph.extract_rules import extract_rule_graphs
-from training.stategraph.extraction import answer_entities
-from training.stategraph.model import StateGraph
 
 
 def test_doctests() -> None:

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from training.stategraph import exact, mindag, model
-from training.stategraph.errors import StateGraphError
-from training.stategraph.exact import exact_necessary_actions
-from training.stategraph.mindag import cost, necessary_actions
-from training.stategraph.model import StateGraph, is_valid
+from seekgraph.training.stategraph import exact, mindag, model
+from seekgraph.training.stategraph.errors import StateGraphError
+from seekgraph.training.stategraph.exact import exact_necessary_actions
+from seekgraph.training.stategraph.mindag import cost, necessary_actions
+from seekgraph.training.stategraph.model import StateGraph, is_valid
 
 
 @st.composite

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import neo4j
 
-from agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
-from agent.store import read_trajectories
-from agent.teacher import TeacherConfig, TeacherPolicy
-from agent.web.tools import CachedTools, WebTools
-from common.wire import check_complete
-from seekgraph.pipeline import STAGES
+from seekgraph.agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
+from seekgraph.agent.store import read_trajectories
+from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
+from seekgraph.agent.web.tools import CachedTools, WebTools
+from seekgraph.cli.pipeline import STAGES
+from seekgraph.common.wire import check_complete
+from seekgraph.training.stategraph.prune import PruneConfig, prune_rollouts
 from tests.agent_fixture import load_fixture
-from training.stategraph.prune import PruneConfig, prune_rollouts
 
 
 def test_prune_is_a_pipeline_stage_right_after_filter() -> None:

@@ -21,20 +21,20 @@ import neo4j
 import pytest
 from click.testing import CliRunner
 
-from agent.store import read_trajectories
-from common.wire import Trajectory, check_complete, parse_messages, system_prompt
-from graphdb.driver import open_driver
-from graphdb.leases import Leases
-from graphdb.settings import ConnectionSettings
+from seekgraph.agent.store import read_trajectories
 from seekgraph.cli import main
+from seekgraph.common.wire import Trajectory, check_complete, parse_messages, system_prompt
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.leases import Leases
+from seekgraph.graphdb.settings import ConnectionSettings
+from seekgraph.training.stategraph import store
+from seekgraph.training.stategraph.errors import ExtractionWorkerError
+from seekgraph.training.stategraph.extract_rules import Lexicon, extract_rule_graphs
+from seekgraph.training.stategraph.extraction import Extractions
+from seekgraph.training.stategraph.model import StateGraph
+from seekgraph.training.stategraph.prune import PruneConfig, prune_rollouts
 from tests.conftest import cli_login
 from tests.scaffolding.rollouts import store_trajectory
-from training.stategraph import store
-from training.stategraph.errors import ExtractionWorkerError
-from training.stategraph.extract_rules import Lexicon, extract_rule_graphs
-from training.stategraph.extraction import Extractions
-from training.stategraph.model import StateGraph
-from training.stategraph.prune import PruneConfig, prune_rollouts
 
 SYSTEM = system_prompt("2026-01-01")  # THE system prompt, so a stored trajectory renders as is
 WIKI = "https://en.wikipedia.org/wiki/"
@@ -589,8 +589,8 @@ def test_cli_prunes_with_progress_and_summary(
 
 
 def test_config_rejects_unknown_settings() -> None:
-    from common.config import load_section
-    from graphdb.errors import ConfigError
+    from seekgraph.common.config import load_section
+    from seekgraph.graphdb.errors import ConfigError
 
     load = lambda values: load_section(PruneConfig, values, source="s.toml", section="prune")  # noqa: E731
     assert load({"extractor": "rule"}).extractor == "rule"
@@ -608,7 +608,7 @@ def _operators(plan: dict[str, Any]) -> list[str]:
 
 
 def test_ancestor_query_expands_breadth_first_not_path_by_path(driver: neo4j.Driver) -> None:
-    from graphdb import cypher
+    from seekgraph.graphdb import cypher
 
     with driver.session() as session:
         plan = (

@@ -6,11 +6,11 @@ import math
 
 import pytest
 
-from common.llm.transformers_backend import TransformersBackend
-from common.wire import check_complete, parse_messages
+from seekgraph.common.llm.transformers_backend import TransformersBackend
+from seekgraph.common.wire import check_complete, parse_messages
+from seekgraph.training.stategraph.extract_llm import LLMExtractor
+from seekgraph.training.stategraph.rewrite import RewriteConfig, Rewriter, smollm2_scorer
 from tests.test_clipper_prune import fixture_messages
-from training.stategraph.extract_llm import LLMExtractor
-from training.stategraph.rewrite import RewriteConfig, Rewriter, smollm2_scorer
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,11 @@ import neo4j
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from common.wire import Trajectory, Turn
+from seekgraph.common.wire import Trajectory, Turn
+from seekgraph.training.stategraph import store
+from seekgraph.training.stategraph.model import StateGraph, answer_ancestors
+from seekgraph.training.stategraph.prune import prune_rollouts
 from tests.test_clipper_prune import NO_REWRITE, load_fixture
-from training.stategraph import store
-from training.stategraph.model import StateGraph, answer_ancestors
-from training.stategraph.prune import prune_rollouts
 
 
 @st.composite

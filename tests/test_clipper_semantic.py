@@ -7,20 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from common.embeddings import Embedder
-from common.llm.transformers_backend import TransformersBackend
-from common.wire import parse_messages
-from tests.test_clipper_prune import WIKI, fixture_messages
-from tests.test_clipper_wire import lexicon
-from training.stategraph.extract_semantic import (
+from seekgraph.common.embeddings import Embedder
+from seekgraph.common.llm.transformers_backend import TransformersBackend
+from seekgraph.common.wire import parse_messages
+from seekgraph.training.stategraph.extract_semantic import (
     ChoiceModel,
     claims,
     extract_choice_graph,
     extract_embedding_graph,
     unit_key,
 )
-from training.stategraph.mindag import necessary_actions
-from training.stategraph.prune import mixed_extractor
+from seekgraph.training.stategraph.mindag import necessary_actions
+from seekgraph.training.stategraph.prune import mixed_extractor
+from tests.test_clipper_prune import WIKI, fixture_messages
+from tests.test_clipper_wire import lexicon
 
 pytestmark = pytest.mark.slow
 

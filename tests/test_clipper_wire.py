@@ -8,19 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from common.wire import parse_messages
-from tests.test_clipper_prune import ENTITIES, WIKI, fixture_messages
-from training.stategraph import vote as vote_module
-from training.stategraph.extract_llm import close_list, fact_key, parse_json_list
-from training.stategraph.extract_rules import (
+from seekgraph.common.wire import parse_messages
+from seekgraph.training.stategraph import vote as vote_module
+from seekgraph.training.stategraph.extract_llm import close_list, fact_key, parse_json_list
+from seekgraph.training.stategraph.extract_rules import (
     LexEntry,
     Lexicon,
     extract_rule_graph,
     first_introducers,
     text_mentions,
 )
-from training.stategraph.rewrite import clean_candidate, turns_to_rewrite
-from training.stategraph.vote import vote
+from seekgraph.training.stategraph.rewrite import clean_candidate, turns_to_rewrite
+from seekgraph.training.stategraph.vote import vote
+from tests.test_clipper_prune import ENTITIES, WIKI, fixture_messages
 
 
 def lexicon() -> Lexicon:

@@ -7,11 +7,11 @@ import re
 import neo4j
 import pytest
 
-from graphdb import cypher
-from graphdb.errors import CypherFileError
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.errors import CypherFileError
 from tests.conftest import REPO_ROOT
 
-CODE_DIRS = ["graphdb", "common", "synth", "agent", "training", "seekgraph", "viz", "bench"]
+CODE_DIRS = ["seekgraph", "bench"]
 
 
 def _code_text() -> str:

@@ -1,4 +1,4 @@
-"""Checks on the project's own default data set (synth/default_data/). Pure Python, no database."""
+"""Checks on the project's own default data set (seekgraph/synth/default_data/). Pure Python, no database."""
 
 import csv
 import json
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parents[1] / "synth" / "default_data"
+DATA = Path(__file__).resolve().parents[1] / "seekgraph" / "synth" / "default_data"
 BAD = Path(__file__).resolve().parent / "data" / "bad"
 TABLE_KEYS = {
     "table_id",

@@ -23,10 +23,10 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from graphdb import server
-from graphdb.driver import open_driver
-from graphdb.settings import ConnectionSettings, ServerSettings
-from seekgraph.pipeline import STAGES as PIPELINE
+from seekgraph.cli.pipeline import STAGES as PIPELINE
+from seekgraph.graphdb import server
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
 from tests.conftest import cli_login, wipe
 from tests.scaffolding.fingerprint import Fingerprint, difference, fingerprint
 from tests.scaffolding.servers import own_server as _own_server

@@ -10,9 +10,9 @@ from pathlib import Path
 import neo4j
 from click.testing import CliRunner
 
-from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
-from seekgraph.pipeline import STAGES, select_stages
+from seekgraph.cli.pipeline import STAGES, select_stages
+from seekgraph.graphdb.settings import ConnectionSettings
 from tests.conftest import REPO_ROOT, cli_login
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from synth.ingest.cells import (
+from seekgraph.synth.ingest.cells import (
     display_name,
     is_placeholder,
     key_links,
     key_rejection,
     named_links,
 )
-from synth.ingest.records import Cell
+from seekgraph.synth.ingest.records import Cell
 
 
 @pytest.mark.parametrize(
@@ -100,7 +100,7 @@ def test_placeholder_phrases_in_key_cells(text: str, reason: str | None) -> None
 
 
 def test_a_phrase_that_mentions_entities_is_a_value() -> None:
-    from synth.ingest.cells import mentions_only
+    from seekgraph.synth.ingest.cells import mentions_only
 
     assert mentions_only(Cell("Scrapped at Jiangyin in 2009 after a fire", ("/wiki/Jiangyin",)))
     assert mentions_only(
@@ -113,7 +113,7 @@ def test_a_phrase_that_mentions_entities_is_a_value() -> None:
 
 
 def test_key_cells_that_name_no_linked_entity() -> None:
-    from synth.ingest.cells import unlinked_name
+    from seekgraph.synth.ingest.cells import unlinked_name
 
     # the theme song is the entry; its singer is only credited in parentheses
     assert key_links(Cell("Sharpshooters (Cass Phang)", ("/wiki/Cass_Phang",))) == ()
@@ -130,7 +130,7 @@ def test_grand_is_a_summary_only_before_total() -> None:
 
 
 def test_wiki_cell_attributes_are_not_text() -> None:
-    from synth.ingest.values import clean_text, typed_value
+    from seekgraph.synth.ingest.values import clean_text, typed_value
 
     assert typed_value("align=right| 0") == ("number", "0")
     assert clean_text('style="background:#fff" | Foo') == "Foo"

@@ -11,14 +11,14 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
-from synth.ingest import pages
-from synth.ingest.inspect import entity_facts, list_tables, shared_entities
-from synth.ingest.pages import LinkSpool
-from synth.ingest.readers import read_pages, read_tables
-from synth.ingest.tables import graph_counts, ingest_tables
-from synth.stages import INGEST
+from seekgraph.graphdb.settings import ConnectionSettings
+from seekgraph.synth.ingest import pages
+from seekgraph.synth.ingest.inspect import entity_facts, list_tables, shared_entities
+from seekgraph.synth.ingest.pages import LinkSpool
+from seekgraph.synth.ingest.readers import read_pages, read_tables
+from seekgraph.synth.ingest.tables import graph_counts, ingest_tables
+from seekgraph.synth.stages import INGEST
 from tests.conftest import BAD_DATA as BAD
 from tests.conftest import DEFAULT_DATA, cli_login, run_stage
 
@@ -97,8 +97,8 @@ def test_links_written_a_slice_at_a_time_make_the_same_graph(
 def test_bad_inputs_are_rejected_with_reasons_and_the_rest_loads(
     clean_db: neo4j.Driver, database: str | None
 ) -> None:
-    from synth.ingest.config import IngestConfig
-    from synth.ingest.records import RawTable, Unreadable
+    from seekgraph.synth.ingest.config import IngestConfig
+    from seekgraph.synth.ingest.records import RawTable, Unreadable
 
     items: list[RawTable | Unreadable] = []
     for path in [DEFAULT_DATA / "tables.jsonl", *sorted(BAD.glob("*.jsonl")), BAD / "latin1.csv"]:
@@ -185,7 +185,7 @@ def test_shared_slice_tables_and_passages(
         for line in src:
             if json.loads(line)["id"] in links:
                 dst.write(line)
-    from synth.ingest.pages import ingest_pages
+    from seekgraph.synth.ingest.pages import ingest_pages
 
     report = ingest_tables(clean_db, read_tables(tables), database=database)
     # every table is kept or rejected; rows rejected inside kept tables carry `table#rN` ids
@@ -208,7 +208,7 @@ def test_a_data_folder_is_read_whatever_its_file_names(
     name; a folder with none of them is an error, not "kept 0"."""
     import shutil
 
-    from graphdb.errors import StageError
+    from seekgraph.graphdb.errors import StageError
 
     folder = tmp_path / "corpus"
     (folder / "part1").mkdir(parents=True)

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from common.config import load_section
-from synth.errors import IngestError
-from synth.ingest.clean import check_table
-from synth.ingest.config import IngestConfig
-from synth.ingest.readers import read_csv, read_html, read_ottqa, read_pages, read_tables
-from synth.ingest.records import Cell, PageRecord, RawTable, Unreadable, wiki_id
-from synth.ingest.values import typed_value
+from seekgraph.common.config import load_section
+from seekgraph.synth.errors import IngestError
+from seekgraph.synth.ingest.clean import check_table
+from seekgraph.synth.ingest.config import IngestConfig
+from seekgraph.synth.ingest.readers import read_csv, read_html, read_ottqa, read_pages, read_tables
+from seekgraph.synth.ingest.records import Cell, PageRecord, RawTable, Unreadable, wiki_id
+from seekgraph.synth.ingest.values import typed_value
 from tests.conftest import BAD_DATA, DEFAULT_DATA
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from synth.ingest.readers import read_ottqa, read_tables
-from synth.ingest.records import Cell, RawTable
-from synth.keycolumn import choose_key_column, header_signal
+from seekgraph.synth.ingest.readers import read_ottqa, read_tables
+from seekgraph.synth.ingest.records import Cell, RawTable
+from seekgraph.synth.keycolumn import choose_key_column, header_signal
 from tests.conftest import DEFAULT_DATA
 
 LABELS = Path(__file__).parent / "data" / "key_columns.jsonl"
@@ -72,8 +72,8 @@ def test_unusable_columns_give_no_key() -> None:
 
 
 def test_llm_hook_uses_only_a_valid_answer() -> None:
-    from common.llm.base import Generation
-    from synth.keycolumn import column_stats, llm_key_column
+    from seekgraph.common.llm.base import Generation
+    from seekgraph.synth.keycolumn import column_stats, llm_key_column
 
     class Fixed:
         name = "fixed"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from synth.leaper.bicliques import (
+from seekgraph.synth.leaper.bicliques import (
     Biclique,
     BicliqueError,
     brute_force_bicliques,

@@ -10,9 +10,9 @@ import neo4j
 import pytest
 from click.testing import CliRunner
 
-from graphdb import cypher
-from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.settings import ConnectionSettings
 from tests.conftest import cli_login, run_pipeline
 
 LEAPER = ("leaper-trees", "leaper-basic", "leaper-union", "leaper-reverse")

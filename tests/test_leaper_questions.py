@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from synth.leaper.questions import (
+from seekgraph.synth.leaper.questions import (
     asked_words,
     basic_question,
     paraphrase,
     paraphrase_keeps,
     quoted_names,
 )
-from synth.phrasing import TableRef
+from seekgraph.synth.phrasing import TableRef
 
 
 def test_the_keep_check() -> None:
@@ -31,7 +31,7 @@ def test_a_real_paraphrase_is_kept_only_when_it_keeps_everything(smollm2_checkpo
     """Whatever the small model writes, the task gets either its rewording with every table
     name and asked attribute, marked with the backend's name, or the template, marked
     ``template``."""
-    from common.llm.transformers_backend import TransformersBackend
+    from seekgraph.common.llm.transformers_backend import TransformersBackend
 
     backend = TransformersBackend(smollm2_checkpoint)
     template = basic_question(

@@ -9,14 +9,14 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from graphdb import cypher
-from synth.leaper.common import LeaperConfig, Target, TaskRecord, split_of
-from synth.leaper.export import export_tasks
-from synth.leaper.proofs import prove_reverse, prove_union
-from synth.leaper.tasks_basic import build_basic_tasks
-from synth.leaper.tasks_reverse import build_reverse_tasks
-from synth.leaper.tasks_union import build_union_tasks
-from synth.leaper.trees import build_trees
+from seekgraph.graphdb import cypher
+from seekgraph.synth.leaper.common import LeaperConfig, Target, TaskRecord, split_of
+from seekgraph.synth.leaper.export import export_tasks
+from seekgraph.synth.leaper.proofs import prove_reverse, prove_union
+from seekgraph.synth.leaper.tasks_basic import build_basic_tasks
+from seekgraph.synth.leaper.tasks_reverse import build_reverse_tasks
+from seekgraph.synth.leaper.tasks_union import build_union_tasks
+from seekgraph.synth.leaper.trees import build_trees
 from tests.leaper_data import TABLES
 from tests.scaffolding.source_tables import write_source_tables
 
@@ -227,8 +227,8 @@ def test_a_question_too_long_to_ask_or_index_is_rejected_and_stored_cut(
 ) -> None:
     """At 10x OTT-QA a Union over dozens of tables named each one: an 11,167-byte question
     that the graph's index on Task.question refused, which stopped the stage."""
-    from graphdb.stages import StageReport
-    from synth.leaper.common import record_tasks
+    from seekgraph.graphdb.stages import StageReport
+    from seekgraph.synth.leaper.common import record_tasks
 
     tables = ", ".join(f'"Championships {i}" (section "Results -- Pairs")' for i in range(300))
     long = TaskRecord(

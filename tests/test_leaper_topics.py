@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from synth.leaper.topics import (
+from seekgraph.synth.leaper.topics import (
     SimilarityError,
     TopicGroup,
     related_components,
@@ -120,7 +120,7 @@ def test_similar_pairs_are_the_threshold_graph_block_by_block() -> None:
     keeps its closest ones."""
     import numpy as np
 
-    from synth.leaper.topics import embed, similar_pairs
+    from seekgraph.synth.leaper.topics import embed, similar_pairs
 
     vectors = embed(ROOTS)
     dense = vectors @ vectors.T

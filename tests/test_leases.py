@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 import neo4j
 import pytest
 
-from graphdb.leases import Leases, list_leases
-from graphdb.settings import ConnectionSettings
+from seekgraph.graphdb.leases import Leases, list_leases
+from seekgraph.graphdb.settings import ConnectionSettings
 from tests.agent_fixture import load_fixture
 from tests.conftest import REPO_ROOT, cli_login
 

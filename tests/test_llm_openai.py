@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from common.llm import load_backend
-from common.llm.errors import BackendError, TransientBackendError
-from common.llm.openai_backend import OpenAIBackend
-from graphdb.server import free_port
+from seekgraph.common.llm import load_backend
+from seekgraph.common.llm.errors import BackendError, TransientBackendError
+from seekgraph.common.llm.openai_backend import OpenAIBackend
+from seekgraph.graphdb.server import free_port
 from tests.scaffolding.serve import transformers_serve
 
 pytestmark = pytest.mark.slow

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from common.llm import LLMBackend, load_backend
-from common.llm.errors import BackendConfigError
-from common.llm.openai_backend import OpenAIBackend
-from common.llm.scoring import lowest_perplexity, perplexity
-from common.llm.smollm2 import ensure_checkpoint, is_converted
-from common.llm.transformers_backend import TransformersBackend, cut_at_stop
-from common.llm.vllm_backend import VLLMBackend
+from seekgraph.common.llm import LLMBackend, load_backend
+from seekgraph.common.llm.errors import BackendConfigError
+from seekgraph.common.llm.openai_backend import OpenAIBackend
+from seekgraph.common.llm.scoring import lowest_perplexity, perplexity
+from seekgraph.common.llm.smollm2 import ensure_checkpoint, is_converted
+from seekgraph.common.llm.transformers_backend import TransformersBackend, cut_at_stop
+from seekgraph.common.llm.vllm_backend import VLLMBackend
 from tests.conftest import STALE_MARKER_FILE
 
 pytestmark = pytest.mark.slow
@@ -46,7 +46,7 @@ def test_conversion_is_plain_idempotent_and_replaces_leftovers(smollm2_checkpoin
 def test_model_dir_comes_from_the_environment(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from common.llm.smollm2 import default_cache_dir
+    from seekgraph.common.llm.smollm2 import default_cache_dir
 
     monkeypatch.setenv("SEEKGRAPH_MODEL_DIR", str(tmp_path / "m"))
     assert default_cache_dir() == tmp_path / "m"

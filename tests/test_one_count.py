@@ -13,15 +13,15 @@ import json
 
 import neo4j
 
-from agent.metrics import Target
-from agent.rollouts import save_rollout
-from agent.teacher import TaskInfo
-from agent.trajectory import Rollout, StepRecord, Termination
-from common.wire import count_tokens, parse_messages, system_prompt
+from seekgraph.agent.metrics import Target
+from seekgraph.agent.rollouts import save_rollout
+from seekgraph.agent.teacher import TaskInfo
+from seekgraph.agent.trajectory import Rollout, StepRecord, Termination
+from seekgraph.common.wire import count_tokens, parse_messages, system_prompt
+from seekgraph.training.stages import PRUNE
+from seekgraph.viz import graphs
+from seekgraph.viz.report import change, pruning_section
 from tests.conftest import run_stage
-from training.stages import PRUNE
-from viz import graphs
-from viz.report import change, pruning_section
 
 QUESTION = "Who won the Booker Prize in 1989?"
 OBS = "<tool_response>\nKazuo Ishiguro won the Booker Prize in 1989.\n</tool_response>"

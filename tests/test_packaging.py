@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from graphdb.settings import ConnectionSettings
+from seekgraph.graphdb.settings import ConnectionSettings
 from tests.conftest import REPO_ROOT, cli_login
 
 

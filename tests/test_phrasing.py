@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from synth.phrasing import attribute_phrase, condition_phrase, entity_kind, label
+from seekgraph.synth.phrasing import attribute_phrase, condition_phrase, entity_kind, label
 
 
 @pytest.mark.parametrize(
@@ -80,7 +80,7 @@ def test_headers_from_other_corpora() -> None:
 
 
 def test_clues_and_pivots_name_a_word() -> None:
-    from synth.leaper.tasks_reverse import nameable
+    from seekgraph.synth.leaper.tasks_reverse import nameable
 
     assert [nameable(r) for r in ["l", "2009", "country", "owgr_point", "2012_rank"]] == [
         False,

@@ -12,10 +12,10 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from graphdb.stages import Progress
+from seekgraph.graphdb.stages import Progress
+from seekgraph.training.stategraph.prune import prune_rollouts
 from tests.conftest import REPO_ROOT
 from tests.test_clipper_prune import NO_REWRITE, load_fixture
-from training.stategraph.prune import prune_rollouts
 
 
 class Terminal(io.StringIO):
@@ -78,8 +78,8 @@ def test_prune_reports_each_trajectory_not_each_chunk(clean_db: neo4j.Driver) ->
 
 LOAD_MODELS = """
 import sys
-from common.embeddings import Embedder
-from common.llm.transformers_backend import TransformersBackend
+from seekgraph.common.embeddings import Embedder
+from seekgraph.common.llm.transformers_backend import TransformersBackend
 
 TransformersBackend(sys.argv[1])._ensure_loaded()
 Embedder().embed(["a sentence"])

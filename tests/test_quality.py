@@ -7,13 +7,13 @@ import json
 
 import neo4j
 
-from synth.leaper.common import LeaperConfig, Target, TaskRecord, write_tasks
-from synth.leaper.tasks_basic import build_basic_tasks
-from synth.leaper.trees import build_trees
-from synth.quality import QualityConfig, run_quality
-from synth.shaper.evaluate import KGraph
-from synth.shaper.kp import Const, KPTask, Triple, Var
-from synth.shaper.store import save_tasks
+from seekgraph.synth.leaper.common import LeaperConfig, Target, TaskRecord, write_tasks
+from seekgraph.synth.leaper.tasks_basic import build_basic_tasks
+from seekgraph.synth.leaper.trees import build_trees
+from seekgraph.synth.quality import QualityConfig, run_quality
+from seekgraph.synth.shaper.evaluate import KGraph
+from seekgraph.synth.shaper.kp import Const, KPTask, Triple, Var
+from seekgraph.synth.shaper.store import save_tasks
 from tests.leaper_data import TABLES
 from tests.scaffolding.kgraph import merge_kgraph
 from tests.scaffolding.source_tables import write_source_tables

@@ -8,11 +8,11 @@ import neo4j
 import pytest
 from click.testing import CliRunner
 
-from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
-from synth.errors import RelationError
-from synth.ingest.inspect import entity_facts
-from synth.relations import (
+from seekgraph.graphdb.settings import ConnectionSettings
+from seekgraph.synth.errors import RelationError
+from seekgraph.synth.ingest.inspect import entity_facts
+from seekgraph.synth.relations import (
     current_mappings,
     embed,
     header_key,
@@ -22,7 +22,7 @@ from synth.relations import (
     rule_relation,
     set_human_mapping,
 )
-from synth.stages import INGEST, RELATIONS
+from seekgraph.synth.stages import INGEST, RELATIONS
 from tests.conftest import cli_login, run_stage
 
 

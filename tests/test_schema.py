@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import neo4j
 
-from graphdb.schema import SCHEMA_VERSION, apply_schema, describe_schema
+from seekgraph.graphdb.schema import SCHEMA_VERSION, apply_schema, describe_schema
 from tests.conftest import REPO_ROOT
 
 

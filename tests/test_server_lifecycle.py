@@ -13,11 +13,11 @@ import psutil
 import pytest
 from click.testing import CliRunner
 
-from graphdb import server
-from graphdb.driver import open_driver
-from graphdb.errors import AlreadyRunningError, ConnectionFailedError, PortInUseError
-from graphdb.settings import ConnectionSettings, ServerSettings
 from seekgraph.cli import main
+from seekgraph.graphdb import server
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.errors import AlreadyRunningError, ConnectionFailedError, PortInUseError
+from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
 from tests.conftest import _installed_home
 
 pytestmark = pytest.mark.neo4j  # starts servers of its own

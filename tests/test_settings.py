@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from common.config import ConfigFile, load_section, read_config_file, resolve_settings
-from graphdb.errors import ConfigError
-from seekgraph.pipeline import SECTIONS, STAGES
+from seekgraph.cli.pipeline import SECTIONS, STAGES
+from seekgraph.common.config import ConfigFile, load_section, read_config_file, resolve_settings
+from seekgraph.graphdb.errors import ConfigError
 
 
 def _file(tmp_path: Path, text: str) -> ConfigFile:
@@ -67,7 +67,7 @@ def test_config_file_errors_name_the_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("stage", STAGES, ids=lambda s: s.name)
 def test_every_section_refuses_unknown_keys_and_wrong_types(tmp_path: Path, stage: object) -> None:
-    from common.config import load_stage_config
+    from seekgraph.common.config import load_stage_config
 
     config = _file(tmp_path, f"[{stage.section}]\nno_such_setting = 1\n")  # type: ignore[attr-defined]
     with pytest.raises(
@@ -88,7 +88,7 @@ def test_every_section_refuses_unknown_keys_and_wrong_types(tmp_path: Path, stag
 
 
 def test_booleans_ports_and_memory_are_checked(tmp_path: Path) -> None:
-    from synth.ingest.config import IngestConfig
+    from seekgraph.synth.ingest.config import IngestConfig
 
     with pytest.raises(ConfigError, match="allow_duplicate_headers: expected true or false"):
         load_section(IngestConfig, {"allow_duplicate_headers": "no"}, source="x.toml")
@@ -104,7 +104,7 @@ def test_booleans_ports_and_memory_are_checked(tmp_path: Path) -> None:
     assert (s.server.heap, s.server.bolt_port) == ("2g", 7688)
     with pytest.raises(ConfigError, match=r"\$SEEKGRAPH_BOLT_PORT: expected an integer"):
         resolve_settings(ConfigFile(), env={"SEEKGRAPH_BOLT_PORT": "x"})
-    from agent.config import RolloutConfig
+    from seekgraph.agent.config import RolloutConfig
 
     # a lease shorter than a rollout may last would let a second worker take it over
     with pytest.raises(ConfigError, match=r"lease_seconds .* must exceed max_seconds"):
@@ -112,7 +112,7 @@ def test_booleans_ports_and_memory_are_checked(tmp_path: Path) -> None:
 
 
 def test_flags_override_the_file_and_are_checked_too(tmp_path: Path) -> None:
-    from synth.leaper.common import LeaperConfig
+    from seekgraph.synth.leaper.common import LeaperConfig
 
     config = _file(tmp_path, "[leaper]\nmax_targets = 300\n")
     assert config.load(LeaperConfig, "leaper").max_targets == 300

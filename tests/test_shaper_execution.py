@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from synth.shaper.compile import compile_task, execute
-from synth.shaper.evaluate import KGraph, evaluate
-from synth.shaper.kp import Const, KPTask, ShaperError, Triple, Var
+from seekgraph.synth.shaper.compile import compile_task, execute
+from seekgraph.synth.shaper.evaluate import KGraph, evaluate
+from seekgraph.synth.shaper.kp import Const, KPTask, ShaperError, Triple, Var
 from tests.conftest import wipe
 from tests.scaffolding.kgraph import merge_kgraph
 

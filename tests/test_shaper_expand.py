@@ -7,16 +7,16 @@ import json
 import neo4j
 import pytest
 
-from graphdb import cypher
-from synth.shaper.config import ShaperConfig
-from synth.shaper.evaluate import KGraph, evaluate
-from synth.shaper.expand import expand_tasks
-from synth.shaper.kp import Const, KPTask, Triple, Var
-from synth.shaper.ops import GraphOps
-from synth.shaper.questions import check_question, render
-from synth.shaper.seeds import circular_variable, make_seeds
-from synth.shaper.store import load_tasks
-from synth.shaper.validate import find_redundant, validate_expansion
+from seekgraph.graphdb import cypher
+from seekgraph.synth.shaper.config import ShaperConfig
+from seekgraph.synth.shaper.evaluate import KGraph, evaluate
+from seekgraph.synth.shaper.expand import expand_tasks
+from seekgraph.synth.shaper.kp import Const, KPTask, Triple, Var
+from seekgraph.synth.shaper.ops import GraphOps
+from seekgraph.synth.shaper.questions import check_question, render
+from seekgraph.synth.shaper.seeds import circular_variable, make_seeds
+from seekgraph.synth.shaper.store import load_tasks
+from seekgraph.synth.shaper.validate import find_redundant, validate_expansion
 from tests.conftest import DEFAULT_DATA
 from tests.scaffolding.kgraph import merge_kgraph
 
@@ -215,8 +215,8 @@ def test_repo_default_pages_exist() -> None:
 
 
 def test_a_walk_leaves_a_value_only_within_its_table() -> None:
-    from synth.shaper.ops import Neighbour
-    from synth.shaper.seeds import walkable
+    from seekgraph.synth.shaper.ops import Neighbour
+    from seekgraph.synth.shaper.seeds import walkable
 
     forty = Neighbour("points_scored@fiba", "number:40", "Value", "40")
     out_of_forty = [

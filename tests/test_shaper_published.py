@@ -10,10 +10,10 @@ import neo4j
 import pytest
 from click.testing import CliRunner
 
-from synth.shaper.kp import Const, ShaperError, Var
-from synth.shaper.published import normalise_element, parse_row, read_rows, to_row
-from synth.shaper.stages import export_tasks, import_published, map_relation
-from synth.shaper.store import load_tasks
+from seekgraph.synth.shaper.kp import Const, ShaperError, Var
+from seekgraph.synth.shaper.published import normalise_element, parse_row, read_rows, to_row
+from seekgraph.synth.shaper.stages import export_tasks, import_published, map_relation
+from seekgraph.synth.shaper.store import load_tasks
 
 ROW = {
     "id": "r1",

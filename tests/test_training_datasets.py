@@ -14,16 +14,16 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from common.config import read_config_file
-from graphdb import cypher
-from graphdb.errors import ConfigError
-from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
+from seekgraph.common.config import read_config_file
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.errors import ConfigError
+from seekgraph.graphdb.settings import ConnectionSettings
+from seekgraph.training.config import DatasetSpec
+from seekgraph.training.datasets import Candidate, build_dataset, select, variant_counts
+from seekgraph.training.errors import DatasetError
 from tests.conftest import cli_login
 from tests.scaffolding.rollouts import trajectory_rows, write_rows
-from training.config import DatasetSpec
-from training.datasets import Candidate, build_dataset, select, variant_counts
-from training.errors import DatasetError
 
 
 def cand(rid: str, task: str, **kw: object) -> Candidate:

@@ -8,8 +8,7 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from tests.agent_fixture import SHAPER_TASK, load_fixture
-from training.experiments import (
+from seekgraph.training.experiments import (
     ArmResult,
     ExperimentConfig,
     arm_spec,
@@ -17,6 +16,7 @@ from training.experiments import (
     run_experiment,
     within_noise,
 )
+from tests.agent_fixture import SHAPER_TASK, load_fixture
 
 
 def test_arms_take_the_same_teacher_rollouts_and_differ_only_in_selection() -> None:

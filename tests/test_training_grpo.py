@@ -1,7 +1,7 @@
 """Multi-turn GRPO through the agent environment: the episode loop and a CPU smoke test.
 
 What these tests prove, and what not:
-- `test_episode_*` drive `training.multiturn.run_episode` with a scripted policy (fixed turns,
+- `test_episode_*` drive `seekgraph.training.multiturn.run_episode` with a scripted policy (fixed turns,
   like tests/test_agent_react.py's scripted backend) over the REAL tools and the fixture web in
   Neo4j and SmolLM2's real tokenizer/chat template: the policy's tool calls are executed, their
   `<tool_response>` turns are appended exactly as the chat template renders them, and those
@@ -22,13 +22,13 @@ import neo4j
 import pytest
 import torch
 
-from agent.web.tools import WebTools
-from common.wire import system_prompt, tool_call_text
+from seekgraph.agent.web.tools import WebTools
+from seekgraph.common.wire import system_prompt, tool_call_text
+from seekgraph.training.config import GRPORunConfig
+from seekgraph.training.grpo import run_grpo, task_prompts
+from seekgraph.training.multiturn import EpisodeConfig, run_episode
+from seekgraph.training.rewards import score_trajectory
 from tests.agent_fixture import SHAPER_TASK, load_fixture
-from training.config import GRPORunConfig
-from training.grpo import run_grpo, task_prompts
-from training.multiturn import EpisodeConfig, run_episode
-from training.rewards import score_trajectory
 
 pytestmark = pytest.mark.slow
 

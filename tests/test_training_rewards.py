@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from training.rewards import (
+from seekgraph.training.rewards import (
     efficiency,
     format_score,
     make_trl_rewards,

@@ -14,11 +14,11 @@ import neo4j
 import pytest
 import torch
 
+from seekgraph.training.config import DatasetSpec, SFTRunConfig
+from seekgraph.training.datasets import build_dataset
+from seekgraph.training.runs import checkpoint_trajectories, dropped_examples
+from seekgraph.training.sft import build_trainer, run_sft
 from tests.scaffolding.rollouts import messages, trajectory_rows, write_rows
-from training.config import DatasetSpec, SFTRunConfig
-from training.datasets import build_dataset
-from training.runs import checkpoint_trajectories, dropped_examples
-from training.sft import build_trainer, run_sft
 
 pytestmark = pytest.mark.slow
 
@@ -139,8 +139,8 @@ def test_sft_loss_falls_params_change_resumes_and_is_traceable(
 def test_eval_writes_an_evaluation(
     clean_db: neo4j.Driver, database: str | None, smollm2_checkpoint: Path
 ) -> None:
-    from training.config import EvalConfig
-    from training.evaluation import evaluate_checkpoint
+    from seekgraph.training.config import EvalConfig
+    from seekgraph.training.evaluation import evaluate_checkpoint
 
     rows = trajectory_rows(2, pruned_share=0.0, heldout_share=1.0, seed=2, prefix="ev")
     write_rows(clean_db, database, rows)

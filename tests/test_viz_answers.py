@@ -8,10 +8,10 @@ from pathlib import Path
 import neo4j
 from click.testing import CliRunner
 
-from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
+from seekgraph.graphdb.settings import ConnectionSettings
+from seekgraph.viz.answers import answers_text, load_answers
 from tests.conftest import cli_login, run_pipeline
-from viz.answers import answers_text, load_answers
 
 STAGES = ("ingest", "relations", "leaper-trees", "leaper-basic", "leaper-union", "shaper-seeds")
 

@@ -12,9 +12,21 @@ import neo4j
 import pytest
 from click.testing import CliRunner
 
-from graphdb.settings import ConnectionSettings
 from seekgraph.cli import main
-from seekgraph.pipeline import STAGES
+from seekgraph.cli.pipeline import STAGES
+from seekgraph.graphdb.settings import ConnectionSettings
+from seekgraph.viz.browser_guide import (
+    EXPLORE_NAMES,
+    MAX_GRAPH_NODES,
+    browser_url,
+    editor_text,
+    explore_queries,
+    query_for,
+    render_guide,
+    serve_guide,
+)
+from seekgraph.viz.report import published_triple_counts, write_report
+from seekgraph.viz.stages import REPORT
 from tests.conftest import run_stage
 from tests.viz_sample import (
     BASIC,
@@ -27,18 +39,6 @@ from tests.viz_sample import (
     load_sample,
     long_rollout,
 )
-from viz.browser_guide import (
-    EXPLORE_NAMES,
-    MAX_GRAPH_NODES,
-    browser_url,
-    editor_text,
-    explore_queries,
-    query_for,
-    render_guide,
-    serve_guide,
-)
-from viz.report import published_triple_counts, write_report
-from viz.stages import REPORT
 
 N_PLOTS = 10  # funnel, composition, distributions, stages, seconds, tasks, KP, ISR, pruning, loss
 
@@ -132,11 +132,11 @@ def test_report_command_writes_every_plot(
 def test_every_bar_of_the_report_carries_its_number(
     sample_db: neo4j.Driver, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import viz.report
+    from seekgraph.viz import report as report_module
 
     figures: list[Any] = []
-    monkeypatch.setattr(viz.report, "_png", lambda fig: figures.append(fig) or "x")
-    report = viz.report.build_report(sample_db, published_path=tmp_path / "absent")
+    monkeypatch.setattr(report_module, "_png", lambda fig: figures.append(fig) or "x")
+    report = report_module.build_report(sample_db, published_path=tmp_path / "absent")
     assert len(figures) == report.n_plots == N_PLOTS
     n_bars = 0
     for fig in figures:
@@ -224,7 +224,10 @@ def test_every_explore_query_has_a_title_and_is_offered() -> None:
     assert [q.name for q in queries] == list(EXPLORE_NAMES)
     assert all(q.title and not q.title.startswith("explore/") for q in queries)
     on_disk = sorted(
-        p.stem for p in (Path(__file__).parent.parent / "cypher" / "explore").glob("*.cypher")
+        p.stem
+        for p in (Path(__file__).parent.parent / "seekgraph" / "cypher" / "explore").glob(
+            "*.cypher"
+        )
     )
     assert on_disk == sorted(n.split("/")[1] for n in EXPLORE_NAMES)
 

@@ -8,6 +8,10 @@ from collections import Counter
 import neo4j
 import pytest
 
+from seekgraph.viz import graphs
+from seekgraph.viz.errors import NotFoundError
+from seekgraph.viz.html import levels, render_html
+from seekgraph.viz.svg import render_svg
 from tests.viz_sample import (
     BASIC,
     KP,
@@ -19,10 +23,6 @@ from tests.viz_sample import (
     load_sample,
     long_rollout,
 )
-from viz import graphs
-from viz.errors import NotFoundError
-from viz.html import levels, render_html
-from viz.svg import render_svg
 
 
 @pytest.fixture

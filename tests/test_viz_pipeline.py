@@ -9,13 +9,13 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from common.answers import gold_records
-from graphdb import cypher
+from seekgraph.common.answers import gold_records
+from seekgraph.graphdb import cypher
+from seekgraph.viz import graphs
+from seekgraph.viz.browser_guide import MAX_GRAPH_NODES, editor_text, query_for
+from seekgraph.viz.html import render_html
+from seekgraph.viz.svg import render_svg
 from tests.conftest import run_pipeline
-from viz import graphs
-from viz.browser_guide import MAX_GRAPH_NODES, editor_text, query_for
-from viz.html import render_html
-from viz.svg import render_svg
 
 SYNTHESIS = (
     "ingest",

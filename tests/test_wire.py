@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from common.wire import (
+from seekgraph.common.wire import (
     MALFORMED_JSON,
     Trajectory,
     WireFormatError,

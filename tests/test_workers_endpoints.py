@@ -12,7 +12,7 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from graphdb.settings import ConnectionSettings
+from seekgraph.graphdb.settings import ConnectionSettings
 from tests.agent_fixture import load_fixture
 from tests.conftest import REPO_ROOT, cli_login
 from tests.scaffolding.serve import transformers_serve

@@ -13,7 +13,7 @@ from typing import Any
 
 import neo4j
 
-from graphdb.cypher import batched
+from seekgraph.graphdb.cypher import batched
 
 CYPHER = Path(__file__).resolve().parent / "cypher"
 

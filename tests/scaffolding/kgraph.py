@@ -13,7 +13,7 @@ from pathlib import Path
 
 import neo4j
 
-from synth.shaper.evaluate import KGraph
+from seekgraph.synth.shaper.evaluate import KGraph
 from tests.scaffolding import write_batches
 
 
@@ -56,7 +56,7 @@ def merge_kgraph(
 
 def read_wikispeedia(folder: Path) -> KGraph:
     """The Wikispeedia articles as a link-only `KGraph` (entity ids ``/wiki/Name``)."""
-    from synth.ingest.records import wiki_id
+    from seekgraph.synth.ingest.records import wiki_id
 
     graph = KGraph()
     with gzip.open(folder / "articles.jsonl.gz", "rt", encoding="utf-8") as f:

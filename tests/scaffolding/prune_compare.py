@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from common.wire import Trajectory
-from training.stategraph.errors import StateGraphError
-from training.stategraph.extract_rules import Lexicon
-from training.stategraph.mindag import necessary_actions
-from training.stategraph.model import StateGraph, restrict
-from training.stategraph.vote import vote
+from seekgraph.common.wire import Trajectory
+from seekgraph.training.stategraph.errors import StateGraphError
+from seekgraph.training.stategraph.extract_rules import Lexicon
+from seekgraph.training.stategraph.mindag import necessary_actions
+from seekgraph.training.stategraph.model import StateGraph, restrict
+from seekgraph.training.stategraph.vote import vote
 
 
 @dataclass(frozen=True)

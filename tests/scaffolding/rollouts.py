@@ -14,11 +14,11 @@ from typing import Any
 
 import neo4j
 
-from agent.store import step_rows, write_rollout
-from agent.trajectory import StepRecord
-from common.wire import Trajectory, assistant_text, tool_response_text
-from graphdb import cypher
-from training.stategraph.store import write_pruned
+from seekgraph.agent.store import step_rows, write_rollout
+from seekgraph.agent.trajectory import StepRecord
+from seekgraph.common.wire import Trajectory, assistant_text, tool_response_text
+from seekgraph.graphdb import cypher
+from seekgraph.training.stategraph.store import write_pruned
 
 VARIANTS = ("basic", "union", "reverse-union", "kp")
 DATE = "2026-01-01"
@@ -209,7 +209,7 @@ def store_trajectory(
     policy: str = "teacher",
     model: str = "teacher-d0.3",
 ) -> str:
-    """One rollout of an existing task through `agent.store` (what the rollout stage writes);
+    """One rollout of an existing task through `seekgraph.agent.store` (what the rollout stage writes);
     `detours`: turn index -> kind; `pages`: per turn, the pages its tool saw."""
     n = len(trajectory.turns)
     steps = [

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import requests
 
-from graphdb.server import free_port
+from seekgraph.graphdb.server import free_port
 
 
 class ServeError(RuntimeError):

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from graphdb import server
-from graphdb.settings import ServerSettings
+from seekgraph.graphdb import server
+from seekgraph.graphdb.settings import ServerSettings
 from tests.conftest import _installed_home
 
 

@@ -1,9 +1,0 @@
-"""Errors of the agent side (under the one root, `graphdb.errors.SeekgraphError`)."""
-
-from __future__ import annotations
-
-from graphdb.errors import SeekgraphError
-
-
-class AgentError(SeekgraphError):
-    """Root of every expected failure in `agent`."""

@@ -1,7 +1,0 @@
-"""What several stages share, on the floor between `graphdb` and `synth`.
-
-- `common.config`: the one config loader (typed sections, checked keys, flag > file > env);
-- `common.llm`: the LLM interface and its backends (transformers, OpenAI-compatible, vLLM);
-- `common.wire`: the Tongyi wire format, the one shape of a trajectory;
-- `common.embeddings`: the packaged all-MiniLM-L6-v2 sentence embedder.
-"""

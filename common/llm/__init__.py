@@ -1,6 +1,0 @@
-"""One small LLM interface (`LLMBackend.generate`) with vLLM, OpenAI-compatible and transformers backends."""
-
-from common.llm.base import Generation, LLMBackend, Message
-from common.llm.registry import load_backend
-
-__all__ = ["Generation", "LLMBackend", "Message", "load_backend"]

@@ -1,0 +1,120 @@
+"""Building what a rollout needs from settings: the offline web's tools and the policy.
+
+Stages, GRPO and the evaluation all build their tools and policies here, so the same settings
+give the same tools everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from seekgraph.agent.config import RolloutConfig, ToolSettings
+from seekgraph.agent.errors import AgentError
+from seekgraph.agent.web.tools import CachedTools, CutTools, ToolBox, WebTools
+from seekgraph.graphdb.ids import stable_id
+
+
+def make_tools(
+    driver: neo4j.Driver, database: str | None, settings: ToolSettings, *, cached: bool = True
+) -> ToolBox:
+    """WebTools (hybrid when pages carry embeddings), behind the ToolCall cache if `cached`,
+    their observations cut to `settings.observation_chars` when set (the cache keeps them
+    whole, so settings with other cuts share it)."""
+    from seekgraph.agent.web.index import embedding_counts
+    from seekgraph.common.embeddings import Embedder
+
+    embedder = None
+    if settings.hybrid and embedding_counts(driver, database)[1] > 0:
+        embedder = Embedder(threads=1)  # one query at a time (see Embedder.threads)
+    summary = None
+    if settings.summary_backend:
+        from seekgraph.common.llm.registry import load_backend
+
+        summary = load_backend(settings.summary_backend)
+    tools = WebTools(
+        driver,
+        database,
+        top_k=settings.top_k,
+        embedder=embedder,
+        vector_weight=settings.vector_weight,
+        summary_backend=summary,
+        evidence_chars=settings.evidence_chars,
+    )
+    box: ToolBox = CachedTools(tools) if cached else tools
+    return CutTools(box, settings.observation_chars) if settings.observation_chars else box
+
+
+def settings_tag(settings: ToolSettings, *extra: Any) -> str:
+    """'' when the tool settings are the defaults and `extra` is empty, else a short digest of
+    them: part of a policy's model name, hence of its rollout ids."""
+    tools = {f.name: getattr(settings, f.name) for f in fields(ToolSettings)}
+    if (
+        tools == {f.name: getattr(ToolSettings(), f.name) for f in fields(ToolSettings)}
+        and not extra
+    ):
+        return ""
+    return stable_id("s", tools, extra, length=8).removeprefix("s:")
+
+
+def make_policy(driver: neo4j.Driver, database: str | None, settings: RolloutConfig) -> Any:
+    """The teacher or an LLM policy (settings.policy), with cached tools."""
+    from seekgraph.agent.react import ReactConfig
+    from seekgraph.agent.rollouts import LLMRollouts, TeacherRollouts
+    from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
+
+    tools = make_tools(driver, database, settings)
+    if settings.policy == "teacher":
+        return TeacherRollouts(
+            TeacherPolicy(
+                driver,
+                database,
+                tools,
+                TeacherConfig(
+                    detour_rate=settings.detour_rate,
+                    max_rounds=settings.max_rounds,
+                    date=settings.date,
+                ),
+            ),
+            tag=settings_tag(settings),
+        )
+    from seekgraph.common.llm.registry import load_backend
+
+    backend = settings.backend
+    if settings.policy == "student":
+        backend = f"transformers:{student_checkpoint(driver, database, settings.student)}"
+    config = ReactConfig(
+        max_rounds=settings.max_rounds,
+        max_context_tokens=settings.max_context_tokens,
+        max_seconds=settings.max_seconds,
+        max_tokens=settings.max_tokens,
+    )
+    tag = settings_tag(settings, asdict(config))
+    return LLMRollouts(
+        load_backend(backend), tools, config, name=settings.policy, tag=tag, date=settings.date
+    )
+
+
+def student_checkpoint(driver: neo4j.Driver, database: str | None, student: str) -> Path:
+    """The checkpoint folder a `--student` value names: a folder, a TrainingRun id, or (empty)
+    the latest finished SFT run's final checkpoint."""
+    from seekgraph.graphdb import cypher
+
+    if student and (Path(student) / "config.json").is_file():
+        return Path(student).resolve()
+    rows = cypher.read(
+        driver, "agent/find_student_checkpoint", database=database, run_id=student or None
+    )
+    if not rows or not rows[0]["checkpoint"]:
+        what = f"TrainingRun {student!r}" if student else "a finished SFT run"
+        raise AgentError(
+            f"no student checkpoint: {what} is not in the graph (train one with "
+            "`seekgraph train-sft`, or pass --student FOLDER)"
+        )
+    path = Path(rows[0]["checkpoint"])
+    if not (path / "config.json").is_file():
+        raise AgentError(f"the student checkpoint {path} of {rows[0]['run_id']} is missing")
+    return path

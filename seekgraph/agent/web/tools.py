@@ -1,0 +1,526 @@
+"""The Search and Visit tools over the offline web, in the Tongyi-DeepResearch wire format.
+
+`search{query: str | list[str], filter_year?: int}` returns, per query, the top-k pages by a
+hybrid ranking: reciprocal rank fusion (RRF, k=60) of the Lucene full-text ranking and, when an
+`Embedder` is given, the vector ranking (cosine over all-MiniLM-L6-v2 page embeddings), weighted
+by `vector_weight`. The full-text query is the bag of the query's words plus the whole query as a
+boosted phrase, so a page holding the exact words in order ranks first. Both choices are measured
+over the OTT-QA corpus in `docs/benchmarks.md` ("Offline web").
+`filter_year` keeps pages whose `Page.year` equals the year (pages without a year drop out).
+
+`visit{url: str | list[str], goal: str}` returns the evidence on each page relevant to the goal:
+extractive by default (the page's lines/sentences ranked by overlap with the goal, filled up to a
+character budget and printed in page order), or an LLM summary `{rational, evidence, summary}`
+when a summary backend is configured.
+
+Expected failures (unknown URL, no results, malformed arguments) come back as observations with
+`error` set; a broken database or backend raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+from urllib.parse import unquote
+
+import neo4j
+
+from seekgraph.common.llm.base import LLMBackend
+from seekgraph.common.text import normalize, titled
+from seekgraph.common.wire import TOOL_NAMES
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.ids import stable_id
+
+RRF_K = 60
+PHRASE_BOOST = 2  # weight of the exact-phrase clause against the bag of words
+TITLE_WEIGHT = 0.3  # weight of a match in the title alone (it is also in the text); bench_web
+# r1: bag of words, RRF weights 1:1; r2: + phrase clause, vector weight; r3: ties at the
+# index's cut-off broken by page id; r4: exact vector ranking on small corpora; r5: question
+# words dropped, title weighted 0.3 (and in the text)
+RANKING_VERSION = "r5"
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+_LUCENE_WORDS = re.compile(r"\b(AND|OR|NOT|TO)\b")
+_WORD = re.compile(r"\w+")
+# a sentence ends at . ! ? before a capital, but not after an initial ("J. M. Coetzee")
+_SENTENCE = re.compile(r"(?<![A-Z]\.)(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_STOPWORD_TEXT = (
+    "a an the of in on at to for from by with and or is are was were be been which who whom "
+    "what when where how that this these those it its as his her their all any find list give "
+    "name names each every about page information "
+    # function words of questions: on nearly every page, they only add noise to a bag of words
+    "has have had having does do did doing being am whose why there here than then so such "
+    "into onto over under up down out off again also both few more most other some own same "
+    "too very can could will would shall should may might must just only not no nor but if "
+    "because while until during before after above below between through against per via "
+    "i me my we us our you your he him she they them one ones whether listed known called"
+)
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a tool returns: the text the agent reads and the pages it saw (for `SAW` edges)."""
+
+    text: str
+    pages: tuple[str, ...] = ()
+    error: str | None = None  # short code: malformed_arguments, unknown_tool, not_found, no_results
+
+
+class ToolBox(Protocol):
+    """Anything that executes a named tool call."""
+
+    def call(self, name: str, arguments: Any) -> Observation: ...
+
+
+class QueryEmbedder(Protocol):
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in normalize(text).split() if w not in STOPWORDS and len(w) > 1}
+
+
+def lucene_query(text: str) -> str:
+    """Escape Lucene syntax so any user text is a plain bag-of-words query."""
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)
+    return _LUCENE_WORDS.sub(lambda m: m.group(1).lower(), escaped).strip()
+
+
+def fulltext_query(
+    text: str,
+    *,
+    title: float = TITLE_WEIGHT,
+    phrase: float = PHRASE_BOOST,
+    stopwords: bool = True,
+) -> str:
+    """The Lucene query of one search: the query's words in the page text (which begins with
+    the title) and, weighted `title`, in the title alone (1: the index's default of every
+    field alike; 0: text only); OR the whole query as a phrase boosted by `phrase` (0: none).
+    With `stopwords`, words of STOPWORDS are dropped first: question words ("which", "the",
+    "has") are on nearly every page and only add noise to the bag.
+
+    On 300 six-word snippets of OTT-QA pages, the page a snippet came from is in the top 5 for
+    160 with the bag alone and for 282 with the phrase clause. On questions written from
+    OTT-QA rows (bench_web), a title weight of 1 lets passages with short titles that share one
+    common word with a question crowd out the page the question is about; 0.3 found the gold
+    passage for 45.2% of 1,366 questions against 44.5% at 1 and 43.5% for BM25.
+    """
+    words = _WORD.findall(text.lower())
+    if stopwords:  # unless nothing else is left ("The Who")
+        text = " ".join(w for w in text.split() if normalize(w) not in STOPWORDS) or text
+    bag = lucene_query(text)
+    if not bag:
+        return ""
+    if title == 1.0:
+        query = bag  # every field alike: the index's own default
+    elif title <= 0:
+        query = f"text:({bag})"
+    else:
+        query = f"text:({bag}) title:({bag})^{title:g}"
+    if phrase <= 0 or len(words) < 2:
+        return query
+    return f'{query} "{" ".join(words)}"^{phrase:g}'
+
+
+def segments(text: str) -> list[str]:
+    """A page's lines, each split into sentences: the units visit extracts."""
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and " | " in line:  # a table row is one unit
+            out.append(line)
+        elif line:
+            out.extend(s.strip() for s in _SENTENCE.split(line) if s.strip())
+    return out
+
+
+def _body(page: dict[str, Any]) -> str:
+    """A page's text without the title line it begins with (a search result shows the title)."""
+    title, text = page["title"], page["text"]
+    if title and text.startswith(title + "\n"):
+        return text[len(title) + 1 :]
+    return text
+
+
+def best_snippet(text: str, query: str, chars: int = 240) -> str:
+    words = content_words(query)
+    segs = segments(text) or [text]
+    best = max(segs, key=lambda s: (len(words & content_words(s)), -segs.index(s)))
+    return best if len(best) <= chars else best[: chars - 1].rstrip() + "…"
+
+
+def extract_evidence(text: str, goal: str, budget: int) -> tuple[list[str], str]:
+    """Segments relevant to `goal` first, then the rest, up to `budget` chars, in page order."""
+    segs = segments(text)
+    words = content_words(goal)
+    scored = sorted(range(len(segs)), key=lambda i: (-len(words & content_words(segs[i])), i))
+    chosen: list[int] = []
+    used = 0
+    for i in scored:
+        if used + len(segs[i]) > budget and chosen:
+            continue
+        chosen.append(i)
+        used += len(segs[i]) + 1
+    top = segs[scored[0]] if segs else ""
+    return [segs[i] for i in sorted(chosen)], top
+
+
+def page_key(url: str) -> str:
+    """A visit URL → the page key: `https://en.wikipedia.org/wiki/X` and `/wiki/X` are one page."""
+    url = unquote(url.strip())
+    for prefix in ("https://en.wikipedia.org", "http://en.wikipedia.org", "en.wikipedia.org"):
+        if url.startswith(prefix + "/wiki/"):
+            return url[len(prefix) :].split("#")[0].replace(" ", "_")
+    return url
+
+
+def _as_list(value: Any) -> list[str] | None:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+SUMMARY_PROMPT = """Please process the following webpage content and user goal to extract \
+relevant information.
+
+## Webpage Content
+{content}
+
+## User Goal
+{goal}
+
+Reply with one JSON object with the fields "rational" (which parts of the page matter for the \
+goal), "evidence" (the most relevant text, quoted) and "summary" (a concise answer to the goal)."""
+
+
+@dataclass
+class WebTools:
+    """Search and Visit over the `Page` nodes of one database.
+
+    `embedder` switches on hybrid ranking (without it, full-text only); `summary_backend`
+    switches visit from extractive evidence to an LLM summary.
+    """
+
+    driver: neo4j.Driver
+    database: str | None = None
+    top_k: int = 5
+    embedder: QueryEmbedder | None = None
+    vector_weight: float = 0.1  # RRF weight of the vector ranking (full-text has 1); see ranked()
+    summary_backend: LLMBackend | None = None
+    evidence_chars: int = 3000
+    max_items: int = 10  # queries / urls per call
+    # With at most this many embedded pages the vector ranking is exact (every page scored);
+    # the approximate index's answers depend on how its segments happened to merge, so the
+    # same graph could rank differently in two builds.
+    exact_vector_pages: int = 20_000
+    _embed_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _embedded: int | None = field(default=None, repr=False)
+    _threads: ThreadPoolExecutor | None = field(default=None, repr=False)
+
+    def _pool(self) -> ThreadPoolExecutor:
+        """Threads for the full-text half of a hybrid search (made on first use)."""
+        with self._embed_lock:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(4, thread_name_prefix="web-search")
+            return self._threads
+
+    def _vector_query(self) -> str | None:
+        """The exact vector query for a small corpus, the approximate index for a large one,
+        None while no page has an embedding."""
+        if not self._embedded:  # counted once there are embeddings
+            row = cypher.read(self.driver, "agent/count_page_embeddings", database=self.database)
+            self._embedded = int(row[0]["embedded"])
+        if not self._embedded:
+            return None
+        if self._embedded <= self.exact_vector_pages:
+            return "agent/search_pages_vector_exact"
+        return "agent/search_pages_vector"
+
+    @property
+    def cache_salt(self) -> str:
+        """Part of every cache key: results depend on the ranking and the visit mode.
+
+        Change RANKING_VERSION when the ranking changes, so no cached result of the old one
+        is served.
+        """
+        summary = self.summary_backend.name if self.summary_backend is not None else "extractive"
+        ranking = f"{RANKING_VERSION}/fulltext"
+        if self.embedder is not None and self.vector_weight > 0:
+            ranking += f"+vector{self.vector_weight:g}"
+        return f"{ranking}/k{self.top_k}/{summary}/{self.evidence_chars}"
+
+    def call(self, name: str, arguments: Any) -> Observation:
+        """Dispatch a tool call; malformed calls become observations, not exceptions."""
+        if not isinstance(arguments, dict):
+            return Observation(
+                f"[{name}] Invalid arguments: expected a JSON object.", error="malformed_arguments"
+            )
+        if name == "search":
+            queries = _as_list(arguments.get("query"))
+            year = arguments.get("filter_year")
+            if isinstance(year, str) and year.strip().isdigit():
+                year = int(year)
+            if queries is None or not all(q.strip() for q in queries):
+                return Observation(
+                    "[search] Invalid request format: 'query' must be a "
+                    "non-empty string or list of strings.",
+                    error="malformed_arguments",
+                )
+            if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+                return Observation(
+                    "[search] Invalid request format: 'filter_year' must be an integer year.",
+                    error="malformed_arguments",
+                )
+            return self.search(queries[: self.max_items], filter_year=year)
+        if name == "visit":
+            urls = _as_list(arguments.get("url"))
+            goal = arguments.get("goal")
+            if urls is None or not isinstance(goal, str) or not goal.strip():
+                return Observation(
+                    "[visit] Invalid request format: 'url' must be a string or "
+                    "list of strings and 'goal' a non-empty string.",
+                    error="malformed_arguments",
+                )
+            return self.visit(urls[: self.max_items], goal)
+        return Observation(
+            f"Error: tool {name!r} does not exist; the tools are {', '.join(TOOL_NAMES)}.",
+            error="unknown_tool",
+        )
+
+    # -- search ---------------------------------------------------------------------------
+    def ranked(self, query: str, filter_year: int | None = None) -> list[dict[str, Any]]:
+        """Top-k pages for one query by weighted RRF over full-text and (if configured) vector ranks.
+
+        With `vector_weight` below about 0.94 a page only the vector ranking finds enters the
+        top 5 only when full-text finds fewer pages: the vector ranking reorders what both find
+        and fills in when the words of the query are on too few pages. Over the OTT-QA corpus
+        (bench_web) every weight above 0 found the source page of a query less often than
+        full-text alone, 0.1 least so; hence the default.
+        """
+        fetch = self.top_k * (10 if filter_year is not None else 3)
+
+        def read(name: str, ties: bool = True, **params: Any) -> list[dict[str, Any]]:
+            """The `fetch` best pages of one ranking, the same in every build of the graph.
+
+            An index cuts its hits at its limit among equal scores by internal document
+            order, which differs between builds (and after a crash recovery): ask for twice
+            as many (`ties`: scores are often equal; else one more), keep the groups of equal
+            score the cut left whole (ordered by page id), and ask for more while they are
+            fewer than `fetch`."""
+            limit = 2 * fetch if ties else fetch + 1
+            while True:
+                rows = cypher.read(
+                    self.driver,
+                    name,
+                    database=self.database,
+                    fetch=limit,
+                    k=limit,
+                    year=filter_year,
+                    **params,
+                )
+                if not rows or rows[0]["index_hits"] < limit:
+                    return rows[:fetch]
+                whole = [r for r in rows if r["score"] > r["lowest"]]
+                if len(whole) >= fetch or limit >= 64 * fetch:
+                    return whole[:fetch]
+                limit *= 2
+
+        lists: list[tuple[float, list[dict[str, Any]]]] = []
+        text_query = fulltext_query(query)
+        vector_query = (
+            self._vector_query() if self.embedder is not None and self.vector_weight > 0 else None
+        )
+        # hybrid: the full-text query runs on the server while the query is embedded here
+        text_rows: Future[list[dict[str, Any]]] | None = None
+        if text_query and vector_query is not None:
+            text_rows = self._pool().submit(read, "agent/search_pages_fulltext", query=text_query)
+        elif text_query:
+            lists.append((1.0, read("agent/search_pages_fulltext", query=text_query)))
+        if self.embedder is not None and vector_query is not None:
+            with self._embed_lock:  # the model is shared by the rollout threads
+                vector = self.embedder.embed([query])[0]
+            # cosine scores are rarely equal: one page past the cut shows whether a tie was cut
+            # (a vector query's time grows with the pages it asks for)
+            vector_rows = read(vector_query, ties=False, vector=vector)
+            if text_rows is not None:
+                lists.append((1.0, text_rows.result()))
+            lists.append((self.vector_weight, vector_rows))
+        fused: dict[str, float] = {}
+        pages: dict[str, dict[str, Any]] = {}
+        for weight, ranking in lists:
+            for rank, row in enumerate(ranking):
+                score = weight / (RRF_K + rank + 1)
+                fused[row["page_id"]] = fused.get(row["page_id"], 0.0) + score
+                pages[row["page_id"]] = row
+        order = sorted(fused, key=lambda pid: (-fused[pid], pid))[: self.top_k]
+        return [pages[pid] for pid in order]
+
+    def search(self, queries: list[str], filter_year: int | None = None) -> Observation:
+        parts: list[str] = []
+        seen: list[str] = []
+        for query in queries:
+            hits = self.ranked(query, filter_year)
+            if not hits:
+                parts.append(f"No results found for '{query}'. Try with a more general query.")
+                continue
+            lines = []
+            for i, hit in enumerate(hits, start=1):
+                lines.append(
+                    f"{i}. [{hit['title']}]({hit['url']})\n{best_snippet(_body(hit), query)}"
+                )
+                if hit["page_id"] not in seen:
+                    seen.append(hit["page_id"])
+            parts.append(
+                f"A Google search for '{query}' found {len(hits)} results:\n\n"
+                "## Web Results\n" + "\n\n".join(lines)
+            )
+        return Observation(
+            "\n=======\n".join(parts), tuple(seen), error=None if seen else "no_results"
+        )
+
+    # -- visit ----------------------------------------------------------------------------
+    def visit(self, urls: list[str], goal: str) -> Observation:
+        parts: list[str] = []
+        seen: list[str] = []
+        for url in urls:
+            rows = cypher.read(
+                self.driver, "agent/get_page", database=self.database, url=page_key(url)
+            )
+            if not rows:
+                parts.append(
+                    f"The useful information in {url} for user goal {goal} as "
+                    "follows: \n\nEvidence in page: \nThe provided webpage content "
+                    "could not be accessed. Please check the URL or file format.\n\n"
+                    "Summary: \nThe webpage content could not be processed, and "
+                    "therefore, no information is available.\n\n"
+                )
+                continue
+            page = rows[0]
+            seen.append(page["page_id"])
+            evidence, summary = self._read_page(page, goal)
+            parts.append(
+                f"The useful information in {page['url']} for user goal {goal} as "
+                f"follows: \n\nEvidence in page: \n{evidence}\n\nSummary: \n"
+                f"{summary}\n\n"
+            )
+        return Observation(
+            "\n=======\n".join(parts), tuple(seen), error=None if seen else "not_found"
+        )
+
+    def _read_page(self, page: dict[str, Any], goal: str) -> tuple[str, str]:
+        content = titled(page["title"], page["text"])
+        chosen, top = extract_evidence(content, goal, self.evidence_chars)
+        if self.summary_backend is None:
+            return "\n".join(chosen), top
+        prompt = SUMMARY_PROMPT.format(content=content[: self.evidence_chars * 3], goal=goal)
+        generation = self.summary_backend.generate(
+            [{"role": "user", "content": prompt}], max_tokens=512
+        )
+        parsed = _parse_summary(generation.text)
+        if parsed is None:  # the model did not answer in JSON: keep the extractive evidence
+            return "\n".join(chosen), top
+        return str(parsed.get("evidence", "")), str(parsed.get("summary", ""))
+
+
+def _parse_summary(text: str) -> dict[str, Any] | None:
+    start, end = text.find("{"), text.rfind("}")
+    if start == -1 or end <= start:
+        return None
+    try:
+        value = json.loads(text[start : end + 1])
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(value, dict) or not ({"evidence", "summary"} & set(value)):
+        return None
+    return value
+
+
+def cut_text(text: str, chars: int) -> str:
+    r"""`text` cut to about `chars` characters at a line (else word) boundary, with a marker
+    saying how much was cut; unchanged when it fits or `chars` is 0.
+
+    A model with a short context reads every tool response through this cut, in training and
+    in rollouts alike, so what it learnt to read is what it is shown.
+
+    >>> cut_text("one two\nthree four", 12)
+    'one two\n[... 11 characters cut]'
+    """
+    if chars <= 0 or len(text) <= chars:
+        return text
+    head = text[:chars]
+    edge = max(head.rfind("\n"), head.rfind(" ") if "\n" not in head else -1)
+    if edge > chars // 2:
+        head = head[:edge]
+    head = head.rstrip()
+    return f"{head}\n[... {len(text) - len(head)} characters cut]"
+
+
+@dataclass
+class CutTools:
+    """A `ToolBox` whose observations are cut to `chars` characters (`cut_text`)."""
+
+    tools: ToolBox
+    chars: int
+
+    def call(self, name: str, arguments: Any) -> Observation:
+        observation = self.tools.call(name, arguments)
+        return replace(observation, text=cut_text(observation.text, self.chars))
+
+
+def request_hash(name: str, arguments: Any, salt: str) -> str:
+    """The tool-cache key: a hash of the tool, its canonical arguments and the tools' setup."""
+    return stable_id("toolcall", name, arguments, salt, length=24)
+
+
+@dataclass
+class CachedTools:
+    """A `ToolBox` that answers repeated requests from `ToolCall` nodes (keyed by request hash).
+
+    A re-run (after a kill, or another rollout asking the same thing) repeats no tool work.
+    """
+
+    tools: WebTools
+    hits: int = 0
+    misses: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def call(self, name: str, arguments: Any) -> Observation:
+        key = request_hash(name, arguments, self.tools.cache_salt)
+        rows = cypher.read(
+            self.tools.driver, "agent/find_tool_calls", database=self.tools.database, hashes=[key]
+        )
+        if rows:
+            with self._lock:
+                self.hits += 1
+            stored = json.loads(rows[0]["response"])
+            return Observation(stored["text"], tuple(rows[0]["pages"]), stored.get("error"))
+        observation = self.tools.call(name, arguments)
+        with self._lock:
+            self.misses += 1
+        response = json.dumps(
+            {"text": observation.text, "error": observation.error}, ensure_ascii=False
+        )
+        cypher.run_batches(
+            self.tools.driver,
+            "agent/merge_tool_calls",
+            [
+                {
+                    "request_hash": key,
+                    "tool": name,
+                    "arguments_json": json.dumps(
+                        arguments, ensure_ascii=False, sort_keys=True, default=str
+                    ),
+                    "response": response,
+                    "pages": list(observation.pages),
+                }
+            ],
+            database=self.tools.database,
+        )
+        return observation

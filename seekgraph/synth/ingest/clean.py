@@ -1,0 +1,107 @@
+"""Cleaning: keep large, regular, structurally homogeneous tables with a usable key column.
+
+`check_table` returns the first reason a table fails, in this order (cheap and decisive
+checks first, so a 1 MB cell is reported as such even in a two-row table):
+
+``empty`` → ``cell_too_large`` → ``ragged`` → ``duplicate_headers`` → ``too_few_rows`` →
+``too_many_rows`` → ``too_few_columns`` → ``too_many_empty`` → ``no_key_column`` →
+``too_few_rows`` (once summary rows such as "Total" and rows without a key entity are dropped;
+those rows are rejected one by one with their own reason).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from seekgraph.synth.ingest.cells import key_rejection
+from seekgraph.synth.ingest.config import IngestConfig
+from seekgraph.synth.ingest.records import Cell, RawTable
+from seekgraph.synth.keycolumn import ColumnStats, choose_key_column
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A cleaning decision: `reason` is None for a kept table, which then has a `key`.
+
+    `dropped` lists the rows of a kept table whose key cell names no entity of the table
+    (``(row index, reason, key text)``; reasons from `cells.key_rejection`).
+    """
+
+    reason: str | None
+    detail: str = ""
+    key: ColumnStats | None = None
+    dropped: tuple[tuple[int, str, str], ...] = ()
+
+
+def _norm_header(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def regularise(table: RawTable) -> RawTable:
+    """Pad short rows and cut long ones to the header width (after the ragged check passed)."""
+    width = table.n_cols
+    rows = [(row + [Cell("")] * (width - len(row)))[:width] for row in table.rows]
+    table.rows = rows
+    return table
+
+
+def dropped_rows(table: RawTable, key: int) -> tuple[tuple[int, str, str], ...]:
+    """Rows whose key cell names no entity: ``(row index, reason, key text)``."""
+    return tuple(
+        (r, reason, row[key].text)
+        for r, row in enumerate(table.rows)
+        if (reason := key_rejection(row[key])) is not None
+    )
+
+
+def check_table(table: RawTable, config: IngestConfig) -> Verdict:
+    """Decide whether `table` is kept; see the module doc for the order of reasons."""
+    if not table.rows or not table.header:
+        return Verdict("empty", "no data rows" if table.header else "no header")
+    for r, row in enumerate(table.rows):
+        for c, cell in enumerate(row):
+            if len(cell.text) > config.max_cell_chars:
+                return Verdict(
+                    "cell_too_large",
+                    f"row {r} column {c}: {len(cell.text):,} "
+                    f"characters > {config.max_cell_chars:,}",
+                )
+    ragged = sum(1 for row in table.rows if len(row) != table.n_cols)
+    if ragged / table.n_rows > config.max_ragged_share:
+        return Verdict(
+            "ragged", f"{ragged} of {table.n_rows} rows do not have {table.n_cols} cells"
+        )
+    names = [_norm_header(h) for h in table.header if h.strip()]
+    if not config.allow_duplicate_headers and len(set(names)) < len(names):
+        dupes = sorted({h for h in names if names.count(h) > 1})
+        return Verdict("duplicate_headers", f"repeated column names {dupes}")
+    if table.n_rows < config.min_rows:
+        return Verdict("too_few_rows", f"{table.n_rows} rows < {config.min_rows}")
+    if table.n_rows > config.max_rows:
+        return Verdict("too_many_rows", f"{table.n_rows} rows > {config.max_rows}")
+    if table.n_cols < config.min_cols:
+        return Verdict("too_few_columns", f"{table.n_cols} columns < {config.min_cols}")
+    regularise(table)
+    cells = table.n_rows * table.n_cols
+    empty = sum(1 for row in table.rows for c in row if not c.text and not c.links)
+    if empty / cells > config.max_empty_share:
+        return Verdict(
+            "too_many_empty", f"{empty} of {cells} cells empty (> {config.max_empty_share:.0%})"
+        )
+    key = choose_key_column(
+        table.header,
+        table.rows,
+        min_score=config.min_key_score,
+        min_link_ratio=config.min_key_link_ratio,
+        min_uniqueness=config.min_key_uniqueness,
+    )
+    if key is None:
+        return Verdict("no_key_column", "no column is linked, distinct and entity-like enough")
+    dropped = dropped_rows(table, key.index)
+    if table.n_rows - len(dropped) < config.min_rows:
+        return Verdict(
+            "too_few_rows",
+            f"{table.n_rows - len(dropped)} rows < {config.min_rows} after dropping "
+            f"{len(dropped)} summary or blank-key rows",
+        )
+    return Verdict(None, key=key, dropped=dropped)

@@ -1,0 +1,408 @@
+"""Writing tables into the graph: clean, pick the key column, then MERGE in batches.
+
+For each batch of tables: tables already in the graph with the same content hash (content plus
+cleaning settings) are skipped; changed ones lose their old rows first; kept tables get columns,
+rows, cells (linked cells → `Entity` keyed by link target, others → typed `Value`), FACT edges
+named by the header's current relation, and a rendered `Page`; finally the `Table` node itself is
+written with its hash, which marks it finished (a killed run redoes only unfinished tables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+import neo4j
+
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.ingest.cells import (
+    display_name,
+    is_placeholder,
+    key_links,
+    mentions_only,
+    named_links,
+    unlinked_name,
+)
+from seekgraph.synth.ingest.clean import Verdict, check_table, dropped_rows
+from seekgraph.synth.ingest.config import IngestConfig
+from seekgraph.synth.ingest.places import location, rejected_locations
+from seekgraph.synth.ingest.records import Cell, RawTable, Unreadable
+from seekgraph.synth.ingest.values import clean_text, typed_value, value_id
+from seekgraph.synth.ingest.writers import CypherWriter, GraphWriter
+from seekgraph.synth.keycolumn import ColumnStats, column_stats, llm_key_column
+
+if TYPE_CHECKING:
+    from seekgraph.common.llm.base import LLMBackend
+from seekgraph.synth.relations import Mapping, current_mappings, header_key, relation_for
+
+STAGE = "ingest"
+UNLINKED = "unlinked:"
+
+
+def unlinked_id(name: str) -> str:
+    """The id of an entity a key cell names without a link: ``unlinked:<folded name>``."""
+    return UNLINKED + " ".join(name.lower().split())
+
+
+def render_table(table: RawTable) -> str:
+    """A table as page text: title, section, header and one line per row."""
+    lines = [table.title]
+    if table.section_title:
+        lines.append(table.section_title)
+    lines.append(" | ".join(table.header))
+    lines += [" | ".join(clean_text(c.text) for c in row) for row in table.rows]
+    return "\n".join(lines)
+
+
+def _table_node(table: RawTable, verdict: Verdict, content_hash: str) -> dict[str, Any]:
+    return {
+        "table_id": table.table_id,
+        "title": table.title,
+        "section_title": table.section_title,
+        "url": table.url,
+        "source": table.source,
+        "n_rows": table.n_rows,
+        "n_cols": table.n_cols,
+        "status": "rejected" if verdict.reason else "kept",
+        "reason": verdict.reason,
+        "detail": verdict.detail or None,
+        "key_column": verdict.key.index if verdict.key else None,
+        "key_score": verdict.key.score if verdict.key else None,
+        "content_hash": content_hash,
+        "origin": table.origin or None,
+    }
+
+
+def _ask_llm(
+    llm: LLMBackend, table: RawTable, key: ColumnStats, report: StageReport
+) -> ColumnStats:
+    """On a close call (another usable column within 0.15 of the best score) let the LLM pick."""
+    from seekgraph.common.llm.errors import BackendError
+
+    close = [
+        s
+        for s in column_stats(table.header, table.rows)
+        if s.score >= key.score - 0.15 and s.literal_share < 0.5
+    ]
+    if len(close) < 2:
+        return key
+    try:
+        choice = llm_key_column(llm, table.title, table.header, table.rows, close)
+    except BackendError as e:
+        report.notes["key: llm errors"] = int(str(report.notes.get("key: llm errors", 0))) + 1
+        report.notes["key: last llm error"] = str(e)[:200]
+        return key
+    picked = next((s for s in close if s.index == choice), key)
+    if picked.index != key.index:
+        report.notes["key: changed by llm"] = (
+            int(str(report.notes.get("key: changed by llm", 0))) + 1
+        )
+    return picked
+
+
+def paired(
+    anchors: list[str], targets: list[tuple[str, bool]]
+) -> list[tuple[str, list[tuple[str, bool]]]]:
+    """Which of a cell's targets each anchor of the row holds: with several anchors and as many
+    linked targets, the i-th anchor holds the i-th ("Barnes, Higham, Hines" | "Chicago,
+    Hartford, Providence"); otherwise every anchor holds every target.
+
+    >>> paired(["a", "b"], [("x", True), ("y", True)])
+    [('a', [('x', True)]), ('b', [('y', True)])]
+    >>> paired(["a", "b"], [("x", True)])
+    [('a', [('x', True)]), ('b', [('x', True)])]
+    """
+    if len(anchors) > 1 and len(targets) == len(anchors) and all(e for _, e in targets):
+        return [(a, [t]) for a, t in zip(anchors, targets, strict=True)]
+    return [(a, targets) for a in anchors]
+
+
+class _Rows:
+    """The parameter rows of one batch of kept tables, one list per Cypher file."""
+
+    def __init__(self) -> None:
+        self.columns: list[dict[str, Any]] = []
+        self.rows: list[dict[str, Any]] = []
+        self.entity_cells: list[dict[str, Any]] = []
+        self.value_cells: list[dict[str, Any]] = []
+        self.entity_facts: list[dict[str, Any]] = []
+        self.value_facts: list[dict[str, Any]] = []
+        self.pages: list[dict[str, Any]] = []
+        self.n_rows = 0
+
+    def add(
+        self, table: RawTable, key: int, mappings: dict[str, Mapping], dropped: set[int]
+    ) -> None:
+        """The columns, rows, cells, facts and page of one kept table (`key`: its key column;
+        `dropped`: rows rejected for their key cell, not written)."""
+        relations = self._add_columns(table, key, mappings)
+        mentions: set[str] = set()
+        for r, row in enumerate(table.rows):
+            if r in dropped:
+                continue
+            row_id = f"{table.table_id}#r{r}"
+            anchors = self._add_row(table, r, row[key])
+            for c, cell in enumerate(row):
+                targets = self._add_cell(row_id, c, cell, key, anchors, mentions)
+                relation = relations.get(c)
+                if c != key and relation is not None:
+                    text = clean_text(cell.text)
+                    for anchor, own in paired(anchors, targets):
+                        self._add_facts(table.table_id, r, c, anchor, relation, own, text)
+        self.pages.append(
+            {
+                "table_id": table.table_id,
+                "page_id": f"table:{table.table_id}",
+                "title": table.title,
+                "url": table.url,
+                "text": render_table(table),
+                "mentions": sorted(mentions),
+            }
+        )
+
+    def _add_columns(
+        self, table: RawTable, key: int, mappings: dict[str, Mapping]
+    ) -> dict[int, str | None]:
+        """Column rows; returns each attribute column's relation (None for the key column)."""
+        relations: dict[int, str | None] = {}
+        for stats in column_stats(table.header, table.rows):
+            hkey = header_key(stats.header)
+            role = "key" if stats.index == key else "attribute"
+            relation = relation_for(hkey, mappings) if role == "attribute" and hkey else None
+            relations[stats.index] = relation
+            self.columns.append(
+                {
+                    "table_id": table.table_id,
+                    "column_id": f"{table.table_id}#{stats.index}",
+                    "index": stats.index,
+                    "header": stats.header,
+                    "header_key": hkey,
+                    "role": role,
+                    "link_ratio": stats.link_ratio,
+                    "uniqueness": stats.uniqueness,
+                    "key_score": stats.score,
+                    "relation": relation,
+                }
+            )
+        return relations
+
+    def _add_row(self, table: RawTable, r: int, key_cell: Cell) -> list[str]:
+        """The row and its anchors: one per entity its key cell names (an unlinked key cell is
+        an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id)."""
+        text = clean_text(key_cell.text)
+        anchors = list(key_links(key_cell)) or ([unlinked_id(unlinked_name(text))] if text else [])
+        self.rows.append(
+            {
+                "table_id": table.table_id,
+                "row_id": f"{table.table_id}#r{r}",
+                "index": r,
+                "anchor_ids": anchors,
+            }
+        )
+        self.n_rows += 1
+        return anchors
+
+    def _add_cell(
+        self,
+        row_id: str,
+        c: int,
+        cell: Cell,
+        key: int,
+        anchors: list[str],
+        mentions: set[str],
+    ) -> list[tuple[str, bool]]:
+        """One cell's HAS_CELL rows; returns its targets as (id, is an entity)."""
+        text = clean_text(cell.text)
+        if not cell.links and is_placeholder(text):
+            return []
+        links = named_links(cell)
+        if c == key:
+            links = tuple(anchors)
+        elif links and mentions_only(cell):
+            mentions.update(links)  # the table page still links to them
+            links = ()
+        if links:
+            alias = text if len(links) == 1 and text and len(text) <= 100 else ""
+            for link in links:
+                linked = not link.startswith(UNLINKED)
+                self.entity_cells.append(
+                    {
+                        "row_id": row_id,
+                        "column": c,
+                        "text": text,
+                        "entity_id": link,
+                        "name": display_name(link) if linked else unlinked_name(text),
+                        "alias": alias if alias and alias != display_name(link) else None,
+                        "linked": linked,
+                    }
+                )
+                if linked:
+                    mentions.add(link)
+            return [(link, True) for link in links]
+        kind, normalized = typed_value(text)
+        vid = value_id(kind, normalized)
+        self.value_cells.append(
+            {
+                "row_id": row_id,
+                "column": c,
+                "text": text,
+                "value_id": vid,
+                "kind": kind,
+                "normalized": normalized,
+            }
+        )
+        return [(vid, False)]
+
+    def _add_facts(
+        self,
+        table_id: str,
+        r: int,
+        c: int,
+        anchor: str,
+        relation: str,
+        targets: list[tuple[str, bool]],
+        text: str,
+    ) -> None:
+        """FACT edges of one cell; a value's edge keeps the cell's own text (the Value node is
+        shared by every equal cell, so its text is the first one seen)."""
+        for target, is_entity in targets:
+            if target == anchor:
+                continue
+            fact = {
+                "anchor_id": anchor,
+                "target_id": target,
+                "relation": relation,
+                "table_id": table_id,
+                "row": r,
+                "column": c,
+                "text": text,
+            }
+            (self.entity_facts if is_entity else self.value_facts).append(fact)
+
+    def write(self, writer: GraphWriter, batch: int) -> None:
+        for name, rows in (
+            ("ingest/merge_columns", self.columns),
+            ("ingest/merge_rows", self.rows),
+            ("ingest/merge_entity_cells", self.entity_cells),
+            ("ingest/merge_value_cells", self.value_cells),
+            ("ingest/merge_entity_facts", self.entity_facts),
+            ("ingest/merge_value_facts", self.value_facts),
+            ("ingest/merge_table_pages", self.pages),
+        ):
+            size = max(1, batch // 20) if name == "ingest/merge_table_pages" else batch
+            writer.write(name, rows, batch_size=size)
+
+
+def _kept_elsewhere(before: dict[str, Any], table: RawTable) -> bool:
+    """The graph holds this id as a kept table read from another place (file and line; the
+    same place with new content is an update)."""
+    return bool(
+        before["status"] == "kept"
+        and before["origin"]
+        and table.origin
+        and location(before["origin"]) != location(table.origin)
+    )
+
+
+def ingest_tables(
+    driver: neo4j.Driver,
+    items: Iterable[RawTable | Unreadable],
+    config: IngestConfig | None = None,
+    *,
+    database: str | None = None,
+    report: StageReport | None = None,
+    on_record: Callable[[int], None] | None = None,
+    llm: LLMBackend | None = None,
+    writer: GraphWriter | None = None,
+) -> StageReport:
+    """Clean and write `items` (from the readers); returns the stage report.
+
+    `writer`: where reads and writes go (default: the server, through `driver`).
+
+    With `llm`, close calls between key columns are decided by the model (see `_ask_llm`).
+
+    Kept: tables written as `status: kept`; rejected: tables written as `status: rejected`
+    with their reason, and unreadable records, each also a `Rejection` (via the report).
+    Skipped: tables already in the graph with the same content and settings.
+    """
+    config = config or IngestConfig()
+    report = report or StageReport(STAGE)
+    writer = writer or CypherWriter(driver, database)
+    fingerprint = config.fingerprint()
+    mappings = current_mappings(driver, database)
+    rejected_places = rejected_locations(driver, database)
+    counts = report.notes
+    for chunk in cypher.batched(items, config.table_batch):
+        tables = [t for t in chunk if isinstance(t, RawTable)]
+        for bad in chunk:
+            if isinstance(bad, Unreadable):
+                report.reject(bad.record_id, bad.reason, bad.detail)
+        existing = {
+            row["table_id"]: row
+            for row in writer.read("ingest/find_tables", ids=[t.table_id for t in tables])
+        }
+        batch = _Rows()
+        redo: list[dict[str, str]] = []
+        nodes: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for table in tables:
+            digest = f"{table.content_hash()}-{fingerprint}"
+            if table.table_id in seen:
+                report.reject(
+                    table.table_id,
+                    "duplicate_id",
+                    f"a table with this id came earlier (this one: {location(table.origin)})",
+                )
+                continue
+            seen.add(table.table_id)
+            before = existing.get(table.table_id)
+            if before and before["content_hash"] == digest:
+                report.skip()
+                continue
+            verdict = check_table(table, config)
+            if verdict.reason and before and _kept_elsewhere(before, table):
+                report.reject(
+                    table.origin,
+                    "id_clash",
+                    f"table {table.table_id} is kept from {before['origin']}; this copy is "
+                    f"{verdict.reason} and does not replace it",
+                )
+                continue
+            if before:
+                redo.append({"table_id": table.table_id})
+            nodes.append(_table_node(table, verdict, digest))
+            if verdict.reason:
+                where = f" (at {location(table.origin)})" if table.origin else ""
+                report.reject(table.table_id, verdict.reason, verdict.detail + where)
+                continue
+            report.clear(table.table_id)
+            if location(table.origin) in rejected_places:
+                report.clear(location(table.origin))
+            assert verdict.key is not None
+            key = _ask_llm(llm, table, verdict.key, report) if llm else verdict.key
+            dropped = verdict.dropped
+            if key is not verdict.key:
+                nodes[-1].update(key_column=key.index, key_score=key.score)
+                dropped = dropped_rows(table, key.index)
+            for r, reason, text in dropped:
+                report.reject(f"{table.table_id}#r{r}", reason, f"key cell {text!r}")
+            batch.add(table, key.index, mappings, {r for r, _, _ in dropped})
+            report.keep()
+        writer.write("ingest/delete_table_parts", redo, batch_size=10)
+        batch.write(writer, config.cell_batch)
+        # a table node is the resume marker (a re-run skips it): its rejection goes first
+        writer.save_rejections(report)
+        writer.write("ingest/merge_tables", nodes, batch_size=config.cell_batch)
+        counts["rows written"] = int(str(counts.get("rows written", 0))) + batch.n_rows
+        if on_record is not None:
+            on_record(len(chunk))
+    return report
+
+
+def graph_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str, int]:
+    """``{"node:Label": n, "rel:TYPE": n}`` for the whole graph."""
+    return {
+        row["kind"]: int(row["n"])
+        for row in cypher.read(driver, "ingest/count_graph", database=database)
+    }

@@ -1,0 +1,286 @@
+"""What the WebLeaper stages share: their settings, the task record, the held-out split, writes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import neo4j
+
+from seekgraph.common.config import option
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.stages import StageReport
+
+
+@dataclass(frozen=True)
+class LeaperConfig:
+    """Settings of the WebLeaper stages (config section ``[leaper]``; flags override)."""
+
+    min_anchors: int = option(3, "A tree needs at least this many anchors (second layer).", min=1)
+    max_targets: int = option(400, "Reject a task whose target set R is larger (too_large).", min=1)
+    max_question_chars: int = option(
+        1000,
+        "Reject a task whose question is longer (question_too_long); it is stored cut to this.",
+        min=100,
+    )
+    min_relations: int = option(2, "k: a biclique's trees share at least k relations.", min=1)
+    min_trees: int = option(2, "A biclique merges at least this many trees.", min=2)
+    similarity: str = option(
+        "embedding",
+        "How tree roots are judged related: all-MiniLM-L6-v2 embeddings or, explicitly, tokens.",
+        choices=("embedding", "tokens"),
+    )
+    threshold: float = option(
+        0.45, "Roots at least this similar are on a related topic.", min=-1, max=1
+    )
+    max_group_trees: int = option(
+        100, "A larger topic group is split again at a stricter threshold.", min=2
+    )
+    threshold_step: float = option(
+        0.05, "How much stricter each split of a topic group is.", min=0.001, max=1
+    )
+    max_anchor_overlap: float = option(
+        0.8, "Union: trees whose anchors overlap more (Jaccard) are one list twice.", min=0, max=1
+    )
+    max_bicliques: int = option(
+        1000, "Reject a topic group with more maximal bicliques than this.", min=1
+    )
+    max_clues: int = option(3, "Reverse-Union: at most this many attribute clues.", min=1)
+    min_reverse_answers: int = option(
+        3, "Reverse-Union: a pivot must be shared by at least this many other entities.", min=1
+    )
+    bridges_per_union: int = option(2, "Reverse-Union: bridge anchors tried per Union task.", min=1)
+    heldout_percent: int = option(
+        20, "Share of tasks marked split=heldout (by a hash of the id).", min=0, max=100
+    )
+    batch_size: int = option(200, "Trees or tasks per batch of reads and writes.", min=1)
+    paraphrase_with: str = option(
+        "", "LLM backend spec that paraphrases questions (empty: templates only)."
+    )
+
+    def __post_init__(self) -> None:
+        if self.max_group_trees < self.min_trees:
+            raise ValueError("max_group_trees must be at least min_trees")
+
+
+def split_of(task_id: str, heldout_percent: int = 20) -> str:
+    """'heldout' for about `heldout_percent`% of ids, decided by a hash (stable across runs)."""
+    bucket = int(hashlib.sha1(task_id.encode("utf-8")).hexdigest()[:8], 16) % 100
+    return "heldout" if bucket < heldout_percent else "train"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One member of the target set R: an Entity or Value node with its role."""
+
+    role: str  # anchor | attribute | answer
+    kind: str  # entity | value
+    id: str
+    name: str
+
+
+@dataclass
+class TaskRecord:
+    """A generated task before it is written: structure, targets and the spec its proof uses."""
+
+    task_id: str
+    variant: str
+    question: str
+    answers: list[dict[str, Any]]  # the gold records: [{name, entity_id, attributes}]
+    targets: list[Target]
+    tree: dict[str, Any]
+    spec: dict[str, Any]
+    trees: list[str] = field(default_factory=list)
+    bicliques: list[str] = field(default_factory=list)
+    tasks: list[str] = field(default_factory=list)
+    clues: list[dict[str, str]] = field(default_factory=list)
+    pivots: list[dict[str, str]] = field(default_factory=list)
+    status: str = "kept"
+    reason: str = ""
+    question_source: str = "template"  # or the name of the LLM backend that paraphrased it
+
+    def reject(self, reason: str) -> None:
+        self.status, self.reason = "rejected", reason
+
+    def row(self, heldout_percent: int) -> dict[str, Any]:
+        kept = self.status == "kept"
+        unique_targets = sorted({(t.role, t.kind, t.id) for t in self.targets})
+        return {
+            "task_id": self.task_id,
+            "variant": self.variant,
+            "question": self.question,
+            "question_source": self.question_source,
+            "answer_json": json.dumps(self.answers, ensure_ascii=False),
+            "status": self.status,
+            "reason": self.reason or None,
+            "n_targets": len({t.id for t in self.targets}),
+            "split": split_of(self.task_id, heldout_percent),
+            "tree_json": json.dumps(self.tree, ensure_ascii=False),
+            "spec_json": json.dumps(self.spec, ensure_ascii=False),
+            "trees": self.trees,
+            "bicliques": self.bicliques,
+            "tasks": self.tasks,
+            # a rejected task keeps its provenance and reason, not a target set
+            "targets": [{"role": r, "kind": k, "id": i} for r, k, i in unique_targets]
+            if kept
+            else [],
+            "clues": self.clues if kept else [],
+            "pivots": self.pivots if kept else [],
+        }
+
+
+def existing_task_ids(driver: neo4j.Driver, database: str | None, task_ids: list[str]) -> set[str]:
+    """Which of `task_ids` are already in the graph (kept or rejected): a re-run skips them."""
+    found: set[str] = set()
+    for batch in cypher.batched(task_ids, 5000):
+        rows = cypher.read(driver, "leaper/find_existing_tasks", database=database, task_ids=batch)
+        found.update(r["task_id"] for r in rows)
+    return found
+
+
+def write_tasks(
+    driver: neo4j.Driver, database: str | None, tasks: list[TaskRecord], config: LeaperConfig
+) -> int:
+    """MERGE tasks with provenance and targets; idempotent."""
+    rows = [t.row(config.heldout_percent) for t in tasks]
+    return cypher.run_batches(
+        driver, "leaper/merge_tasks", rows, database=database, batch_size=config.batch_size
+    )
+
+
+def cut_long_question(task: TaskRecord, limit: int) -> None:
+    """A question longer than `limit` characters (a Union over a dozen tables names each one)
+    is no question to hand an agent, and past a few thousand bytes the graph cannot index it:
+    the task is rejected ``question_too_long`` (if kept) and its question stored cut.
+
+    >>> t = TaskRecord("t", "union", "Which " + "x" * 200 + "?", [], [], {}, {})
+    >>> cut_long_question(t, 100); (t.status, t.reason, len(t.question))
+    ('rejected', 'question_too_long', 100)
+    """
+    if len(task.question) <= limit:
+        return
+    if task.status == "kept":
+        task.reject("question_too_long")
+    task.question = task.question[: limit - 1] + "…"
+
+
+def reject_duplicate_questions(
+    driver: neo4j.Driver, database: str | None, tasks: list[TaskRecord]
+) -> None:
+    """A kept task whose question another kept task (in the graph or earlier in `tasks`) already
+    asks is rejected ``duplicate_question``: one question, one answer."""
+    kept = [t for t in tasks if t.status == "kept"]
+    taken = {
+        r["question"]
+        for r in cypher.read(
+            driver,
+            "leaper/find_task_questions",
+            database=database,
+            questions=[t.question for t in kept],
+            task_ids=[t.task_id for t in kept],
+        )
+    }
+    for task in kept:
+        if task.question in taken:
+            task.reject("duplicate_question")
+        taken.add(task.question)
+
+
+def record_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    tasks: list[TaskRecord],
+    config: LeaperConfig,
+    report: StageReport,
+) -> None:
+    """Write proven tasks, kept and rejected, and count each in the stage report."""
+    for task in tasks:
+        cut_long_question(task, config.max_question_chars)
+    reject_duplicate_questions(driver, database, tasks)
+    write_tasks(driver, database, tasks, config)
+    for task in tasks:
+        if task.status == "kept":
+            report.keep()
+        else:
+            report.reject(task.task_id, task.reason, task.question[:200])
+
+
+def target_of(role: str, fact: dict[str, Any]) -> Target:
+    return Target(role, fact["kind"], fact["id"], fact["name"] or fact["id"])
+
+
+def answer_records(
+    answers: list[tuple[str, str]], facts: list[dict[str, Any]], relations: list[str]
+) -> list[dict[str, Any]]:
+    """The gold records: each answer ``(entity id, name)`` with its values under `relations`
+    (from `facts`, rows of ``leaper/find_entity_facts``), values sorted by name.
+
+    >>> answer_records([("/wiki/A", "A")], [{"entity_id": "/wiki/A", "relation": "year",
+    ...     "name": "1980", "id": "year:1980", "kind": "value"}], ["year"])
+    [{'name': 'A', 'entity_id': '/wiki/A', 'attributes': {'year': ['1980']}}]
+    """
+    values: dict[str, dict[str, set[str]]] = {}
+    for f in facts:
+        if f["relation"] in relations:
+            names = values.setdefault(f["entity_id"], {}).setdefault(f["relation"], set())
+            names.add(str(f["name"] or f["id"]))
+    return [
+        {
+            "name": name,
+            "entity_id": eid,
+            "attributes": {
+                r: sorted(values.get(eid, {}).get(r, set()))
+                for r in relations
+                if values.get(eid, {}).get(r)
+            },
+        }
+        for eid, name in answers
+    ]
+
+
+def held_relations(
+    relations: list[str], facts: list[dict[str, Any]], entities: list[str]
+) -> list[str]:
+    """The relations of `relations` that at least half of `entities` (and at least one) hold a
+    value for in `facts`, and whose cells are not mostly prose: a question does not ask for a
+    column most answers leave blank, nor for the links inside sentences ("Reason": "Used the
+    war as a pretext to ...").
+
+    >>> held_relations(["year", "club"], [{"entity_id": "x", "relation": "year"}], ["x", "y"])
+    ['year']
+    """
+    holders: dict[str, set[str]] = {}
+    prose: dict[str, list[bool]] = {}
+    for f in facts:
+        holders.setdefault(f["relation"], set()).add(f["entity_id"])
+        prose.setdefault(f["relation"], []).append(is_prose(f.get("cell_text")))
+    wanted = set(entities)
+    return [
+        r
+        for r in relations
+        if len(r.strip("~_")) > 1  # a one-letter header ("P", "G") names nothing
+        and (n := len(holders.get(r, set()) & wanted)) > 0
+        and 2 * n >= len(wanted)
+        and 2 * sum(prose.get(r, [])) < len(prose.get(r, [])) + 1
+    ]
+
+
+def is_prose(text: str | None) -> bool:
+    """A cell of a sentence or more (over 60 characters and 8 words), not a value."""
+    return bool(text) and len(str(text)) > 60 and len(str(text).split()) > 8
+
+
+def value_kinds(facts: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """Per relation, the kinds of its values (entity, year, date, number, text)."""
+    kinds: dict[str, set[str]] = {}
+    for f in facts:
+        kind = "entity" if f["kind"] == "entity" else str(f["id"]).split(":", 1)[0]
+        kinds.setdefault(f["relation"], set()).add(kind)
+    return kinds
+
+
+def as_plain(obj: Any) -> Any:
+    """Dataclasses to dicts (for the JSON export)."""
+    return asdict(obj)

@@ -1,0 +1,331 @@
+"""Reverse-Union tasks: find one anchor from its own attributes, read its pivot, list the others.
+
+Definition: take a kept Union task over the family of tables ``F`` (all listing one kind of
+entity) with common anchors ``I`` and shared relations ``B``; let ``A`` be every anchor of every
+table of ``F``.
+
+1. *Pivot.* For a bridge ``b ∈ I`` and a relation ``r ∈ B`` under which ``b`` has exactly one
+   value ``p`` in the tables of ``F`` (a single-valued pivot: "find its country" has one
+   answer), the answers are ``{a ∈ A \\ {b} : a has r = p in a table of F}``: every other
+   entity of those tables sharing the pivot. The (b, r) pairs with the most answers are taken
+   first (dense target sets), up to ``bridges_per_union`` tasks with distinct bridges; a pivot
+   shared by fewer than ``min_reverse_answers`` others is not used (thin tasks).
+2. *Deductive fuzz.* The clues describe ``b`` by its own attributes (its facts in the tables of
+   ``F``, never under ``r``), most selective first, as few as make ``b`` the only entity of the
+   whole graph holding all of them (at most ``max_clues``); ``leaper/find_clue_holders`` proves
+   the uniqueness, else the candidate is rejected ``clues_not_unique``.
+
+The gold records are the answers with their values under ``B \\ {r}``; targets R = answers
+(``answer``) ∪ {b} (``anchor``) ∪ {p} and the answers' values (``attribute``). Pivot and clues
+also hang off the task as ``PIVOT`` and ``CLUE`` edges. The proof
+(``leaper/prove_reverse_answers``) recomputes the bridge, its single pivot value and the answers
+from the source rows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import neo4j
+
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.ids import stable_id
+from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.leaper.common import (
+    LeaperConfig,
+    Target,
+    TaskRecord,
+    answer_records,
+    held_relations,
+    record_tasks,
+    target_of,
+    value_kinds,
+)
+from seekgraph.synth.leaper.proofs import prove_reverse
+from seekgraph.synth.leaper.questions import (
+    asked_words,
+    paraphrase,
+    reverse_question,
+    table_labels,
+    table_ref,
+)
+from seekgraph.synth.phrasing import TableRef, relation_words, value_kind
+
+if TYPE_CHECKING:
+    from seekgraph.common.llm.base import LLMBackend
+
+STAGE = "leaper-reverse"
+
+
+def nameable(relation: str) -> bool:
+    """A relation a clue or pivot can name: a word of two letters or more ("country", "OWGR
+    points"), not a bare year or a one-letter column ("2009", "L")."""
+    return re.search(r"[^\W\d_]{2,}", relation_words(relation)) is not None
+
+
+def choose_clues(
+    driver: neo4j.Driver,
+    database: str | None,
+    bridge: str,
+    candidates: list[dict[str, Any]],
+    max_clues: int,
+) -> list[dict[str, Any]] | None:
+    """The shortest prefix (by selectivity) of `candidates` that only `bridge` holds, or None."""
+    if not candidates:
+        return None
+    keyed = [{"relation": c["relation"], "kind": c["kind"], "id": c["id"]} for c in candidates]
+    counts = {
+        (r["relation"], r["id"]): r["holders"]
+        for r in cypher.read(driver, "leaper/count_fact_holders", database=database, clues=keyed)
+    }
+    ranked = sorted(
+        candidates, key=lambda c: (counts.get((c["relation"], c["id"]), 0), c["relation"], c["id"])
+    )
+    chosen: list[dict[str, Any]] = []
+    for cand in ranked:
+        if any(c["relation"] == cand["relation"] for c in chosen):
+            continue
+        chosen.append(cand)
+        holders = cypher.read(
+            driver,
+            "leaper/find_clue_holders",
+            database=database,
+            limit=2,
+            clues=[{"relation": c["relation"], "kind": c["kind"], "id": c["id"]} for c in chosen],
+        )
+        if holders and holders[0]["holders"] == [bridge]:
+            return chosen
+        if len(chosen) >= max_clues:
+            return None
+    return None
+
+
+@dataclass
+class _Union:
+    """A kept Union task, read back with every fact of its tables' anchors in those tables."""
+
+    task_id: str
+    tree: dict[str, Any]
+    table_ids: list[str]
+    relations: list[str]
+    tables: list[TableRef]
+    kind: str
+    kind_plural: str
+    common: list[str]  # the union's answers: the bridge candidates
+    names: dict[str, str]  # entity id -> name, every anchor of the family
+    facts: list[dict[str, Any]]  # every anchor's facts in the family's tables
+    labels: dict[str, str]  # relation -> how the family's tables name it
+
+    def values(self, entity: str, relation: str) -> set[tuple[str, str, str]]:
+        """(kind, id, name) of the entity's values under `relation`."""
+        return {
+            (f["kind"], f["id"], f["name"])
+            for f in self.facts
+            if f["entity_id"] == entity and f["relation"] == relation
+        }
+
+    def holders(self, relation: str, value: str) -> set[str]:
+        return {
+            f["entity_id"] for f in self.facts if f["relation"] == relation and f["id"] == value
+        }
+
+
+def read_union(driver: neo4j.Driver, database: str | None, union: dict[str, Any]) -> _Union:
+    """A Union task row (``leaper/find_leaper_tasks``) with its family's facts."""
+    tree = json.loads(union["tree_json"])
+    spec = json.loads(union["spec_json"])
+    anchors = sorted({e for ids in tree["anchors"].values() for e in ids})
+    rows = cypher.read(
+        driver, "leaper/find_tree_anchors", database=database, tree_ids=tree["trees"]
+    )
+    names = {a["id"]: a["name"] for row in rows for a in row["anchors"] if a["id"]}
+    facts = cypher.read(
+        driver,
+        "leaper/find_entity_facts",
+        database=database,
+        entity_ids=anchors,
+        table_ids=spec["table_ids"],
+    )
+    return _Union(
+        task_id=union["task_id"],
+        tree=tree,
+        table_ids=spec["table_ids"],
+        relations=spec["relations"],
+        tables=[table_ref(r) for r in rows],
+        kind=rows[0]["kind"] if rows else "entry",
+        kind_plural=rows[0]["kind_plural"] if rows else "entries",
+        common=sorted(a["entity_id"] for a in json.loads(union["answer_json"])),
+        names=names,
+        facts=facts,
+        labels=table_labels(h for r in rows for h in r.get("headers") or []),
+    )
+
+
+def pivot_candidates(union: _Union) -> list[tuple[int, str, str, tuple[str, str, str]]]:
+    """``(answers, bridge, relation, (kind, value id, value name))`` for every bridge and every
+    shared relation under which it has one value, densest first."""
+    out = []
+    for bridge in union.common:
+        for relation in [r for r in union.relations if nameable(r)]:
+            values = union.values(bridge, relation)
+            if len(values) != 1:
+                continue
+            (value,) = values
+            answers = len(union.holders(relation, value[1]) - {bridge})
+            out.append((answers, bridge, relation, value))
+    return sorted(out, key=lambda c: (-c[0], c[1], c[2], c[3][1]))
+
+
+def reverse_tasks_for(
+    driver: neo4j.Driver,
+    database: str | None,
+    union: dict[str, Any],
+    config: LeaperConfig,
+    backend: LLMBackend | None = None,
+) -> list[TaskRecord]:
+    """Up to `bridges_per_union` Reverse-Union tasks of one kept Union task (distinct bridges,
+    densest first); a union without a usable pivot gives one ``no_pivot`` rejection."""
+    context = read_union(driver, database, union)
+    out: list[TaskRecord] = []
+    used: set[str] = set()
+    for n_answers, bridge, relation, pivot in pivot_candidates(context):
+        if bridge in used or n_answers < config.min_reverse_answers:
+            continue
+        used.add(bridge)
+        out.append(
+            _bridge_task(driver, database, context, bridge, relation, pivot, config, backend)
+        )
+        if len(out) >= config.bridges_per_union:
+            break
+    if not out:
+        rejected = TaskRecord(
+            task_id=stable_id("leaper-reverse", union["task_id"]),
+            variant="reverse-union",
+            question="",
+            answers=[],
+            targets=[],
+            tree={},
+            spec={},
+            trees=context.tree["trees"],
+            tasks=[union["task_id"]],
+        )
+        rejected.reject("no_pivot")
+        out.append(rejected)
+    return out
+
+
+def _bridge_task(
+    driver: neo4j.Driver,
+    database: str | None,
+    union: _Union,
+    bridge: str,
+    relation: str,
+    pivot: tuple[str, str, str],
+    config: LeaperConfig,
+    backend: LLMBackend | None,
+) -> TaskRecord:
+    """The task of one bridge and pivot: clues from its own rows, answers, records, R."""
+    own = [
+        f
+        for f in union.facts
+        if f["entity_id"] == bridge and f["relation"] != relation and nameable(f["relation"])
+    ]
+    clues = choose_clues(driver, database, bridge, own, config.max_clues)
+    answers = sorted(union.holders(relation, pivot[1]) - {bridge})
+    shared = [r for r in union.relations if r != relation]
+    facts = [f for f in union.facts if f["entity_id"] in set(answers) and f["relation"] in shared]
+    asked = held_relations(shared, facts, answers)
+    facts = [f for f in facts if f["relation"] in asked]
+    chosen = clues or []
+    question, source = "", "template"
+    if clues:
+        described = [
+            (c["relation"], c["name"], value_kind(c["id"], c["kind"] == "entity")) for c in chosen
+        ]
+        template = reverse_question(
+            union.tables,
+            union.kind,
+            union.kind_plural,
+            described,
+            relation,
+            asked,
+            value_kinds(facts),
+            union.labels,
+        )
+        keep = [c["name"] for c in chosen] + asked_words([relation, *asked], union.labels)
+        question, source = paraphrase(template, backend, keep)
+    kind, pivot_id, pivot_name = pivot
+    task = TaskRecord(
+        task_id=stable_id("leaper-reverse", union.task_id, bridge, relation),
+        variant="reverse-union",
+        question=question,
+        question_source=source,
+        answers=answer_records([(e, union.names.get(e, e)) for e in answers], facts, asked),
+        targets=[Target("answer", "entity", e, union.names.get(e, e)) for e in answers]
+        + [Target("anchor", "entity", bridge, union.names.get(bridge, bridge))]
+        + [Target("attribute", kind, pivot_id, pivot_name)]
+        + [target_of("attribute", f) for f in facts],
+        tree={
+            "roots": union.tree["roots"],
+            "trees": union.tree["trees"],
+            "kind": union.kind,
+            "bridge": bridge,
+            "pivot": {"relation": relation, "id": pivot_id, "name": pivot_name},
+            "clues": [
+                {"relation": c["relation"], "id": c["id"], "name": c["name"]} for c in chosen
+            ],
+            "relations": asked,
+        },
+        spec={
+            "bridge": bridge,
+            "table_ids": union.table_ids,
+            "pivot_relation": relation,
+            "pivot_id": pivot_id,
+            "clues": [
+                {"relation": c["relation"], "kind": c["kind"], "id": c["id"]} for c in chosen
+            ],
+        },
+        trees=union.tree["trees"],
+        tasks=[union.task_id],
+        clues=[{"id": c["id"]} for c in chosen],
+        pivots=[{"id": pivot_id}],
+    )
+    if clues is None:
+        task.reject("clues_not_unique")
+    elif not answers:
+        task.reject("empty_answer")
+    elif len({t.id for t in task.targets}) > config.max_targets:
+        task.reject("too_large")
+    return task
+
+
+def build_reverse_tasks(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: LeaperConfig,
+    backend: LLMBackend | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> StageReport:
+    """Reverse-Union tasks from every kept Union task; a union that already has its
+    Reverse-Union tasks (kept or rejected) is skipped (resumable)."""
+    report = StageReport(STAGE)
+    unions = cypher.read(driver, "leaper/find_leaper_tasks", database=database, variants=["union"])
+    done = {
+        r["task_id"] for r in cypher.read(driver, "leaper/find_reversed_unions", database=database)
+    }
+    for batch in cypher.batched(unions, config.batch_size):
+        tasks: list[TaskRecord] = []
+        for union in batch:
+            if union["task_id"] in done:
+                report.skip()
+                continue
+            tasks += reverse_tasks_for(driver, database, union, config, backend)
+        prove_reverse(driver, database, [t for t in tasks if t.status == "kept"])
+        record_tasks(driver, database, tasks, config, report)
+        if progress is not None:
+            progress(len(batch))
+    return report.finish()

@@ -1,0 +1,130 @@
+"""The quality gate: checks every kept task must pass before agents and trainers see it.
+
+Checks (each a query or a proof by query; a failing task is set ``rejected`` with the check's
+name as its reason, and counted in the stage report):
+
+- ``summary_answer``: a target is a table's summary or placeholder row ("Total", "-");
+- ``invented_id``: a target entity id is neither a Wikipedia page nor an explicit
+  ``unlinked:`` mention;
+- ``duplicate_question``: another kept task asks the same question (the smaller id stays);
+- ``attribute_absent``: a WebLeaper question asks for an attribute no gold record holds;
+- ``circular``: a KP task's variable can only be an entity the question names
+  (`seekgraph.synth.shaper.seeds.circular_variable`, executed per variable).
+
+Ingest and synthesis already avoid all five; the gate proves it on the stored graph, so a
+task written by an older version, another tool or a hand edit is caught too. Running it again
+finds nothing new (idempotent).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import neo4j
+
+from seekgraph.common.answers import gold_records
+from seekgraph.common.config import option
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.stages import StageReport, save_rejections
+from seekgraph.synth.ingest.cells import BLANK_KEYS, PLACEHOLDER_STARTS, SUMMARY_WORDS
+
+STAGE = "quality"
+CHECKS = ("summary_answer", "invented_id", "duplicate_question", "attribute_absent", "circular")
+
+
+@dataclass(frozen=True)
+class QualityConfig:
+    """Settings of the quality gate (config section ``[quality]``; flags override)."""
+
+    circular: bool = option(
+        True, "Prove per KP task that no variable is pinned to a named entity (one query each)."
+    )
+
+
+def asked_relations(variant: str, spec: dict[str, Any], tree: dict[str, Any]) -> list[str]:
+    """The attributes a WebLeaper question asks for (Union: `asked`, the shared relations most
+    answers hold; Reverse-Union: the non-pivot ones)."""
+    if variant == "reverse-union":
+        return list(tree.get("relations") or [])
+    return list(spec.get("asked", spec.get("relations")) or [])
+
+
+def absent_attributes(row: dict[str, Any]) -> list[str]:
+    """Asked relations that no gold record of the task holds a value for."""
+    spec = json.loads(row["spec_json"] or "{}")
+    tree = json.loads(row["tree_json"] or "{}")
+    held = {k for r in gold_records(row["answer_json"]) for k, v in r.attributes.items() if v}
+    return [r for r in asked_relations(row["variant"], spec, tree) if r not in held]
+
+
+def _circular_tasks(driver: neo4j.Driver, database: str | None) -> list[tuple[str, str]]:
+    from seekgraph.synth.shaper.ops import GraphOps
+    from seekgraph.synth.shaper.seeds import circular_variable
+    from seekgraph.synth.shaper.store import load_tasks
+
+    ops = GraphOps(driver, database)
+    found = []
+    for task in load_tasks(driver, database, status="kept"):
+        if task.source == "published":
+            continue  # published rows are kept as given; their execution is recorded apart
+        var = circular_variable(ops, task)
+        if var is not None:
+            found.append((task.task_id, f"{var} is only a named entity"))
+    return found
+
+
+def run_quality(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: QualityConfig,
+    progress: Callable[[int], None] | None = None,
+) -> StageReport:
+    """Run every check, reject the failing tasks, count kept tasks and failures per check."""
+    report = StageReport(STAGE)
+    failures: dict[str, str] = {}  # task id -> first failing check
+    details: dict[str, str] = {}
+    found: dict[str, list[tuple[str, str]]] = {check: [] for check in CHECKS}
+    query_checks = {
+        "summary_answer": "quality/find_summary_answers",
+        "invented_id": "quality/find_invented_targets",
+        "duplicate_question": "quality/find_duplicate_questions",
+    }
+    params = {
+        "summary": sorted(SUMMARY_WORDS),
+        "blank": sorted(BLANK_KEYS),
+        "placeholder_starts": sorted(PLACEHOLDER_STARTS),
+    }
+    for check, query in query_checks.items():
+        rows = cypher.read(driver, query, database=database, **params)
+        found[check] = [(r["task_id"], str(r["detail"])) for r in rows]
+        if progress is not None:
+            progress(1)
+    for row in cypher.read(driver, "quality/find_leaper_records", database=database):
+        absent = absent_attributes(row)
+        if absent:
+            found["attribute_absent"].append((row["task_id"], ", ".join(absent)))
+    if progress is not None:
+        progress(1)
+    if config.circular:
+        found["circular"] = _circular_tasks(driver, database)
+    if progress is not None:
+        progress(1)
+    for check in CHECKS:
+        for task_id, detail in found[check]:
+            if task_id not in failures:
+                failures[task_id], details[task_id] = check, detail
+        report.notes[f"check {check}"] = len(found[check])
+    for task_id, reason in sorted(failures.items()):
+        report.reject(task_id, reason, details[task_id])
+    # a gated task is not checked again, so its rejection is written before its status
+    save_rejections(driver, report, database)
+    rows = [{"task_id": t, "reason": reason} for t, reason in sorted(failures.items())]
+    cypher.run_batches(driver, "quality/set_gate_rejections", rows, database=database)
+    for r in cypher.read(driver, "report/count_tasks", database=database):
+        if r["status"] == "kept":
+            report.keep(int(r["n"]))
+            report.notes[f"kept {r['kind']} {r['variant']}"] = int(r["n"])
+    return report.finish()

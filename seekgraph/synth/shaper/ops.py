@@ -1,0 +1,98 @@
+"""The graph operations seeds and expansion need, answered by Cypher and cached per run."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import neo4j
+
+from seekgraph.graphdb import cypher
+from seekgraph.synth.phrasing import TableRef
+from seekgraph.synth.shaper.compile import execute
+from seekgraph.synth.shaper.kp import KPTask, Var, parse_relation
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """``[node, relation, ref]`` holds in the graph; `name` is ref's display name."""
+
+    relation: str
+    ref: str
+    label: str
+    name: str
+
+    @property
+    def is_link(self) -> bool:
+        return parse_relation(self.relation).kind == "link"
+
+
+def task_key(task: KPTask) -> str:
+    """A canonical form of a task's formalization (variables renamed by first occurrence)."""
+    rename: dict[Var, str] = {}
+    rows = []
+    for t in task.triples:
+        terms = []
+        for term in t.terms():
+            if isinstance(term, Var):
+                terms.append(rename.setdefault(term, "?" if term.is_target else f"v{len(rename)}"))
+            else:
+                terms.append(f"{term.label}:{term.ref}")
+        rows.append([t.relation, terms[0], sorted(terms[1:])])
+    return json.dumps(sorted(rows), ensure_ascii=False)
+
+
+@dataclass
+class GraphOps:
+    """Executes tasks and lists neighbours on the server, memoising both (a run asks repeatedly)."""
+
+    driver: neo4j.Driver
+    database: str | None = None
+    neighbour_limit: int = 300
+    queries: int = 0
+    _answers: dict[str, dict[str, str]] = field(default_factory=dict)
+    _neighbours: dict[str, list[Neighbour]] = field(default_factory=dict)
+    _tables: dict[str, tuple[TableRef, bool]] = field(default_factory=dict)
+
+    def tables(self, task: KPTask) -> dict[str, tuple[TableRef, bool]]:
+        """``{table_id: (how a question names it, served by the offline web)}`` of the tables
+        the task's facts come from."""
+        ids = {s.table for t in task.triples if (s := parse_relation(t.relation)).table}
+        missing = sorted(ids - set(self._tables))
+        if missing:
+            self.queries += 1
+            for r in cypher.read(
+                self.driver, "shaper/find_table_pages", database=self.database, table_ids=missing
+            ):
+                ref = TableRef(r["title"] or r["table_id"], r["section"] or "")
+                self._tables[r["table_id"]] = (ref, bool(r["served"] and r["title"]))
+        return {tid: self._tables[tid] for tid in ids}
+
+    def answer(self, task: KPTask) -> dict[str, str]:
+        """``{ref: name}`` of the task's answer set."""
+        key = task_key(task)
+        if key not in self._answers:
+            self.queries += 1
+            self._answers[key] = execute(self.driver, task, self.database)
+        return self._answers[key]
+
+    def answer_of(self, task: KPTask) -> set[str]:
+        return set(self.answer(task))
+
+    def neighbours(self, ref: str) -> list[Neighbour]:
+        if ref not in self._neighbours:
+            self.queries += 1
+            rows = cypher.read(
+                self.driver,
+                "shaper/find_neighbours",
+                database=self.database,
+                ref=ref,
+                limit=self.neighbour_limit,
+            )
+            self._neighbours[ref] = [
+                Neighbour(r["relation"], r["ref"], r["label"], r["name"]) for r in rows
+            ]
+        return self._neighbours[ref]
+
+    def neighbour_refs(self, ref: str) -> list[str]:
+        return [n.ref for n in self.neighbours(ref)]

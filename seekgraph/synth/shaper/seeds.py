@@ -1,0 +1,245 @@
+"""Seed tasks from random walks over the graph's links and facts.
+
+A walk starts at an entity ``t`` (the intended answer) and follows one or two edges
+``t -r1-> a -r2-> c``; the seed is the chain ``[?, r1, V@A], [V@A, r2, C@c]`` (or ``[?, r1, C@a]``).
+Each step takes a table fact (``r@table``: a row of a table the offline web serves) when the
+node has one, and a page link (``links_to``) only when it has none. While the executed answer
+set is larger than ``max_answers``, further KPs of ``t`` (``[?, r, C@m]``, intersections, facts
+first) are added, each only if it strictly shrinks the answer. A seed is rejected with a
+reason: ``dead_end`` (no edge to walk), ``too_large``, ``redundant`` (a triple is not needed),
+``constant_is_answer``, ``circular`` (a variable is pinned to an entity the question names),
+``unserved_hop`` (a fact's table is not a page of the offline web), ``duplicate``,
+``same_answer`` (another kept task already has this answer set), ``malformed`` (the walk built
+a task that does not execute), or a question check failure.
+
+Deterministic: attempt ``i`` of run seed ``s`` uses ``random.Random(f"{s}:{i}")``, so a resumed
+run skips finished attempts and repeats the others identically.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import neo4j
+
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.ids import stable_id
+from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.shaper.config import ShaperConfig
+from seekgraph.synth.shaper.kp import (
+    TARGET,
+    Const,
+    KPTask,
+    ShaperError,
+    Triple,
+    Var,
+    parse_relation,
+    retarget,
+)
+from seekgraph.synth.shaper.ops import GraphOps, Neighbour, task_key
+from seekgraph.synth.shaper.questions import check_question, render
+from seekgraph.synth.shaper.store import load_tasks, save_tasks
+from seekgraph.synth.shaper.validate import find_redundant
+
+STAGE = "shaper-seeds"
+
+
+class SeedRejected(Exception):
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+
+def const_for(n: Neighbour, used: dict[str, str]) -> Const:
+    """A constant for node `n`; its text is the name, made unique within one task."""
+    text = n.name if n.name not in used or used[n.name] == n.ref else f"{n.name} ({n.ref})"
+    used[text] = n.ref
+    return Const(text, n.ref, n.label)
+
+
+def facts_first(nodes: list[Neighbour], rng: random.Random) -> list[Neighbour]:
+    """`nodes` shuffled, table facts before page links."""
+    facts = [n for n in nodes if not n.is_link]
+    links = [n for n in nodes if n.is_link]
+    rng.shuffle(facts)
+    rng.shuffle(links)
+    return facts + links
+
+
+def walkable(nodes: list[Neighbour], via: Neighbour | None = None) -> list[Neighbour]:
+    """The edges a walk may take: not through one-letter relations (headers like "G" say
+    nothing), and out of a Value (a number, a year) only within the table it was read from:
+    two tables sharing the number 40 is a coincidence, not a connection."""
+    out = [n for n in nodes if len(parse_relation(n.relation).name) > 1]
+    if via is not None and via.label == "Value":
+        table = parse_relation(via.relation).table
+        out = [n for n in out if parse_relation(n.relation).table == table]
+    return out
+
+
+def pick(nodes: list[Neighbour], rng: random.Random) -> Neighbour:
+    """A random table fact of `nodes`, or a random link when there is no fact."""
+    facts = [n for n in nodes if not n.is_link]
+    return rng.choice(facts or nodes)
+
+
+def make_seed(
+    ops: GraphOps, start: str, rng: random.Random, config: ShaperConfig, origin: str
+) -> KPTask:
+    """One seed task answered by `start` (among at most `max_answers`); raises `SeedRejected`."""
+    first = walkable(ops.neighbours(start))
+    if not first:
+        raise SeedRejected("dead_end", f"{start} has no edge")
+    a = pick(first, rng)
+    r1 = a.relation
+    used: dict[str, str] = {}
+    second = (
+        [n for n in walkable(ops.neighbours(a.ref), via=a) if n.ref != start]
+        if rng.random() < 0.5
+        else []
+    )
+    target = Var(TARGET)
+    if second:
+        c = pick(second, rng)
+        triples = [
+            Triple(target, r1, (Var("V@A"),)),
+            Triple(Var("V@A"), c.relation, (const_for(c, used),)),
+        ]
+        used_refs = {a.ref, c.ref}
+    else:
+        triples = [Triple(target, r1, (const_for(a, used),))]
+        used_refs = {a.ref}
+    task = KPTask("pending", tuple(triples), source="seed", origin=origin)
+    answer = ops.answer_of(task)
+    pool = facts_first([n for n in first if n.ref not in used_refs], rng)
+    added = 0
+    for n in pool:
+        if len(answer) <= config.max_answers or added >= config.max_narrow:
+            break
+        candidate = KPTask(
+            "pending",
+            (*task.triples, Triple(target, n.relation, (const_for(n, dict(used)),))),
+            source="seed",
+            origin=origin,
+        )
+        narrowed = ops.answer_of(candidate)
+        if start in narrowed and len(narrowed) < len(answer):
+            const_for(n, used)
+            task, answer, added = candidate, narrowed, added + 1
+    if not answer:
+        raise SeedRejected("empty", "the walk's chain has no answer")
+    if len(answer) > config.max_answers:
+        raise SeedRejected("too_large", f"{len(answer)} answers > {config.max_answers}")
+    failure = find_redundant(task, answer, ops.answer_of)
+    if failure is not None:
+        raise SeedRejected(failure.reason, failure.detail)
+    return finish_task(ops, task, answer)
+
+
+def circular_variable(ops: GraphOps, task: KPTask) -> str | None:
+    """The first variable that only entities the question names can be (``entity B`` is
+    "Liu Jie" while the question quotes "Liu Jie"), else None. Proven by query: the task is
+    executed once per variable, with that variable as the target."""
+    named = {c.ref for c in task.constants()}
+    for var in task.variables():
+        if var.is_target:
+            continue
+        values = ops.answer_of(retarget(task, var))
+        if values and values <= named:
+            return var.name
+    return None
+
+
+def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
+    """Give `task` its content id, answer names and template question (checked)."""
+    names = ops.answer(task)
+    constants = task.constants()
+    if any(c.ref in answer for c in constants):
+        raise SeedRejected("constant_is_answer", "a constant denotes an answer entity")
+    tables = ops.tables(task)
+    unserved = sorted(tid for tid, (_, served) in tables.items() if not served)
+    if unserved:
+        raise SeedRejected("unserved_hop", f"table {unserved[0]} is not a page of the web")
+    circular = circular_variable(ops, task)
+    if circular is not None:
+        raise SeedRejected("circular", f"{circular} can only be an entity the question names")
+    question = render(task, {tid: ref for tid, (ref, _) in tables.items()})
+    problem = check_question(question, constants, names.values())
+    if problem is not None:
+        raise SeedRejected(problem, question[:300])
+    task.task_id = stable_id("shaper", task_key(task))
+    task.question = question
+    task.answer_refs = sorted(answer)
+    task.answer = [names[r] for r in task.answer_refs]
+    task.urls = sorted(
+        {
+            f"https://en.wikipedia.org{c.ref}"
+            for c in constants
+            if c.ref and c.ref.startswith("/wiki/")
+        }
+    )
+    return task
+
+
+def finished_records(
+    driver: neo4j.Driver, database: str | None, stage: str, prefix: str
+) -> set[str]:
+    rows = cypher.read(
+        driver, "shaper/list_finished_records", database=database, stage=stage, prefix=prefix
+    )
+    return {r["record_id"] for r in rows}
+
+
+def make_seeds(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: ShaperConfig,
+    *,
+    on_progress: Callable[[int], None] | None = None,
+) -> StageReport:
+    """Run `config.n_seeds` walk attempts; kept seeds are stored, rejects reported by reason."""
+    report = StageReport(STAGE)
+    ops = GraphOps(driver, database, neighbour_limit=config.neighbour_limit)
+    rows = cypher.read(driver, "shaper/list_seed_entities", database=database)
+    starts = [r["ref"] for r in rows if r["has_fact"]] or [r["ref"] for r in rows]
+    report.notes["start_entities"] = len(starts)
+    if not starts:
+        report.notes["hint"] = "no entity with facts or links: run the ingest first"
+        return report.finish()
+    prefix = f"seed:{config.seed}:"
+    done = finished_records(driver, database, STAGE, prefix)
+    seen: set[str] = set()
+    answers = {
+        tuple(t.answer_refs)
+        for t in load_tasks(driver, database, status="kept")
+        if t.source == "seed"
+    }
+    kept: list[KPTask] = []
+    for i in range(config.n_seeds):
+        origin = f"{prefix}{i}"
+        if on_progress is not None:
+            on_progress(1)
+        if origin in done:
+            report.skip()
+            continue
+        rng = random.Random(origin)
+        try:
+            task = make_seed(ops, rng.choice(starts), rng, config, origin)
+            if task.task_id in seen:
+                raise SeedRejected("duplicate", task.task_id)
+            if tuple(task.answer_refs) in answers:
+                raise SeedRejected("same_answer", ", ".join(task.answer[:3]))
+        except SeedRejected as e:
+            report.reject(origin, e.reason, str(e))
+            continue
+        except ShaperError as e:
+            report.reject(origin, "malformed", str(e))
+            continue
+        seen.add(task.task_id)
+        answers.add(tuple(task.answer_refs))
+        kept.append(task)
+        report.keep()
+    save_tasks(driver, kept, database)
+    report.notes["queries"] = ops.queries
+    return report.finish()

@@ -1,0 +1,509 @@
+"""`seekgraph experiment`: the WebLeaper and WebClipper tables in miniature, on a real student.
+
+One command runs the whole comparison on the graph it is given (tasks must exist, split into
+``train`` and ``heldout``):
+
+1. teacher rollouts of the train tasks under the experiment's tool settings (short
+   observations, so a small model's context holds them; `rollouts_per_task` each, with
+   recorded detours), scored, ISR/ISE-filtered and pruned (WebClipper, no thought rewriting
+   unless asked), all through the ordinary stages' functions;
+2. one dataset per arm, every arm from the same rollouts:
+
+   - ``filtered``: trajectories the ISR/ISE filter kept (WebLeaper's data; also WebClipper's
+     ``unpruned`` arm), unpruned;
+   - ``unfiltered``: every answered trajectory, unpruned;
+   - ``random``: a seeded random subset of ``unfiltered`` as large as ``filtered`` (is it the
+     filter or the smaller size?);
+   - ``pruned``: the pruned versions of the filtered trajectories (WebClipper's Eff);
+   - ``hybrid`` (on request): WebClipper's Hybrid mix;
+
+3. per arm and seed an SFT run with the same budget (steps, batch, learning rate, length),
+   then the agent evaluation of its checkpoint on the same held-out tasks (`Evaluation`
+   nodes), and the untrained model once as the reference row;
+4. a table per paper with the mean and the range over seeds, written to
+   ``<out>/experiments/<name>.md`` and linked in the graph:
+   ``(:Experiment)-[:HAS_EVALUATION {arm, seed}]->(:Evaluation)``.
+
+Every step is resumable: done rollouts, finished prunes, built datasets, finished training runs
+and finished evaluation rollouts are skipped, so a killed experiment is simply re-run. The
+defaults fit this project's 2-core CPU with SmolLM2-135M; `model`, `device`, `eval_backend` and
+the budget take a bigger model on a GPU (or a `vllm serve` endpoint) by configuration.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from seekgraph.agent.config import FilterConfig, RolloutConfig, ToolSettings
+from seekgraph.common.config import option
+from seekgraph.graphdb import cypher
+from seekgraph.graphdb.ids import stable_id
+from seekgraph.graphdb.stages import StageReport
+from seekgraph.training.config import DatasetSpec, EvalConfig, SFTRunConfig
+from seekgraph.training.errors import TrainingError
+
+DTYPES = ("float32", "bfloat16", "float16")
+ARMS = ("filtered", "unfiltered", "random", "pruned", "hybrid")
+METRICS = ("valid_turn_rate", "accuracy", "f1", "isr", "ise", "rounds", "tokens", "fae")
+TABLES = {  # paper → (arms in its table, the metrics it reports)
+    "webleaper": (
+        ("filtered", "unfiltered", "random"),
+        ("valid_turn_rate", "accuracy", "f1", "isr", "ise", "rounds"),
+    ),
+    "webclipper": (
+        ("filtered", "pruned", "hybrid"),
+        ("valid_turn_rate", "rounds", "tokens", "accuracy", "fae"),
+    ),
+}
+ARM_NAMES = {"webclipper": {"filtered": "unpruned"}}
+
+
+@dataclass(frozen=True)
+class ExperimentConfig(ToolSettings):
+    """The comparison's data, the student's budget (the same for every arm) and its evaluation."""
+
+    top_k: int = option(3, "Search results per query (short observations).", min=1, max=50)
+    evidence_chars: int = option(600, "Extractive visit: characters per page.", min=100)
+    observation_chars: int = option(
+        900, "Every tool response cut to this many characters (teacher and student).", min=0
+    )
+    name: str = option("papers", "Experiment name (file and node).")
+    arms: tuple[str, ...] = option(
+        ("filtered", "unfiltered", "random", "pruned"), "Arms to train.", choices=ARMS
+    )
+    seeds: tuple[int, ...] = option((0, 1), "Seeds; every arm is trained once per seed.")
+    variants: tuple[str, ...] = option(
+        (), "Task variants used for training and evaluation (empty: any)."
+    )
+    train_tasks: int = option(0, "Train tasks, at most (0: all).", min=0)
+    task_seed: int = option(0, "Seed of the order in which train and eval tasks are taken.")
+    rollouts_per_task: int = option(2, "Teacher rollouts per train task.", min=1)
+    detour_rate: float = option(0.3, "Teacher: probability of a detour after each action.", min=0)
+    teacher_max_rounds: int = option(16, "Teacher: round budget.", min=2)
+    rewrite_limit: int = option(
+        0,
+        "Pruned trajectories whose thoughts are rewritten (-1: all; minutes each on CPU).",
+        min=-1,
+    )
+    model: str = option("smollm2", "The student's base: smollm2 or a checkpoint folder.")
+    max_steps: int = option(150, "SFT optimizer steps per run.", min=1)
+    learning_rate: float = option(1e-4, "SFT learning rate.", min=0)
+    lr_scheduler_type: str = option("cosine", "transformers scheduler name.")
+    warmup_steps: float = option(0.1, "Warm-up: steps (>= 1) or a share of all steps.", min=0)
+    per_device_train_batch_size: int = option(1, "SFT batch size.", min=1)
+    gradient_accumulation_steps: int = option(1, "SFT gradient accumulation.", min=1)
+    max_length: int = option(
+        1536, "SFT: tokens; longer examples are dropped (counted per arm).", min=16
+    )
+    device: str = option(
+        "cpu", "cpu or cuda (SFT and the transformers eval backend).", choices=("cpu", "cuda")
+    )
+    dtype: str = option(
+        "float32", "Weights in SFT: float32 (with mixed_bf16) or bfloat16.", choices=DTYPES
+    )
+    mixed_bf16: bool = option(
+        True,
+        "bfloat16 matmuls over float32 weights in SFT, bfloat16 weights in the evaluation "
+        "(several times faster on CPUs with AMX/AVX512-BF16 and on GPUs).",
+    )
+    eval_tasks: int = option(20, "Held-out tasks evaluated, at most (the same for every arm).")
+    eval_backend: str = option(
+        "", "LLM spec serving a checkpoint in the evaluation (empty: transformers on it)."
+    )
+    max_rounds: int = option(8, "Evaluation: round budget (also F-AE's Max_Rounds).", min=1)
+    max_tokens: int = option(384, "Evaluation: tokens per assistant message.", min=1)
+    max_context_tokens: int = option(3000, "Evaluation: context budget in tokens.", min=256)
+    max_seconds: float = option(600.0, "Evaluation: wall time per rollout.", min=1)
+    concurrency: int = option(
+        4, "Concurrent rollouts (teacher threads; one lock-step batch of the student).", min=1
+    )
+
+    def tool_settings(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(ToolSettings)}
+
+
+@dataclass
+class ArmResult:
+    arm: str
+    seed: int
+    dataset_id: str
+    examples: int  # examples the SFT run trained on
+    dropped: int  # examples too long for max_length
+    run_id: str
+    checkpoint: str
+    eval_id: str
+    metrics: dict[str, float]
+    losses: list[float] = field(default_factory=list)
+    train_seconds: float = 0.0
+
+
+@dataclass
+class ExperimentResult:
+    experiment_id: str
+    base: dict[str, float]
+    arms: list[ArmResult]
+    data: dict[str, Any]
+    tables: str  # markdown
+    path: Path
+
+
+def arm_spec(
+    arm: str, seed: int, teacher_model: str, variants: tuple[str, ...], size: int
+) -> DatasetSpec:
+    """The dataset of one arm: teacher trajectories of the train split under the experiment's
+    settings (`teacher_model` names them), ordered by `seed`; `size` bounds ``random``."""
+    common = DatasetSpec(
+        name=f"exp-{arm}-s{seed}",
+        splits=("train",),
+        policies=("teacher",),
+        models=(teacher_model,),
+        variants=variants,
+        seed=seed,
+        hf_folder=False,
+    )
+    if arm == "filtered":
+        return replace(common, mix="filtered", kept_only=True, pruned=False)
+    if arm == "unfiltered":
+        return replace(common, mix="filtered", kept_only=False, pruned=False)
+    if arm == "random":
+        return replace(common, mix="filtered", kept_only=False, pruned=False, limit=size)
+    if arm == "pruned":
+        return replace(common, mix="eff", kept_only=True)
+    if arm == "hybrid":
+        return replace(common, mix="hybrid", kept_only=True)
+    raise TrainingError(f"unknown arm {arm!r}; arms are {', '.join(ARMS)}")
+
+
+def _tasks(
+    driver: neo4j.Driver, database: str | None, config: ExperimentConfig, split: str, limit: int
+) -> list[Any]:
+    from seekgraph.agent.rollouts import load_tasks
+
+    tasks = [
+        t
+        for t in load_tasks(driver, database, split=split)
+        if not config.variants or t.variant in config.variants
+    ]
+    # a seeded hash order, so a limit takes every variant in proportion, not the first ids
+    tasks.sort(key=lambda t: hashlib.sha1(f"{config.task_seed}:{t.task_id}".encode()).hexdigest())
+    return tasks[:limit] if limit else tasks
+
+
+def teacher_data(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: ExperimentConfig,
+    echo: Callable[[str], None],
+) -> tuple[str, dict[str, Any]]:
+    """Teacher rollouts of the train tasks, scored, filtered and pruned; (model name, counts)."""
+    from seekgraph.agent.filtering import filter_rollouts
+    from seekgraph.agent.policies import make_policy
+    from seekgraph.agent.rollouts import run_rollouts
+    from seekgraph.agent.scoring import score_rollouts
+    from seekgraph.training.stategraph.prune import PruneConfig, prune_rollouts
+
+    tasks = _tasks(driver, database, config, "train", config.train_tasks)
+    if not tasks:
+        raise TrainingError("no kept train task to roll the teacher out on")
+    settings = RolloutConfig(
+        **config.tool_settings(),
+        policy="teacher",
+        detour_rate=config.detour_rate,
+        max_rounds=config.teacher_max_rounds,
+        n=config.rollouts_per_task,
+    )
+    policy = make_policy(driver, database, settings)
+    echo(f"teacher {policy.model}: {len(tasks)} train tasks x {config.rollouts_per_task}")
+    rollouts = run_rollouts(
+        driver, database, tasks, policy, n=config.rollouts_per_task, concurrency=config.concurrency
+    )
+    score_rollouts(driver, database, policy="teacher")
+    filtered = filter_rollouts(driver, database, FilterConfig(export=False), policy="teacher")
+    ids = [
+        r["rollout_id"]
+        for r in cypher.read(
+            driver, "training/find_model_rollouts", database=database, model=policy.model
+        )
+    ]
+    pruned = prune_rollouts(
+        driver,
+        database,
+        PruneConfig(
+            rewrite=config.rewrite_limit != 0,
+            rewrite_limit=config.rewrite_limit,
+            rollout_ids=tuple(ids),
+        ),
+    ).report
+    counts = cypher.read(
+        driver, "training/count_model_rollouts", database=database, model=policy.model
+    )[0]
+    data = {
+        "teacher": policy.model,
+        "train_tasks": len(tasks),
+        "rollouts": rollouts.kept + rollouts.skipped,
+        "filter_rejections": dict(filtered.reasons),
+        "prune": {"pruned": pruned.kept, "skipped": pruned.skipped, **dict(pruned.reasons)},
+        **counts,
+    }
+    return policy.model, data
+
+
+def _sft_config(config: ExperimentConfig, dataset: Path, seed: int) -> SFTRunConfig:
+    return SFTRunConfig(
+        model=config.model,
+        dataset=str(dataset),
+        max_length=config.max_length,
+        per_device_train_batch_size=config.per_device_train_batch_size,
+        gradient_accumulation_steps=config.gradient_accumulation_steps,
+        learning_rate=config.learning_rate,
+        lr_scheduler_type=config.lr_scheduler_type,
+        warmup_steps=config.warmup_steps,
+        max_steps=config.max_steps,
+        logging_steps=5,
+        save_steps=max(config.max_steps // 2, 1),
+        save_total_limit=1,
+        seed=seed,
+        dtype=config.dtype,
+        device=config.device,
+        mixed_bf16=config.mixed_bf16,
+    )
+
+
+def _eval_config(config: ExperimentConfig, checkpoint: str) -> EvalConfig:
+    return EvalConfig(
+        **config.tool_settings(),
+        checkpoint=checkpoint,
+        backend=config.eval_backend,
+        device=config.device,
+        dtype="bfloat16" if config.mixed_bf16 else "float32",
+        split="heldout",
+        limit_tasks=max(config.eval_tasks, 1),
+        max_rounds=config.max_rounds,
+        max_tokens=config.max_tokens,
+        max_context_tokens=config.max_context_tokens,
+        max_seconds=config.max_seconds,
+        concurrency=config.concurrency,
+    )
+
+
+def run_experiment(
+    driver: neo4j.Driver,
+    database: str | None,
+    config: ExperimentConfig,
+    out_dir: Path,
+    *,
+    echo: Callable[[str], None] = print,
+) -> ExperimentResult:
+    """Run (or resume) the whole comparison; see the module docstring."""
+    from seekgraph.training.datasets import build_dataset
+    from seekgraph.training.evaluation import evaluate_checkpoint
+    from seekgraph.training.sft import run_sft
+
+    teacher, data = teacher_data(driver, database, config, echo)
+    eval_ids = [t.task_id for t in _tasks(driver, database, config, "heldout", config.eval_tasks)]
+    if not eval_ids:
+        raise TrainingError("no kept held-out task to evaluate on (split=heldout)")
+    data["eval_tasks"] = len(eval_ids)
+    folder = out_dir / "experiments" / config.name
+    experiment_id = stable_id("experiment", config.name, _canonical(config))
+    trained = []  # every run trains before any evaluation, so a run can stop after training
+    for seed in config.seeds:
+        size = 0
+        for arm in _ordered(config.arms):
+            spec = arm_spec(arm, seed, teacher, config.variants, size)
+            built = build_dataset(driver, database, spec, folder / "datasets")
+            if arm == "filtered":
+                size = built.n_examples
+            echo(f"experiment {experiment_id}: {arm} seed {seed} ({built.n_examples} examples)")
+            sft = run_sft(
+                _sft_config(config, built.path, seed),
+                driver=driver,
+                database=database,
+                out_root=folder,
+                echo=echo,
+            )
+            trained.append((arm, seed, built, sft))
+    echo(f"experiment {experiment_id}: evaluating the base model on {len(eval_ids)} tasks")
+    base = evaluate_checkpoint(
+        driver, database, _eval_config(config, config.model), task_ids=eval_ids, echo=echo
+    )
+    _link(driver, database, experiment_id, config, base.eval_id, "base", -1)
+    results: list[ArmResult] = []
+    for arm, seed, built, sft in trained:
+        evaluation = evaluate_checkpoint(
+            driver,
+            database,
+            _eval_config(config, str(sft.checkpoint)),
+            task_ids=eval_ids,
+            echo=echo,
+        )
+        _link(driver, database, experiment_id, config, evaluation.eval_id, arm, seed)
+        results.append(
+            ArmResult(
+                arm,
+                seed,
+                built.dataset_id,
+                sft.examples,
+                sft.dropped_too_long,
+                sft.run_id,
+                str(sft.checkpoint),
+                evaluation.eval_id,
+                evaluation.metrics(),
+                sft.losses,
+                sft.seconds,
+            )
+        )
+        echo(f"  {arm} seed {seed}: {evaluation.summary()}")
+    tables = render_tables(config, base.metrics(), results, data)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{config.name}.md"
+    path.write_text(tables, encoding="utf-8")
+    (folder / f"{config.name}.json").write_text(
+        json.dumps(
+            {
+                "experiment_id": experiment_id,
+                "config": _canonical(config),
+                "data": data,
+                "base": base.metrics(),
+                "arms": [r.__dict__ for r in results],
+            },
+            indent=2,
+            sort_keys=True,
+            default=str,
+        ),
+        encoding="utf-8",
+    )
+    return ExperimentResult(experiment_id, base.metrics(), results, data, tables, path)
+
+
+def _ordered(arms: tuple[str, ...]) -> list[str]:
+    """Arms in a fixed order, ``filtered`` first (``random`` takes its size)."""
+    wanted = set(arms) | ({"filtered"} if "random" in arms else set())
+    return [a for a in ARMS if a in wanted]
+
+
+def _canonical(config: ExperimentConfig) -> dict[str, Any]:
+    from seekgraph.training.config import as_dict
+
+    return as_dict(config)
+
+
+def _link(
+    driver: neo4j.Driver,
+    database: str | None,
+    experiment_id: str,
+    config: ExperimentConfig,
+    eval_id: str,
+    arm: str,
+    seed: int,
+) -> None:
+    cypher.run_batches(
+        driver,
+        "training/merge_experiment_evaluations",
+        [{"eval_id": eval_id, "arm": arm, "seed": seed}],
+        database=database,
+        params={
+            "experiment_id": experiment_id,
+            "name": config.name,
+            "config_json": json.dumps(_canonical(config), sort_keys=True),
+        },
+    )
+
+
+def summarize(values: list[float]) -> tuple[float, float, float]:
+    """(mean, min, max) of the per-seed values."""
+    return statistics.fmean(values), min(values), max(values)
+
+
+def within_noise(a: list[float], b: list[float]) -> bool:
+    """Two arms differ by less than their seeds do: the ranges over seeds overlap (with one
+    seed each, any difference counts as within noise: there is no spread to compare with)."""
+    if len(a) < 2 or len(b) < 2:
+        return True
+    return max(a) >= min(b) and max(b) >= min(a)
+
+
+def _noise_line(name: str, reference: str, beyond: list[str], seeds: int) -> str:
+    if seeds < 2:
+        return f"- {name} vs {reference}: one seed, so no spread to judge noise by."
+    if beyond:
+        return (
+            f"- {name} vs {reference}: beyond seed noise on {', '.join(beyond)}; the rest within."
+        )
+    return f"- {name} vs {reference}: every difference is within seed noise (ranges overlap)."
+
+
+def render_tables(
+    config: ExperimentConfig,
+    base: dict[str, float],
+    results: list[ArmResult],
+    data: dict[str, Any],
+) -> str:
+    """The two papers' tables in markdown: mean [min, max] over seeds per arm and metric, the
+    base model's row, and which differences against the reference arm are within noise."""
+    lines = [
+        f"# Experiment `{config.name}`",
+        "",
+        f"Student: `{config.model}`, {config.max_steps} SFT steps per arm and seed (batch "
+        f"{config.per_device_train_batch_size}x{config.gradient_accumulation_steps}, lr "
+        f"{config.learning_rate:g} {config.lr_scheduler_type}, max_length {config.max_length}); "
+        f"seeds {', '.join(map(str, config.seeds))}. Evaluation: {data.get('eval_tasks')} held-out "
+        f"tasks, at most {config.max_rounds} rounds (F-AE's Max_Rounds), greedy. Teacher data: "
+        f"{data.get('train_tasks')} train tasks, {data.get('rollouts')} rollouts "
+        f"(`{data.get('teacher')}`); filter rejections {data.get('filter_rejections')}; "
+        f"prune {data.get('prune')}.",
+        "",
+    ]
+    for paper, (arms, metrics) in TABLES.items():
+        present = [a for a in arms if any(r.arm == a for r in results)]
+        if len(present) < 2:
+            continue
+        names = ARM_NAMES.get(paper, {})
+        lines += [f"## {paper}", ""]
+        lines.append("| arm | examples (dropped too long) | " + " | ".join(metrics) + " |")
+        lines.append("|---" * (len(metrics) + 2) + "|")
+        lines.append("| base model | - | " + " | ".join(f"{base[m]:.3f}" for m in metrics) + " |")
+        per_arm: dict[str, dict[str, list[float]]] = {}
+        for arm in present:
+            runs = [r for r in results if r.arm == arm]
+            per_arm[arm] = {m: [r.metrics[m] for r in runs] for m in metrics}
+            cells = []
+            for m in metrics:
+                mean, low, high = summarize(per_arm[arm][m])
+                cells.append(
+                    f"{mean:.3f} [{low:.3f}, {high:.3f}]" if len(runs) > 1 else f"{mean:.3f}"
+                )
+            examples = "/".join(str(r.examples) for r in runs)
+            dropped = "/".join(str(r.dropped) for r in runs)
+            lines.append(
+                f"| {names.get(arm, arm)} | {examples} ({dropped}) | " + " | ".join(cells) + " |"
+            )
+        reference = present[0]
+        lines.append("")
+        for arm in present[1:]:
+            beyond = [
+                m for m in metrics if not within_noise(per_arm[reference][m], per_arm[arm][m])
+            ]
+            lines.append(
+                _noise_line(
+                    names.get(arm, arm), names.get(reference, reference), beyond, len(config.seeds)
+                )
+            )
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def experiment_report(result: ExperimentResult) -> StageReport:
+    report = StageReport("experiment")
+    report.keep(len(result.arms))
+    report.notes["experiment"] = result.experiment_id
+    report.notes["table"] = str(result.path)
+    return report
