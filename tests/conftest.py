@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -51,11 +52,37 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test that needs the session's Neo4j `neo4j`, so `-m "not neo4j"` runs the
-    pure tests alone."""
+    """Mark every test that needs the session's Neo4j `neo4j`, and every test that converts
+    the packaged SmolLM2 `slow`, so `-m "not neo4j and not slow"` runs the pure tests alone."""
     for item in items:
-        if "neo4j_server" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "neo4j_server" in fixtures:
             item.add_marker(pytest.mark.neo4j)
+        if "smollm2_checkpoint" in fixtures:  # converts the packaged model: a model load
+            item.add_marker(pytest.mark.slow)
+
+
+# Modules that only a model load imports (the packaged SmolLM2 is a Llama, MiniLM a BERT).
+MODEL_MODULES = (
+    "sentence_transformers",
+    "transformers.models.llama.modeling_llama",
+    "transformers.models.bert.modeling_bert",
+)
+
+
+@pytest.fixture(autouse=True)
+def _model_loads_are_marked_slow(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that loads a model and is not marked `slow` fails, so the pure subset
+    (`-m "not neo4j and not slow"`) stays fast. Modules stay imported once loaded, so this
+    catches the first such test of a session: in the pure subset, every one of them."""
+    if request.node.get_closest_marker("slow") is not None:
+        yield
+        return
+    before = {name for name in MODEL_MODULES if name in sys.modules}
+    yield
+    loaded = [name for name in MODEL_MODULES if name in sys.modules and name not in before]
+    if loaded:
+        pytest.fail(f"this test loads a model ({loaded[0]}): mark it @pytest.mark.slow")
 
 
 @pytest.fixture(scope="session")

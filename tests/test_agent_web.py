@@ -213,6 +213,7 @@ def test_max_tokens_truncates_what_is_embedded() -> None:
         Embedder(max_tokens=4).embed(["x"])
 
 
+@pytest.mark.slow
 def test_a_query_embedder_on_one_thread_gives_the_same_vectors() -> None:
     """Search queries are embedded on one CPU thread (`Embedder.threads`): the same vectors,
     and torch's thread count is as it was afterwards."""

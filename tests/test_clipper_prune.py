@@ -446,7 +446,7 @@ def test_the_workers_of_a_killed_stage_exit(tmp_path: Path) -> None:
     parent gone and exit."""
     script = (
         "import os, time\n"
-        "from training.stategraph.extraction import Extractions, rule_extractor\n"
+        "from seekgraph.training.stategraph.extraction import Extractions, rule_extractor\n"
         "pool = Extractions(rule_extractor, 2)\n"
         "print(*pool._pool._processes, flush=True)\n"
         "time.sleep(600)\n"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from seekgraph.synth.leaper.questions import (
     asked_words,
     basic_question,
@@ -27,6 +29,7 @@ def test_the_keep_check() -> None:
     assert not paraphrase_keeps("List the Booker Prize winners by year", keep)  # country dropped
 
 
+@pytest.mark.slow
 def test_a_real_paraphrase_is_kept_only_when_it_keeps_everything(smollm2_checkpoint: Path) -> None:
     """Whatever the small model writes, the task gets either its rewording with every table
     name and asked attribute, marked with the backend's name, or the template, marked

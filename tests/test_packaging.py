@@ -67,7 +67,7 @@ def test_a_wheel_install_runs_from_another_directory(
         [
             str(python),
             "-c",
-            "import graphdb.cypher as c, synth.ingest.stage as s;"
+            "import seekgraph.graphdb.cypher as c, seekgraph.synth.ingest.stage as s;"
             "print(c.cypher_dir()); print(s.default_data_dir())",
         ],
         cwd=elsewhere,

@@ -18,7 +18,7 @@ column wins if its score reaches ``min_score``. Runs in O(rows × columns).
 Accuracy against 110 hand-labelled OTT-QA tables (``tests/data/key_columns.jsonl``) is checked
 by ``tests/test_keycolumn.py``.
 
->>> from synth.ingest.records import Cell
+>>> from seekgraph.synth.ingest.records import Cell
 >>> rows = [[Cell("1982"), Cell("Gabriel García Márquez", ("/wiki/G",))],
 ...         [Cell("1983"), Cell("William Golding", ("/wiki/W",))]]
 >>> choose_key_column(["Year", "Laureate"], rows).index

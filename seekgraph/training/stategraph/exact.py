@@ -9,7 +9,7 @@ larger graphs raise `StateGraphError` rather than run for hours.
 
 Example::
 
-    >>> from training.stategraph.model import StateGraph
+    >>> from seekgraph.training.stategraph.model import StateGraph
     >>> g = StateGraph(produces=[{"q"}, {"x"}, {"y"}, {"x", "y"}, set()],
     ...                enables=[set(), {"q"}, {"q"}, {"q"}, {"x", "y"}])
     >>> sorted(exact_necessary_actions(g))
