@@ -13,4 +13,4 @@ echo "[test] mypy"
 echo "[test] import floors (import-linter)"
 .venv/bin/lint-imports
 echo "[test] pytest"
-.venv/bin/pytest "$@"
+.venv/bin/pytest --durations=25 "$@"

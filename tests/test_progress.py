@@ -4,6 +4,7 @@ minutes, a bar on a terminal, no repeated last line; prune reports each trajecto
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 import time
@@ -28,7 +29,10 @@ def test_a_log_gets_a_line_every_few_seconds_while_nothing_reports() -> None:
     never called `update`. The bar now writes on its own clock."""
     log = io.StringIO()
     bar = Progress("prune (trajectories)", 3, log, every=0.3)
-    time.sleep(1.5)  # one item that takes long, no update
+    deadline = time.monotonic() + 30
+    while log.getvalue().count("\n") < 3:  # one item that takes long, no update
+        assert time.monotonic() < deadline, log.getvalue()
+        time.sleep(0.01)
     bar.update()
     bar.close()
     lines = log.getvalue().splitlines()
@@ -36,6 +40,30 @@ def test_a_log_gets_a_line_every_few_seconds_while_nothing_reports() -> None:
     assert all(line.startswith("prune (trajectories): ") for line in lines)
     assert lines[0].startswith("prune (trajectories): 0/3 (0%)")
     assert "\r" not in log.getvalue()  # a log gets lines, never carriage returns
+
+
+def test_a_log_says_what_one_slow_item_is_doing() -> None:
+    """A stage stuck on one item (thought rewriting: minutes per trajectory) says what it is
+    doing instead of repeating "1/156 (1%)"; the next item clears it."""
+    log = io.StringIO()
+    bar = Progress("prune (trajectories)", 156, log, every=0.05)
+    bar.update()
+    bar.doing("rewriting the thoughts of rollout r-7 (step 3 of 5)")
+    deadline = time.monotonic() + 10
+    while "rollout r-7" not in log.getvalue():  # the heartbeat writes it on its own
+        assert time.monotonic() < deadline, log.getvalue()
+        time.sleep(0.01)
+    bar.doing("")
+    bar.update()
+    while "2/156" not in log.getvalue():  # the next line has the new count and no r-7
+        assert time.monotonic() < deadline, log.getvalue()
+        time.sleep(0.01)
+    bar.close()
+    lines = log.getvalue().splitlines()
+    said = [line for line in lines if "rollout r-7" in line]
+    assert said[0].startswith("prune (trajectories): 1/156 (1%)")
+    assert said[0].endswith(" - rewriting the thoughts of rollout r-7 (step 3 of 5)")
+    assert all("r-7" not in line for line in lines if "2/156" in line)
 
 
 def test_the_last_line_is_not_repeated() -> None:
@@ -50,7 +78,10 @@ def test_the_last_line_is_not_repeated() -> None:
 def test_a_terminal_gets_one_redrawn_bar() -> None:
     tty = Terminal()
     bar = Progress("rollouts", 4, tty)
-    time.sleep(1.3)
+    deadline = time.monotonic() + 30
+    while tty.getvalue().count("\r") < 2:  # redrawn in place while it waits
+        assert time.monotonic() < deadline, tty.getvalue()
+        time.sleep(0.01)
     bar.update(4)
     bar.close()
     out = tty.getvalue()
@@ -102,3 +133,20 @@ def test_loading_the_models_writes_no_bar_into_a_log(smollm2_checkpoint: Path) -
     output = done.stdout + done.stderr
     assert "loaded" in done.stdout
     assert "\r" not in output and "it/s]" not in output, output[-2000:]
+
+
+def test_library_progress_bars_write_nothing_to_a_log() -> None:
+    """transformers de-quantises the GGUF model under a tqdm bar of its own; in a log file
+    that bar is one long line of carriage returns. Through the CLI's switch it writes nothing
+    when stderr is not a terminal."""
+    script = (
+        "from seekgraph.common.offline import quiet_progress_bars\n"
+        "quiet_progress_bars()\n"
+        "from tqdm.auto import tqdm\n"
+        "for _ in tqdm(range(3), desc='Converting and de-quantizing GGUF tensors...'): pass\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TQDM_DISABLE"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stderr == ""

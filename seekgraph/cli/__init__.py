@@ -130,6 +130,9 @@ def main(ctx: click.Context, config_path: Path | None, debug: bool, **flags: Any
     Start with `seekgraph pipeline` (every stage on the default data), or run one stage by its
     name; `seekgraph STAGE --help` lists its settings ([section] of the config file).
     """
+    from seekgraph.common.offline import quiet_progress_bars
+
+    quiet_progress_bars()  # before any library that draws bars is imported
     from seekgraph.cli.context import AppContext
     from seekgraph.cli.pipeline import SECTIONS
     from seekgraph.common.config import read_config_file, resolve_settings

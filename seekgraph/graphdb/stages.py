@@ -108,6 +108,7 @@ class Progress:
         self.label = label
         self.total = total
         self.done = 0
+        self.now = ""  # what the work is doing at the moment (`doing`), shown after the count
         self.stream = stream
         self.every = every
         self._tty = bool(stream is not None and stream.isatty())
@@ -133,6 +134,13 @@ class Progress:
             elif not self._tty and now - self._last >= self.every:
                 self._draw("", "\n")
 
+    def doing(self, what: str) -> None:
+        """Say what the work is busy with now ("rewriting the thoughts of rollout r-12"), so a
+        log shows why the count stands still while one item takes minutes. An empty string
+        clears it. The next heartbeat line carries it; nothing is written here."""
+        with self._lock:
+            self.now = " ".join(what.split())
+
     def _beat(self) -> None:
         """Redraw while the work runs, whether or not it reports (see the class docstring)."""
         period = 1.0 if self._tty else max(self.every, 0.1)
@@ -143,10 +151,11 @@ class Progress:
 
     def _line(self) -> str:
         elapsed = time.monotonic() - self._started
+        now = f" - {self.now}" if self.now else ""
         if self.total:
             share = min(1.0, self.done / self.total)
-            return f"{self.label}: {self.done}/{self.total} ({share:.0%}) {elapsed:.0f}s"
-        return f"{self.label}: {self.done} {elapsed:.0f}s"
+            return f"{self.label}: {self.done}/{self.total} ({share:.0%}) {elapsed:.0f}s{now}"
+        return f"{self.label}: {self.done} {elapsed:.0f}s{now}"
 
     def _draw(self, start: str, end: str) -> None:
         assert self.stream is not None
