@@ -53,8 +53,12 @@ def pipeline_command(connection: ConnectionSettings, out: Path) -> list[str]:
     config = out / "seekgraph.toml"
     out.mkdir(parents=True, exist_ok=True)
     # rewriting thoughts runs a model; its choice is tested apart. The rollouts' date is
-    # pinned: the builds compared may straddle midnight
-    config.write_text('[rollout]\ndate = "2026-01-15"\n\n[prune]\nrewrite_limit = 0\n')
+    # pinned: the builds compared may straddle midnight. A killed Neo4j stops the worker after
+    # a few seconds of retries instead of the driver's 30
+    config.write_text(
+        '[neo4j]\nretry_seconds = 3\n\n[rollout]\ndate = "2026-01-15"\n\n'
+        "[prune]\nrewrite_limit = 0\n"
+    )
     only = [arg for stage in STAGES for arg in ("--only", stage)]
     command = [sys.executable, "-m", "seekgraph", "--config", str(config), *cli_login(connection)]
     return [*command, "pipeline", "--out", str(out), *only]

@@ -130,3 +130,27 @@ def test_help_imports_no_heavy_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_retry_seconds_reaches_the_driver(tmp_path: Path) -> None:
+    """`[neo4j] retry_seconds` bounds how long a stage retries a lost server (the driver's
+    default, 30 s, kept every killed-Neo4j worker alive for half a minute)."""
+    import socket
+    import time
+
+    import neo4j.exceptions
+
+    from seekgraph.graphdb.driver import open_driver
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = _file(tmp_path, f"[server]\nbolt_port = {port}\n\n[neo4j]\nretry_seconds = 0.5\n")
+    settings = resolve_settings(config, flags={"home": tmp_path}, env={})
+    assert settings.connection.retry_seconds == 0.5
+    driver = open_driver(settings.connection, verify=False)
+    started = time.monotonic()
+    with pytest.raises(neo4j.exceptions.ServiceUnavailable):
+        driver.execute_query("RETURN 1")
+    driver.close()
+    assert time.monotonic() - started < 20  # the driver's default would retry for 30 s

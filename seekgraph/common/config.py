@@ -268,12 +268,20 @@ ENV_NEO4J = {
 
 @dataclass(frozen=True)
 class Neo4jSection:
-    """``[neo4j]``: an existing Neo4j to use instead of the managed one."""
+    """``[neo4j]``: an existing Neo4j to use instead of the managed one, and how long to
+    retry a lost connection (either server)."""
 
     uri: str = option("", "Bolt or neo4j:// URI of an existing server (empty: the managed one).")
     username: str = option("neo4j", "User name.")
     password: str = option("", "Password (required with a uri).")
     database: str = option("", "Database name (empty: the server's default).")
+    retry_seconds: float = option(
+        30.0,
+        "How long a transaction is retried after a lost connection or a transient error "
+        "before the stage stops with one line (the driver's max_transaction_retry_time; "
+        "also for the managed server).",
+        min=0.0,
+    )
 
 
 def _from_env(env: Mapping[str, str], names: Mapping[str, str], cls: type[Any]) -> dict[str, Any]:
@@ -324,11 +332,13 @@ def resolve_settings(
                 f"Neo4j URI {neo.uri} given but no password "
                 "(--password, [neo4j] password in the config file, or NEO4J_PASSWORD)"
             )
-        connection = ConnectionSettings(neo.uri, neo.username, neo.password, database, False)
+        connection = ConnectionSettings(
+            neo.uri, neo.username, neo.password, database, False, neo.retry_seconds
+        )
     else:
         stored = server.password_file.read_text().strip() if server.password_file.exists() else ""
         connection = ConnectionSettings(
-            server.bolt_uri, "neo4j", neo.password or stored, database, True
+            server.bolt_uri, "neo4j", neo.password or stored, database, True, neo.retry_seconds
         )
     return Settings(server=server, connection=connection)
 

@@ -17,6 +17,8 @@ def open_driver(settings: ConnectionSettings, *, verify: bool = True) -> neo4j.D
         driver = neo4j.GraphDatabase.driver(
             settings.uri,
             auth=(settings.username, settings.password),
+            # a lost server (killed, restarted) fails a stage after this long, with one line
+            max_transaction_retry_time=settings.retry_seconds,
             # "label/property does not exist yet" warnings are normal on a fresh graph.
             notifications_disabled_classifications=[
                 neo4j.NotificationDisabledClassification.UNRECOGNIZED

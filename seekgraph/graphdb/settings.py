@@ -69,6 +69,7 @@ class ConnectionSettings:
     password: str
     database: str | None
     managed: bool
+    retry_seconds: float = 30.0  # how long a managed transaction is retried (driver setting)
 
     def describe(self) -> str:
         db = self.database or "(default)"
