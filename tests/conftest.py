@@ -11,6 +11,7 @@ ONLY to that server: ``NEO4J_URI``, ``NEO4J_PASSWORD``, ``SEEKGRAPH_CONFIG`` and
 from __future__ import annotations
 
 import atexit
+import fcntl
 import os
 import sys
 from collections.abc import Iterator
@@ -51,6 +52,21 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["SEEKGRAPH_CONFIG"] = os.devnull  # an empty config file, never ./seekgraph.toml
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_working_directory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Each test process works in a folder of its own, so what a stage writes to its default
+    ``out/`` never lands in the checkout, and parallel workers never share it."""
+    before = Path.cwd()
+    os.chdir(tmp_path_factory.mktemp("cwd"))
+    yield
+    os.chdir(before)
+
+
+# Modules that take minutes go first, so parallel workers (`-n 2 --dist loadscope`, each
+# module on one worker) do not end on one of them while the other worker waits.
+HEAVY_MODULES = ("test_determinism.py", "test_bulk_load.py", "test_training_experiments.py")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test that needs the session's Neo4j `neo4j`, and every test that converts
     the packaged SmolLM2 `slow`, so `-m "not neo4j and not slow"` runs the pure tests alone."""
@@ -60,6 +76,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.neo4j)
         if "smollm2_checkpoint" in fixtures:  # converts the packaged model: a model load
             item.add_marker(pytest.mark.slow)
+    heavy = {name: i for i, name in enumerate(HEAVY_MODULES)}
+    items.sort(key=lambda item: heavy.get(item.path.name, len(heavy)))  # stable otherwise
 
 
 # Modules that only a model load imports (the packaged SmolLM2 is a Llama, MiniLM a BERT).
@@ -181,13 +199,23 @@ def smollm2_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     The target starts as a stale, unfinished folder (as a killed conversion leaves it), so the
     conversion also proves it replaces such leftovers; tests check `STALE_MARKER_FILE` is gone.
+    Converted once per test run: the parallel workers (pytest-xdist) share one folder, the
+    first converts it under a lock and the others find it done.
     """
     from seekgraph.common.llm.smollm2 import ensure_checkpoint
 
-    target = tmp_path_factory.mktemp("models") / "smollm2-135m-instruct"
-    target.mkdir()
-    (target / STALE_MARKER_FILE).write_text("partial\n")
-    return ensure_checkpoint(target)
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    models = shared / "models"
+    models.mkdir(exist_ok=True)
+    target = models / "smollm2-135m-instruct"
+    with (models / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not target.exists():
+            target.mkdir()
+            (target / STALE_MARKER_FILE).write_text("partial\n")
+        return ensure_checkpoint(target)
 
 
 # --- running stages the way the CLI and the pipeline do --------------------------------------

@@ -1,24 +1,29 @@
 """The same input gives the same graph, also after faults.
 
-The default data is built from empty, through synthesis, rollouts, scoring, filtering and
-pruning, by `seekgraph pipeline` processes:
+A slice of the default data (`tests/scaffolding/small_default.py`: every reader, Union and
+Reverse-Union families, KP seeds, rollouts, pruning) is built from empty, through synthesis,
+rollouts, scoring, filtering and pruning, by `seekgraph pipeline` processes:
 - twice, with different hash seeds (so set and dict order may differ): identical fingerprints;
-- once more on a server of its own, with the worker killed (``kill -9``) and Neo4j killed at
-  several points of several stages, each fault followed by a plain re-run of the pipeline:
-  the fingerprint equals the uninterrupted build's.
+- once more on a server of its own, with the worker killed (``kill -9``) and Neo4j killed in
+  the middle of several stages, each fault followed by a plain re-run of the pipeline: the
+  fingerprint equals the uninterrupted build's.
+One reference build serves both tests.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import neo4j
 import pytest
@@ -30,6 +35,7 @@ from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
 from tests.conftest import cli_login, wipe
 from tests.scaffolding.fingerprint import Fingerprint, difference, fingerprint
 from tests.scaffolding.servers import own_server as _own_server
+from tests.scaffolding.small_default import SMALL_SETTINGS, write_small_default
 
 # every default stage up to and including pruning, in pipeline order
 _DEFAULT = [stage.name for stage in PIPELINE if not stage.optional]
@@ -48,44 +54,74 @@ def empty(driver: neo4j.Driver, database: str | None) -> None:
         driver.execute_query(f"DROP INDEX `{record['name']}`", database_=database)
 
 
-def pipeline_command(connection: ConnectionSettings, out: Path) -> list[str]:
-    """`seekgraph pipeline` through the default stages up to pruning, writing under `out`."""
+# The builds' settings: rewriting thoughts runs a model (its choice is tested apart); the
+# rollouts' date is pinned (the builds compared may straddle midnight); a killed Neo4j stops
+# the worker after 3 s of retries instead of the driver's 30; the small data's smaller stages.
+SETTINGS: dict[str, dict[str, object]] = {
+    "neo4j": {"retry_seconds": 3},
+    "prune": {"rewrite_limit": 0},
+    "shaper": dict(SMALL_SETTINGS["shaper"]),
+    "rollout": {"date": "2026-01-15", **SMALL_SETTINGS["rollout"]},
+}
+
+
+def pipeline_command(connection: ConnectionSettings, data: Path, out: Path) -> list[str]:
+    """`seekgraph pipeline` of `data` through the default stages up to pruning, into `out`."""
     config = out / "seekgraph.toml"
     out.mkdir(parents=True, exist_ok=True)
-    # rewriting thoughts runs a model; its choice is tested apart. The rollouts' date is
-    # pinned: the builds compared may straddle midnight. A killed Neo4j stops the worker after
-    # a few seconds of retries instead of the driver's 30
     config.write_text(
-        '[neo4j]\nretry_seconds = 3\n\n[rollout]\ndate = "2026-01-15"\n\n'
-        "[prune]\nrewrite_limit = 0\n"
+        "".join(
+            f"[{section}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in values.items())
+            for section, values in SETTINGS.items()
+        )
     )
     only = [arg for stage in STAGES for arg in ("--only", stage)]
     command = [sys.executable, "-m", "seekgraph", "--config", str(config), *cli_login(connection)]
-    return [*command, "pipeline", "--out", str(out), *only]
+    return [*command, "pipeline", "--data", str(data), "--out", str(out), *only]
 
 
-def build(connection: ConnectionSettings, out: Path, hash_seed: str) -> None:
+def build(connection: ConnectionSettings, data: Path, out: Path, hash_seed: str) -> None:
     """One uninterrupted build in its own process."""
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     done = subprocess.run(
-        pipeline_command(connection, out), env=env, capture_output=True, text=True, timeout=1200
+        pipeline_command(connection, data, out),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
     )
     assert done.returncode == 0, done.stderr[-2000:]
 
 
 @pytest.fixture(scope="module")
+def small_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_small_default(tmp_path_factory.mktemp("small-default"))
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The uninterrupted build: its fingerprint, and what each fault's query counts in it."""
+
+    fingerprint: Fingerprint
+    totals: dict[str, int]
+
+
+@pytest.fixture(scope="module")
 def reference(
-    driver: neo4j.Driver, neo4j_connection: ConnectionSettings, tmp_path_factory
-) -> Fingerprint:
-    """The fingerprint of one uninterrupted build from empty."""
+    driver: neo4j.Driver,
+    neo4j_connection: ConnectionSettings,
+    small_data: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Reference:
     database = neo4j_connection.database
     empty(driver, database)
-    build(neo4j_connection, tmp_path_factory.mktemp("reference"), hash_seed="1")
-    return fingerprint(driver, database)
+    build(neo4j_connection, small_data, tmp_path_factory.mktemp("reference"), hash_seed="1")
+    totals = {f.query: _count(driver, f.query) for f in FAULTS}
+    return Reference(fingerprint(driver, database), totals)
 
 
 def assert_same_graph(driver: neo4j.Driver, database: str | None, expected: Fingerprint) -> None:
-    assert sum(expected.nodes.values()) > 1000
+    assert sum(expected.nodes.values()) > 500
     differs = difference(expected, fingerprint(driver, database))
     if differs:
         pytest.fail(f"the graphs differ:\n{differs}", pytrace=False)
@@ -93,15 +129,16 @@ def assert_same_graph(driver: neo4j.Driver, database: str | None, expected: Fing
 
 @pytest.mark.slow
 def test_two_fresh_builds_are_identical(
-    reference: Fingerprint,
+    reference: Reference,
+    small_data: Path,
     clean_db: neo4j.Driver,
     database: str | None,
     neo4j_connection: ConnectionSettings,
     tmp_path: Path,
 ) -> None:
     empty(clean_db, database)
-    build(neo4j_connection, tmp_path / "b", hash_seed="2")
-    assert_same_graph(clean_db, database, reference)
+    build(neo4j_connection, small_data, tmp_path / "b", hash_seed="2")
+    assert_same_graph(clean_db, database, reference.fingerprint)
 
 
 # --- faults ------------------------------------------------------------------------------------
@@ -109,23 +146,30 @@ def test_two_fresh_builds_are_identical(
 
 @dataclass(frozen=True)
 class Fault:
-    """Kill `victim` ("worker" or "neo4j") once `query` counts at least `at` (polled), which
-    happens while `stage` runs (or, when the stage is quicker than the poll, in a later one)."""
+    """Kill `victim` ("worker" or "neo4j") in the middle of `stage`: once the worker has said
+    it started the stage and `query` counts `share` of the way from what it counted then to
+    what the reference build counts (or, when the stage is quicker than the watch, in a
+    later stage)."""
 
     victim: str
     stage: str
     query: str
-    at: int
+    share: float
+
+    def threshold(self, total: int, at_start: int) -> int:
+        """The count to kill at (at most `total`: a stage already done is killed at once)."""
+        return min(total, at_start + max(1, round(self.share * (total - at_start))))
 
 
+_ORIGINAL_DONE = "MATCH (r:Rollout {status: 'done'}) WHERE NOT coalesce(r.pruned, false) "
 FAULTS = [
-    Fault("worker", "ingest", "MATCH (p:Page) RETURN count(p)", 40),
-    Fault("worker", "leaper-trees", "MATCH (t:Tree) RETURN count(t)", 2),
-    Fault("neo4j", "shaper-expand", "MATCH (v:Variable) RETURN count(v)", 40),
-    Fault("worker", "rollout", "MATCH (r:Rollout {status: 'done'}) RETURN count(r)", 20),
-    Fault("neo4j", "rollout", "MATCH (r:Rollout {status: 'done'}) RETURN count(r)", 80),
-    Fault("worker", "prune", "MATCH (g:StateGraph) RETURN count(g)", 60),
-    Fault("neo4j", "prune", "MATCH (g:StateGraph) RETURN count(g)", 240),
+    Fault("worker", "ingest", "MATCH (p:Page) RETURN count(p)", 0.3),
+    Fault("worker", "leaper-trees", "MATCH (t:Tree) RETURN count(t)", 0.3),
+    Fault("neo4j", "shaper-expand", "MATCH (v:Variable) RETURN count(v)", 0.4),
+    Fault("worker", "rollout", _ORIGINAL_DONE + "RETURN count(r)", 0.2),
+    Fault("neo4j", "rollout", _ORIGINAL_DONE + "RETURN count(r)", 0.6),
+    Fault("worker", "prune", "MATCH (g:StateGraph) RETURN count(g)", 0.2),
+    Fault("neo4j", "prune", "MATCH (g:StateGraph) RETURN count(g)", 0.7),
 ]
 
 
@@ -155,27 +199,69 @@ def _running_stage(before: Counter, after: Counter) -> str:
     return next((s for s in STAGES if after[s] <= before[s]), "(after the last stage)")
 
 
+class StageWatch:
+    """What a pipeline process says: the stages it has started ("== NAME: ..." on stdout) and
+    its stderr, each read by a thread of its own so neither pipe fills."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.started: list[str] = []
+        self._errors: list[str] = []
+        assert process.stdout is not None and process.stderr is not None
+        self._readers = [
+            threading.Thread(target=self._stages, args=(process.stdout,), daemon=True),
+            threading.Thread(target=self._errors.extend, args=(process.stderr,), daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    def _stages(self, stdout: IO[str]) -> None:
+        for line in stdout:
+            if line.startswith("== "):
+                self.started.append(line[3:].split(":", 1)[0])
+
+    def reached(self, stage: str) -> bool:
+        """Whether the process has started `stage` or a later one."""
+        later = STAGES[STAGES.index(stage) :]
+        return any(s in later for s in self.started)
+
+    def stderr(self) -> str:
+        """Everything the process wrote to stderr (call once it has exited)."""
+        for reader in self._readers:
+            reader.join(timeout=60)
+        return "".join(self._errors)
+
+
 @pytest.mark.slow
 def test_kills_of_worker_and_neo4j_then_resume_give_the_same_graph(
-    reference: Fingerprint, own_server: ServerSettings, tmp_path: Path
+    reference: Reference, own_server: ServerSettings, small_data: Path, tmp_path: Path
 ) -> None:
     password = own_server.password_file.read_text().strip()
     connection = ConnectionSettings(own_server.bolt_uri, "neo4j", password, None, managed=True)
     driver = open_driver(connection)
-    command = pipeline_command(connection, tmp_path / "out")
+    command = pipeline_command(connection, small_data, tmp_path / "out")
     outcomes: list[str] = []
     hit: set[str] = set()
     try:
         for fault in FAULTS:
             runs_before = _stage_runs(driver)
-            worker = subprocess.Popen(
-                command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            worker = subprocess.Popen(  # unbuffered: each stage's first line comes at once
+                command,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
+            watch = StageWatch(worker)
             deadline = time.monotonic() + 600
-            while _count(driver, fault.query) < fault.at:
+            while not watch.reached(fault.stage):  # a condition, not a guess of the time
+                assert worker.poll() is None, f"{fault}: the pipeline ended before the stage"
+                assert time.monotonic() < deadline, f"{fault}: stage not reached in 600 s"
+                time.sleep(0.02)
+            at = fault.threshold(reference.totals[fault.query], _count(driver, fault.query))
+            while _count(driver, fault.query) < at:
                 assert worker.poll() is None, f"{fault}: the pipeline ended before the fault"
-                assert time.monotonic() < deadline, f"{fault}: not reached in 600 s"
-                time.sleep(0.05)
+                assert time.monotonic() < deadline, f"{fault}: {at} not reached in 600 s"
+                time.sleep(0.02)
             if fault.victim == "worker":
                 worker.send_signal(signal.SIGKILL)
                 worker.wait()
@@ -184,7 +270,8 @@ def test_kills_of_worker_and_neo4j_then_resume_give_the_same_graph(
             else:
                 pid = int((own_server.home / "neo4j.pid").read_text())
                 os.kill(pid, signal.SIGKILL)
-                stderr = worker.communicate(timeout=300)[1]
+                worker.wait(timeout=300)
+                stderr = watch.stderr()
                 last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
                 # the worker gives up after bounded retries with one line, no traceback
                 assert worker.returncode != 0 and last.startswith("Error:"), stderr[-3000:]
@@ -192,14 +279,14 @@ def test_kills_of_worker_and_neo4j_then_resume_give_the_same_graph(
                 server.start(own_server)
                 stage = _running_stage(runs_before, _stage_runs(driver))
                 outcome = f"worker exited {worker.returncode}: {last[:90]}"
-            # a fast stage can end between two polls: the kill then lands in a later stage
+            # a fast stage can end between two looks: the kill then lands in a later stage
             assert stage in STAGES[STAGES.index(fault.stage) :], f"{fault} hit {stage}"
             hit.add(stage)
-            outcomes.append(f"kill -9 {fault.victim:<6} in {stage:<14} -> {outcome}")
-        assert len(hit) >= 3, f"the faults hit only {sorted(hit)}"
+            outcomes.append(f"kill -9 {fault.victim:<6} in {stage:<14} at {at:>4} -> {outcome}")
+        assert len(hit) >= 4, f"the faults hit only {sorted(hit)}"
         resumed = subprocess.run(command, capture_output=True, text=True, timeout=1200)
         assert resumed.returncode == 0, resumed.stderr[-3000:]
         print("\n".join(["fault suite:", *outcomes, "resume -> same fingerprint"]))
-        assert_same_graph(driver, None, reference)
+        assert_same_graph(driver, None, reference.fingerprint)
     finally:
         driver.close()
