@@ -10,3 +10,7 @@ test:  ## set up what the tests need and run ruff, mypy and pytest against a rea
 
 bench: ## run the benchmarks (several minutes each)
 	.venv/bin/python -m bench.run
+
+docs:  ## regenerate docs/cli.md from --help and README's pipeline table from the last `make run`
+	.venv/bin/python scripts/gen_cli_docs.py
+	.venv/bin/python scripts/gen_readme_numbers.py out/pipeline-summary.json

@@ -7,6 +7,8 @@ resumable, so the pipeline is simply re-run after a kill.
 
 from __future__ import annotations
 
+import datetime
+import os
 from collections.abc import Callable
 
 from seekgraph.agent.stages import FILTER, ROLLOUT, ROLLOUT_LLM, SCORE, WEB_INDEX
@@ -128,3 +130,31 @@ def summary_table(reports: list[StageReport]) -> list[str]:
             f"{r.stage:<20} {r.kept:>8} {r.rejected:>9} {r.skipped:>8} {r.seconds:>8.1f}  {reasons}"
         )
     return lines
+
+
+SUMMARY_FILE = "pipeline-summary.json"
+
+
+def summary_record(reports: list[StageReport], stages: list[Stage]) -> dict[str, object]:  # type: ignore[type-arg]
+    """What `seekgraph pipeline` writes to ``OUT/pipeline-summary.json``: per stage its help
+    line, kept, rejected (by reason), skipped and seconds, with the machine it ran on. The
+    README's pipeline table is generated from this file (`make docs`), so its numbers are
+    those of a real run."""
+    helps = {s.name: s.help for s in stages}
+    return {
+        "date": datetime.date.today().isoformat(),
+        "cores": os.cpu_count(),
+        "seconds": round(sum(r.seconds for r in reports), 1),
+        "stages": [
+            {
+                "stage": r.stage,
+                "help": helps.get(r.stage, ""),
+                "kept": r.kept,
+                "rejected": r.rejected,
+                "reasons": dict(r.reasons.most_common()),
+                "skipped": r.skipped,
+                "seconds": round(r.seconds, 1),
+            }
+            for r in reports
+        ],
+    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -60,7 +61,14 @@ def pipeline(
     Each stage reads its [section] of the config file; a killed run is simply re-run (every
     stage skips finished work)."""
     from seekgraph.cli.commands.stages import server_flags
-    from seekgraph.cli.pipeline import STAGES, run_stages, select_stages, summary_table
+    from seekgraph.cli.pipeline import (
+        STAGES,
+        SUMMARY_FILE,
+        run_stages,
+        select_stages,
+        summary_record,
+        summary_table,
+    )
     from seekgraph.graphdb.errors import StageError
     from seekgraph.graphdb.schema import apply_schema
 
@@ -85,6 +93,8 @@ def pipeline(
         for line in summary_table(reports):
             click.echo(line)
         click.echo("")
+        record = summary_record(reports, stages)
+        (out_dir / SUMMARY_FILE).write_text(json.dumps(record, indent=1) + "\n")
 
     reports = run_stages(ctx, stages, app.config, flags, on_failure=summary)
     summary(reports)
