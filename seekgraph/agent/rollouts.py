@@ -21,12 +21,12 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import neo4j
 
 from seekgraph.agent.errors import AgentError
-from seekgraph.agent.metrics import Target, valid_turn
+from seekgraph.agent.metrics import Target, task_targets, valid_turn
 from seekgraph.agent.react import ReactConfig, run_react, run_react_batch
 from seekgraph.agent.store import write_rollout
 from seekgraph.agent.teacher import TaskInfo, TeacherPolicy
@@ -133,13 +133,12 @@ def unavailable_tasks(
 def load_targets(
     driver: neo4j.Driver, database: str | None, task_ids: Sequence[str]
 ) -> dict[str, list[Target]]:
-    out: dict[str, list[Target]] = {t: [] for t in task_ids}
+    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in task_ids}
     for row in cypher.read(
         driver, "agent/find_task_targets", database=database, task_ids=list(task_ids)
     ):
-        names = tuple(n for n in (row["name"], *row["aliases"]) if n)
-        out[row["task_id"]].append(Target(row["target_id"], names))
-    return out
+        rows[row["task_id"]].append(row)
+    return {task_id: task_targets(found) for task_id, found in rows.items()}
 
 
 def rollout_id(task_id: str, policy: str, model: str, index: int) -> str:
@@ -247,7 +246,7 @@ def save_rollout(
         "rounds": trajectory.rounds,
         "tool_calls": trajectory.tool_calls,
         "valid_turns": sum(
-            valid_turn(turn.kind, step.error)
+            valid_turn(turn.kind, step.error, turn.answer)
             for turn, step in zip(trajectory.turns, rollout.steps, strict=True)
         ),
         "tokens": trajectory.tokens(),

@@ -58,7 +58,7 @@ class Episode:
     prompt_ids: list[int]
     completion_ids: list[int] = field(default_factory=list)
     env_mask: list[int] = field(default_factory=list)
-    steps: list[dict[str, str]] = field(default_factory=list)  # role, tool, observation
+    steps: list[dict[str, Any]] = field(default_factory=list)  # role, tool, arguments, observation
     turns: list[str] = field(default_factory=list)  # the policy's turns (cleaned text)
     prediction: str = ""
     termination: str = ""
@@ -118,6 +118,7 @@ def seeded_steps(prompt: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
             {
                 "role": "tool_call",
                 "tool": parsed.tool,
+                "arguments": parsed.arguments,
                 "observation": observation.strip(),
                 "seeded": True,
             }
@@ -169,7 +170,12 @@ def run_episode(
             observation = tools.call(parsed.tool, parsed.arguments)
             episode.tool_calls += 1
         episode.steps.append(
-            {"role": "tool_call", "tool": parsed.tool, "observation": observation.text}
+            {
+                "role": "tool_call",
+                "tool": parsed.tool,
+                "arguments": parsed.arguments,
+                "observation": observation.text,
+            }
         )
         if round_index == config.max_rounds - 1:  # the agent, too, stops before reading it
             episode.termination = Termination.MAX_ROUNDS.value
