@@ -185,7 +185,10 @@ class TeacherRollouts:
 
 @dataclass
 class LLMRollouts:
-    """An `LLMBackend` in the ReAct loop as a `Policy`; `tag` as for the teacher."""
+    """An `LLMBackend` in the ReAct loop as a `Policy`; `tag` as for the teacher. The model
+    name (in every rollout id) is the backend's, which names the served model or the weights'
+    folder, plus `checkpoint` (`seekgraph.agent.policies.checkpoint_id`) when known: two
+    checkpoints behind one endpoint never share rollouts."""
 
     backend: LLMBackend
     tools: ToolBox
@@ -193,10 +196,13 @@ class LLMRollouts:
     name: str = "llm"
     tag: str = ""
     date: str = ""  # the system prompt's current date (empty: today)
+    checkpoint: str = ""
 
     @property
     def model(self) -> str:
-        return self.backend.name.replace("/", "_") + (f"-{self.tag}" if self.tag else "")
+        name = self.backend.name.replace("/", "_")
+        name += f"@ckpt-{self.checkpoint}" if self.checkpoint else ""
+        return name + (f"-{self.tag}" if self.tag else "")
 
     @property
     def max_rounds(self) -> int:
@@ -274,6 +280,9 @@ def run_rollouts(
     on_done: Callable[[int], None] | None = None,
     unavailable: Sequence[Rejection] = (),
     leases: Leases | None = None,
+    backend_retries: int = 2,
+    backend_backoff: float = 2.0,
+    echo: Callable[[str], None] | None = None,
 ) -> StageReport:
     """Roll out every task `n` times, skipping (task, index) pairs already done.
 
@@ -283,6 +292,11 @@ def run_rollouts(
     as rejections with their own reasons, so a summary never hides a skipped request.
     With `leases`, a rollout is run only by the worker that claims it (others count it as
     skipped: ``held by other workers``).
+    A rollout that ends with `backend_error` (an endpoint down, or answering garbage) is run
+    again, alone, up to `backend_retries` times, `backend_backoff` seconds after the first
+    failure and twice as long after each next one; if it still fails it is stored with its
+    error and the number of attempts (it scores 0), `echo` gets one line for it, and the
+    report counts it (``backend_error``) and the re-runs (``backend_reruns``).
     """
     report = StageReport("rollout" if policy.name == "teacher" else "rollout-llm")
     for rejection in unavailable:
@@ -329,6 +343,7 @@ def run_rollouts(
                 done = run_batch([t for t, _, _ in mine], [rid for _, _, rid in mine])
             else:
                 done = [policy.run(t, seed=rid) for t, _, rid in mine]
+            done = [retried(t, rid, r) for (t, _, rid), r in zip(mine, done, strict=True)]
             for (task, index, _), rollout in zip(mine, done, strict=True):
                 save_rollout(
                     driver,
@@ -348,6 +363,23 @@ def run_rollouts(
             (rid, ran.get(rid))
             for rid in (rollout_id(t.task_id, policy.name, policy.model, i) for t, i in chunk)
         ]
+
+    reruns: list[int] = []
+
+    def retried(task: TaskInfo, rid: str, rollout: Rollout) -> Rollout:
+        """`rollout`, or its re-run after a backend failure (see the docstring)."""
+        attempts = 1
+        while rollout.termination == Termination.BACKEND_ERROR and attempts <= backend_retries:
+            time.sleep(backend_backoff * 2 ** (attempts - 1))
+            rollout = policy.run(task, seed=rid)
+            attempts += 1
+            reruns.append(1)
+        if rollout.termination == Termination.BACKEND_ERROR:
+            first = (rollout.error or "unknown backend failure").splitlines()[0][:300]
+            rollout.error = f"{first} (after {attempts} attempt{'s' if attempts > 1 else ''})"
+            if echo is not None:
+                echo(f"rollout {rid}: backend_error: {rollout.error}")
+        return rollout
 
     # a batching policy (an LLM whose backend computes batches) runs `concurrency` rollouts
     # as one lock-step batch, in fixed chunks of the pending list; others run one per thread
@@ -377,6 +409,8 @@ def run_rollouts(
             raise
     seconds = time.perf_counter() - started
     report.notes["policy"] = f"{policy.name}/{policy.model}"
+    if reruns:
+        report.notes["backend_reruns"] = len(reruns)
     report.notes["steps"] = steps
     report.notes["steps_per_second"] = round(steps / seconds, 1) if seconds > 0 else 0.0
     return report.finish()
