@@ -169,18 +169,19 @@ def run_episode(
         else:
             observation = tools.call(parsed.tool, parsed.arguments)
             episode.tool_calls += 1
+        shown = observation.text[: config.observation_chars]  # what the policy reads
         episode.steps.append(
             {
                 "role": "tool_call",
                 "tool": parsed.tool,
                 "arguments": parsed.arguments,
-                "observation": observation.text,
+                "observation": shown,  # the rewards credit only what it was shown
             }
         )
         if round_index == config.max_rounds - 1:  # the agent, too, stops before reading it
             episode.termination = Termination.MAX_ROUNDS.value
             break
-        response = tool_response_text(observation.text[: config.observation_chars])
+        response = tool_response_text(shown)
         suffix = tokenizer(tool_turn_suffix(tokenizer, response), add_special_tokens=False)
         env_ids = ([] if ended else eos[:1]) + list(suffix["input_ids"])
         episode.completion_ids += env_ids
