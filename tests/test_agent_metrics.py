@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seekgraph.agent.filtering import FilterConfig, filter_rollouts, verdict
-from seekgraph.agent.metrics import Target, fae, match_entities, score
+from seekgraph.agent.metrics import Target, fae, match_units, score
 from seekgraph.agent.rollouts import load_targets, save_rollout
 from seekgraph.agent.scoring import score_rollouts
 from seekgraph.agent.teacher import TaskInfo
 from seekgraph.agent.trajectory import Rollout
+from seekgraph.agent.web.responses import search_text, visit_text
 from seekgraph.agent.web.tools import Observation
 from seekgraph.common.answers import (
     AnswerRecord,
@@ -52,25 +53,20 @@ def fixture_trajectory() -> Rollout:
     step 2 visit reveals nothing; step 3 answers Golding, Rushdie, Gordimer.
     """
     t = Rollout.start("Which authors won the Booker Prize in 1980, 1981 and 1983?", "2026-01-01")
+    result = ("Booker Prize", "/wiki/Booker_Prize", "It is awarded in the United Kingdom.")
     t.add_tool_turn(
         _call("search first", "search", {"query": ["Booker Prize"]}),
-        Observation(
-            "1. [Booker Prize](/wiki/Booker_Prize)\nThe Booker Prize is "
-            "awarded in the United Kingdom.",
-            ("/wiki/Booker_Prize",),
-        ),
+        Observation(search_text("Booker Prize", [result]), ("/wiki/Booker_Prize",)),
     )
+    rows = "1980 | William Golding | Rites of Passage\n1981 | Salman Rushdie | Midnight's Children"
     t.add_tool_turn(
         _call("read the table", "visit", {"url": ["table:Booker_Prize_1"], "goal": "winners"}),
-        Observation(
-            "1980 | William Golding | Rites of Passage\n"
-            "1981 | Salman Rushdie | Midnight's Children",
-            ("table:Booker_Prize_1",),
-        ),
+        Observation(visit_text("table:Booker_Prize_1", "winners", rows), ("table:Booker_Prize_1",)),
     )
+    energy = "Photosynthesis turns light into energy."
     t.add_tool_turn(
         _call("detour", "visit", {"url": ["/wiki/Photosynthesis"], "goal": "anything"}),
-        Observation("Photosynthesis turns light into energy.", ("/wiki/Photosynthesis",)),
+        Observation(visit_text("/wiki/Photosynthesis", "anything", energy, energy), ("p",)),
         detour_kind="irrelevant_visit",
     )
     answer = "William Golding\nSalman Rushdie\nNadine Gordimer"
@@ -78,16 +74,16 @@ def fixture_trajectory() -> Rollout:
     return t
 
 
-# Hand-computed: ISR = 3/5; ISE = 2 (visit) / 3 (tool calls); P = R = F1 = 2/3;
-# E = 1 - 4/100 = 0.96; F-AE = 2 * (2/3) * 0.96 / (2/3 + 0.96) = 1.28 / 1.62667 = 0.786885
+# Hand-computed: ISR = 3/5; ISE = 2 (visit) / 3 (tool calls); P = R = F1 = 2/3; accuracy 0
+# (one answer wrong, one missing: the list is not right); F-AE = 0 (accuracy 0)
 EXPECTED = {
     "isr": 0.6,
     "ise": 2 / 3,
     "precision": 2 / 3,
     "recall": 2 / 3,
     "f1": 2 / 3,
-    "accuracy": 2 / 3,
-    "fae": 0.786885,
+    "accuracy": 0.0,
+    "fae": 0.0,
 }
 
 
@@ -176,7 +172,10 @@ def test_structured_answers_score_their_attributes() -> None:
     wrong = full.replace("1981", "1982")
     s = score([], [], wrong, gold, 1, 100)
     assert (s.precision, s.recall) == (pytest.approx(5 / 6), pytest.approx(5 / 6))
-    assert s.accuracy == pytest.approx(5 / 6)
+    assert s.accuracy == 0.0  # one wrong atom: the list is not right, F1 gives partial credit
+    assert score([], [], full, gold, 1, 100).accuracy == 1.0
+    extra = score([], [], full + "\nNadine Gordimer", gold, 1, 100)
+    assert (extra.recall, extra.accuracy) == (1.0, 0.0)  # everything right plus one wrong
 
 
 def test_answer_parsing_and_fae() -> None:
@@ -218,14 +217,17 @@ def test_entity_matching_agrees_with_a_regex_oracle(names: list[str], text: str)
             rf"(?<!\w){re.escape(key)}(?!\w)", normalize(text)
         ):
             expected.add(t.target_id)
-    assert match_entities(text, targets) == expected
+    assert match_units([text], targets) == expected
 
 
 def test_search_result_numbers_reveal_nothing() -> None:
+    from seekgraph.agent.web.responses import returned_units
+
     targets = [Target("number:2", ("2",)), Target("/wiki/Oslo", ("Oslo",))]
-    observation = "1. [Oslo](/wiki/Oslo)\nThe capital.\n2. [Bergen](/wiki/Bergen)\nA city."
-    assert match_entities(observation, targets) == {"/wiki/Oslo"}
-    assert match_entities("Oslo has 2 airports.", targets) == {"number:2", "/wiki/Oslo"}
+    results = [("Oslo", "/wiki/Oslo", "The capital."), ("Bergen", "/wiki/Bergen", "A city.")]
+    units = returned_units("search", {"query": "capital"}, search_text("capital", results))
+    assert match_units(units, targets) == {"/wiki/Oslo"}
+    assert match_units(["Oslo has 2 airports."], targets) == {"number:2", "/wiki/Oslo"}
 
 
 def test_the_teacher_answers_only_what_it_saw() -> None:
@@ -235,6 +237,11 @@ def test_the_teacher_answers_only_what_it_saw() -> None:
         AnswerRecord("William Golding", {"year": ["1980"], "country": ["United Kingdom"]}),
         AnswerRecord("Salman Rushdie", {"year": ["1981"]}),
     ]
-    seen = revealed_answer(gold, ["1980 | William Golding | Rites of Passage"])
+    seen = revealed_answer(gold, ["1980 | William Golding | Rites of Passage", "Born in 1981."])
     assert seen == [AnswerRecord("William Golding", {"year": ["1980"]})]
+    # a value counts for its entity only in a unit naming it (or an alias of it)
+    apart = ["William Golding won.", "It was 1980 in the United Kingdom."]
+    assert revealed_answer(gold, apart) == [AnswerRecord("William Golding")]
+    aliases = {"william golding": {"william golding", "sir william golding"}}
+    assert revealed_answer(gold, ["Sir William Golding | 1980"], aliases) == seen
     assert score([], [], format_records(seen), gold, 1, 100).recall == pytest.approx(2 / 5)

@@ -73,9 +73,11 @@ def test_cut_tools_leave_pages_and_errors_alone(web: neo4j.Driver, database: str
     assert refused.error == "malformed_arguments"
 
 
-def test_valid_turns_are_answers_and_calls_the_tools_accept() -> None:
-    assert valid_turn("answer", None)
-    assert valid_turn("tool_call", None) and valid_turn("tool_call", "no_results")
+def test_valid_turns_are_answers_and_calls_that_returned_content() -> None:
+    assert valid_turn("answer", None, "Paris") and not valid_turn("answer", None, " ")
+    assert not valid_turn("answer", None)
+    assert valid_turn("tool_call", None)
+    assert not valid_turn("tool_call", "no_results") and not valid_turn("tool_call", "not_found")
     assert not valid_turn("tool_call", "malformed_arguments")
     assert not valid_turn("tool_call", "unknown_tool")
     assert not valid_turn("malformed_call", "malformed_tool_call")

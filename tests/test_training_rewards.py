@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from seekgraph.agent.web.responses import search_text, visit_text
 from seekgraph.training.rewards import (
     efficiency,
     format_score,
@@ -17,6 +18,19 @@ from seekgraph.training.rewards import (
 )
 
 TARGETS = [["Paris"], ["Lyon", "Lugdunum"], ["Nice"], ["Metz"]]
+
+
+def visit(evidence: str, goal: str = "cities", **extra: object) -> dict[str, object]:
+    """A visit step as the environment records it: the call's arguments and the tools' text."""
+    arguments = {"url": ["/wiki/France"], "goal": goal}
+    observation = visit_text("/wiki/France", goal, evidence, "")
+    return {
+        "role": "tool_call",
+        "tool": "visit",
+        "arguments": arguments,
+        "observation": observation,
+        **extra,
+    }
 
 
 def test_soft_f_worked_example() -> None:
@@ -81,9 +95,14 @@ def test_trl_signature_reads_dataset_columns() -> None:
 def test_trajectory_rewards_score_every_turn_and_visit_observations() -> None:
     trajectory = {
         "steps": [
-            {"role": "tool_call", "tool": "search", "observation": "Paris and Lyon are cities"},
-            {"role": "tool_call", "tool": "visit", "observation": "Nice, Metz and Lugdunum"},
-            {"role": "tool_call", "tool": "visit", "observation": "nothing here"},
+            {
+                "role": "tool_call",
+                "tool": "search",
+                "arguments": {"query": "cities"},
+                "observation": search_text("cities", [("Paris", "/p", "Paris and Lyon.")]),
+            },
+            visit("Nice, Metz and Lugdunum"),
+            visit("nothing here", goal="Paris Lyon Nice Metz"),
         ],
         "turns": [
             '<tool_call>\n{"name": "visit", "arguments": {}}\n</tool_call>',
@@ -110,11 +129,29 @@ def test_efficiency_counts_only_the_policys_own_calls() -> None:
     policy's actions nor lend it the targets they revealed."""
     seeded = [
         {"role": "tool_call", "tool": "search", "observation": "x", "seeded": True},
-        {"role": "tool_call", "tool": "visit", "observation": "Paris Lyon", "seeded": True},
+        visit("Paris Lyon", seeded=True),
     ]
-    own = {"role": "tool_call", "tool": "visit", "observation": "Nice"}
+    own = visit("Nice")
     answer = {"turns": ["<answer>Nice</answer>"], "prediction": "Nice"}
     only_seeded = score_trajectory({"steps": seeded, **answer}, TARGETS)
     assert only_seeded["efficiency"] == 0.0
     with_own = score_trajectory({"steps": [*seeded, own], **answer}, TARGETS)
     assert with_own["efficiency"] == pytest.approx(1 / 1 / 4)
+
+
+def test_efficiency_counts_what_the_web_returned_not_the_goal() -> None:
+    """A visit whose goal names every target and whose page shows none earns nothing; an
+    attribute (Metz, owned by Lyon here) counts only in a unit that names its owner."""
+    answer = {"turns": ["<answer>Nice</answer>"], "prediction": "Nice"}
+    echo = visit("Nothing here about anyone.", goal="Paris Lyon Nice Metz Lugdunum")
+    assert score_trajectory({"steps": [echo], **answer}, TARGETS)["efficiency"] == 0.0
+    owners = [[], [], [], [1]]  # Metz is an attribute of Lyon
+    apart = visit("Metz is far. Lyon is near.")
+    together = visit("Lyon | Metz")
+    scored = score_trajectory({"steps": [apart], **answer}, TARGETS, owners=owners)
+    assert scored["efficiency"] == pytest.approx(1 / 1 / 4)  # Lyon only
+    scored = score_trajectory({"steps": [together], **answer}, TARGETS, owners=owners)
+    assert scored["efficiency"] == pytest.approx(2 / 1 / 4)
+    _, eff, _ = make_trl_rewards()
+    columns = {"targets": [TARGETS], "owners": [owners], "trajectory": [{"steps": [apart]}]}
+    assert eff(["q"], [""], **columns) == pytest.approx([1 / 4])

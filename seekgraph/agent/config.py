@@ -78,6 +78,15 @@ class RolloutConfig(ToolSettings):
     max_context_tokens: int = option(32_000, "Context budget in tokens.", min=256)
     max_seconds: float = option(600.0, "Wall time per rollout.", min=1)
     max_tokens: int = option(512, "Tokens per LLM message.", min=1)
+    backend_retries: int = option(
+        2,
+        "A rollout that ended with backend_error (an endpoint down, or answering garbage) is "
+        "run again up to this many times before it is stored as failed (and counts as 0).",
+        min=0,
+    )
+    backend_backoff: float = option(
+        2.0, "Seconds before the first re-run of a backend_error rollout; doubles each time.", min=0
+    )
     date: str = option(
         "",
         'The system prompt\'s "Current date" of every rollout, YYYY-MM-DD (empty: today). Pin '

@@ -60,8 +60,32 @@ def settings_tag(settings: ToolSettings, *extra: Any) -> str:
     return stable_id("s", tools, extra, length=8).removeprefix("s:")
 
 
-def make_policy(driver: neo4j.Driver, database: str | None, settings: RolloutConfig) -> Any:
-    """The teacher or an LLM policy (settings.policy), with cached tools."""
+def checkpoint_id(path: Path) -> str:
+    """A short id of a checkpoint folder: its resolved path and the names, sizes and change
+    times of its files, so a checkpoint trained again in the same folder gets another id.
+
+    It goes into an LLM policy's model name, hence into its rollout ids: rollouts of one
+    checkpoint are never taken for another's, whatever name an endpoint serves it under.
+    """
+    root = path.resolve()
+    files = sorted(
+        (str(f.relative_to(root)), f.stat().st_size, f.stat().st_mtime_ns)
+        for f in root.rglob("*")
+        if f.is_file() and not f.name.startswith(".")
+    )
+    return stable_id("ckpt", str(root), files, length=8).removeprefix("ckpt:")
+
+
+def make_policy(
+    driver: neo4j.Driver,
+    database: str | None,
+    settings: RolloutConfig,
+    *,
+    checkpoint: Path | None = None,
+) -> Any:
+    """The teacher or an LLM policy (settings.policy), with cached tools. `checkpoint`: the
+    folder the LLM's weights come from (found for `student`; given by the evaluation when an
+    endpoint serves it); its `checkpoint_id` is part of the rollout ids."""
     from seekgraph.agent.react import ReactConfig
     from seekgraph.agent.rollouts import LLMRollouts, TeacherRollouts
     from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
@@ -85,7 +109,8 @@ def make_policy(driver: neo4j.Driver, database: str | None, settings: RolloutCon
 
     backend = settings.backend
     if settings.policy == "student":
-        backend = f"transformers:{student_checkpoint(driver, database, settings.student)}"
+        checkpoint = student_checkpoint(driver, database, settings.student)
+        backend = f"transformers:{checkpoint}"
     config = ReactConfig(
         max_rounds=settings.max_rounds,
         max_context_tokens=settings.max_context_tokens,
@@ -94,7 +119,13 @@ def make_policy(driver: neo4j.Driver, database: str | None, settings: RolloutCon
     )
     tag = settings_tag(settings, asdict(config))
     return LLMRollouts(
-        load_backend(backend), tools, config, name=settings.policy, tag=tag, date=settings.date
+        load_backend(backend),
+        tools,
+        config,
+        name=settings.policy,
+        tag=tag,
+        date=settings.date,
+        checkpoint=checkpoint_id(checkpoint) if checkpoint is not None else "",
     )
 
 

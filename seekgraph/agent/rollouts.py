@@ -21,12 +21,12 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import neo4j
 
 from seekgraph.agent.errors import AgentError
-from seekgraph.agent.metrics import Target, valid_turn
+from seekgraph.agent.metrics import Target, task_targets, valid_turn
 from seekgraph.agent.react import ReactConfig, run_react, run_react_batch
 from seekgraph.agent.store import write_rollout
 from seekgraph.agent.teacher import TaskInfo, TeacherPolicy
@@ -133,13 +133,12 @@ def unavailable_tasks(
 def load_targets(
     driver: neo4j.Driver, database: str | None, task_ids: Sequence[str]
 ) -> dict[str, list[Target]]:
-    out: dict[str, list[Target]] = {t: [] for t in task_ids}
+    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in task_ids}
     for row in cypher.read(
         driver, "agent/find_task_targets", database=database, task_ids=list(task_ids)
     ):
-        names = tuple(n for n in (row["name"], *row["aliases"]) if n)
-        out[row["task_id"]].append(Target(row["target_id"], names))
-    return out
+        rows[row["task_id"]].append(row)
+    return {task_id: task_targets(found) for task_id, found in rows.items()}
 
 
 def rollout_id(task_id: str, policy: str, model: str, index: int) -> str:
@@ -186,7 +185,10 @@ class TeacherRollouts:
 
 @dataclass
 class LLMRollouts:
-    """An `LLMBackend` in the ReAct loop as a `Policy`; `tag` as for the teacher."""
+    """An `LLMBackend` in the ReAct loop as a `Policy`; `tag` as for the teacher. The model
+    name (in every rollout id) is the backend's, which names the served model or the weights'
+    folder, plus `checkpoint` (`seekgraph.agent.policies.checkpoint_id`) when known: two
+    checkpoints behind one endpoint never share rollouts."""
 
     backend: LLMBackend
     tools: ToolBox
@@ -194,10 +196,13 @@ class LLMRollouts:
     name: str = "llm"
     tag: str = ""
     date: str = ""  # the system prompt's current date (empty: today)
+    checkpoint: str = ""
 
     @property
     def model(self) -> str:
-        return self.backend.name.replace("/", "_") + (f"-{self.tag}" if self.tag else "")
+        name = self.backend.name.replace("/", "_")
+        name += f"@ckpt-{self.checkpoint}" if self.checkpoint else ""
+        return name + (f"-{self.tag}" if self.tag else "")
 
     @property
     def max_rounds(self) -> int:
@@ -247,7 +252,7 @@ def save_rollout(
         "rounds": trajectory.rounds,
         "tool_calls": trajectory.tool_calls,
         "valid_turns": sum(
-            valid_turn(turn.kind, step.error)
+            valid_turn(turn.kind, step.error, turn.answer)
             for turn, step in zip(trajectory.turns, rollout.steps, strict=True)
         ),
         "tokens": trajectory.tokens(),
@@ -275,6 +280,9 @@ def run_rollouts(
     on_done: Callable[[int], None] | None = None,
     unavailable: Sequence[Rejection] = (),
     leases: Leases | None = None,
+    backend_retries: int = 2,
+    backend_backoff: float = 2.0,
+    echo: Callable[[str], None] | None = None,
 ) -> StageReport:
     """Roll out every task `n` times, skipping (task, index) pairs already done.
 
@@ -284,6 +292,11 @@ def run_rollouts(
     as rejections with their own reasons, so a summary never hides a skipped request.
     With `leases`, a rollout is run only by the worker that claims it (others count it as
     skipped: ``held by other workers``).
+    A rollout that ends with `backend_error` (an endpoint down, or answering garbage) is run
+    again, alone, up to `backend_retries` times, `backend_backoff` seconds after the first
+    failure and twice as long after each next one; if it still fails it is stored with its
+    error and the number of attempts (it scores 0), `echo` gets one line for it, and the
+    report counts it (``backend_error``) and the re-runs (``backend_reruns``).
     """
     report = StageReport("rollout" if policy.name == "teacher" else "rollout-llm")
     for rejection in unavailable:
@@ -330,6 +343,7 @@ def run_rollouts(
                 done = run_batch([t for t, _, _ in mine], [rid for _, _, rid in mine])
             else:
                 done = [policy.run(t, seed=rid) for t, _, rid in mine]
+            done = [retried(t, rid, r) for (t, _, rid), r in zip(mine, done, strict=True)]
             for (task, index, _), rollout in zip(mine, done, strict=True):
                 save_rollout(
                     driver,
@@ -349,6 +363,23 @@ def run_rollouts(
             (rid, ran.get(rid))
             for rid in (rollout_id(t.task_id, policy.name, policy.model, i) for t, i in chunk)
         ]
+
+    reruns: list[int] = []
+
+    def retried(task: TaskInfo, rid: str, rollout: Rollout) -> Rollout:
+        """`rollout`, or its re-run after a backend failure (see the docstring)."""
+        attempts = 1
+        while rollout.termination == Termination.BACKEND_ERROR and attempts <= backend_retries:
+            time.sleep(backend_backoff * 2 ** (attempts - 1))
+            rollout = policy.run(task, seed=rid)
+            attempts += 1
+            reruns.append(1)
+        if rollout.termination == Termination.BACKEND_ERROR:
+            first = (rollout.error or "unknown backend failure").splitlines()[0][:300]
+            rollout.error = f"{first} (after {attempts} attempt{'s' if attempts > 1 else ''})"
+            if echo is not None:
+                echo(f"rollout {rid}: backend_error: {rollout.error}")
+        return rollout
 
     # a batching policy (an LLM whose backend computes batches) runs `concurrency` rollouts
     # as one lock-step batch, in fixed chunks of the pending list; others run one per thread
@@ -378,6 +409,8 @@ def run_rollouts(
             raise
     seconds = time.perf_counter() - started
     report.notes["policy"] = f"{policy.name}/{policy.model}"
+    if reruns:
+        report.notes["backend_reruns"] = len(reruns)
     report.notes["steps"] = steps
     report.notes["steps_per_second"] = round(steps / seconds, 1) if seconds > 0 else 0.0
     return report.finish()

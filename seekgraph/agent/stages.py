@@ -66,6 +66,9 @@ def run_rollout(ctx: StageContext, config: RolloutConfig) -> StageReport:
             on_done=bar.update,
             unavailable=unavailable,
             leases=Leases(ctx.driver, ctx.database, "rollout", seconds=config.lease_seconds),
+            backend_retries=config.backend_retries,
+            backend_backoff=config.backend_backoff,
+            echo=ctx.echo,
         )
 
 

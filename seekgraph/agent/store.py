@@ -19,7 +19,7 @@ from typing import Any
 
 import neo4j
 
-from seekgraph.agent.metrics import Target, match_entities
+from seekgraph.agent.metrics import Target, revealed
 from seekgraph.agent.trajectory import StepRecord
 from seekgraph.common.wire import Trajectory, Turn
 from seekgraph.graphdb import cypher
@@ -78,20 +78,20 @@ def write_rollout(
     targets: Sequence[Target],
 ) -> None:
     """One finished rollout in one transaction: the node, its steps (replacing any left by a
-    killed attempt), the pages they saw and the targets their observations revealed."""
+    killed attempt), the pages they saw and the targets what the web returned to them revealed
+    (`seekgraph.agent.metrics.revealed`)."""
     rid = rollout["rollout_id"]
-    saw, revealed = [], []
-    for k, (turn, record) in enumerate(zip(trajectory.turns, steps, strict=True)):
+    saw, shown = [], []
+    per_step = revealed(trajectory.turns, targets)  # what the web returned, not the echoes
+    for k, (record, found) in enumerate(zip(steps, per_step, strict=True)):
         sid = f"{rid}#{k}"
         saw += [{"step_id": sid, "page_id": p} for p in dict.fromkeys(record.pages)]
-        if turn.response is not None:
-            found = sorted(match_entities(turn.observation, targets))
-            revealed += [{"step_id": sid, "target_id": t} for t in found]
+        shown += [{"step_id": sid, "target_id": t} for t in sorted(found)]
     tx.run(cypher.query("agent/merge_rollouts"), rows=[rollout]).consume()
     tx.run(cypher.query("agent/delete_rollout_steps"), rollout_ids=[rid]).consume()
     tx.run(cypher.query("agent/merge_steps"), rows=step_rows(rid, trajectory, steps)).consume()
     tx.run(cypher.query("agent/merge_step_pages"), rows=saw).consume()
-    tx.run(cypher.query("agent/merge_step_revealed"), rows=revealed).consume()
+    tx.run(cypher.query("agent/merge_step_revealed"), rows=shown).consume()
 
 
 def read_trajectories(

@@ -8,8 +8,9 @@ and walks it with real `search` and `visit` calls on the offline web:
    relation (WebShaper, deepest layer first);
 2. read: visit the table pages (WebLeaper) or the constants' pages (WebShaper);
 3. verify: visit the target entities' pages, a few URLs per call;
-4. answer with what its tool responses revealed: each gold record whose entity name occurs in
-   an observation, with those of its attribute values that occur in one (`revealed_answer`).
+4. answer with what its tool responses returned: each gold record whose entity name (or an
+   alias) occurs in a returned unit, with those of its attribute values that occur in a unit
+   naming it (`revealed_answer`); the echoes of its own queries and goals do not count.
    The teacher knows where to look, not what it will find: its ISR and F1 measure how much of
    the task the offline web let it see. (`oracle=True`, for tests only, answers with the whole
    gold answer.)
@@ -29,7 +30,9 @@ from typing import Any
 
 import neo4j
 
+from seekgraph.agent.metrics import alias_map, task_targets
 from seekgraph.agent.trajectory import Rollout, Termination
+from seekgraph.agent.web.responses import turn_units
 from seekgraph.agent.web.tools import ToolBox
 from seekgraph.common.answers import AnswerRecord, format_records, gold_records
 from seekgraph.common.text import normalize
@@ -50,25 +53,32 @@ class TeacherConfig:
     oracle: bool = False  # tests only: answer with the gold records whatever was seen
 
 
-def revealed_answer(gold: list[AnswerRecord], observations: list[str]) -> list[AnswerRecord]:
-    """The gold records an agent that read `observations` can give: those whose name occurs in
-    them, each with the values that occur in them (whole-phrase match after normalisation).
+def revealed_answer(
+    gold: list[AnswerRecord], units: list[str], aliases: dict[str, set[str]] | None = None
+) -> list[AnswerRecord]:
+    """The gold records an agent that read the returned `units` can give (what the web
+    returned, `seekgraph.agent.web.responses.returned_units`, never its own queries and
+    goals): those whose name, or an alias (`seekgraph.agent.metrics.alias_map`), occurs in a
+    unit, each with the values that occur in a unit naming it (whole-phrase match after
+    normalisation).
 
     >>> gold = [AnswerRecord("A B", {"year": ["1980", "1990"]}), AnswerRecord("C")]
-    >>> revealed_answer(gold, ["A-B won in 1980."])
-    [AnswerRecord(name='A B', attributes={'year': ['1980']}, entity_id='')]
+    >>> revealed_answer(gold, ["A-B won in 1980.", "C lost in 1990."])
+    [AnswerRecord(name='A B', attributes={'year': ['1980']}, entity_id=''), \
+AnswerRecord(name='C', attributes={}, entity_id='')]
     """
-    seen = f" {normalize(' '.join(observations))} "
-
-    def shown(text: str) -> bool:
-        key = normalize(text)
-        return bool(key) and f" {key} " in seen
-
+    seen = [f" {normalize(u)} " for u in units]
     out = []
     for record in gold:
-        if not shown(record.name):
+        key = normalize(record.name)
+        names = {n for n in (aliases or {}).get(key, set()) | {key} if n}
+        naming = [h for h in seen if any(f" {n} " in h for n in names)]
+        if not naming:
             continue
-        values = {k: [v for v in vs if shown(v)] for k, vs in record.attributes.items()}
+        values = {
+            k: [v for v in vs if normalize(v) and any(f" {normalize(v)} " in h for h in naming)]
+            for k, vs in record.attributes.items()
+        }
         out.append(
             AnswerRecord(record.name, {k: v for k, v in values.items() if v}, record.entity_id)
         )
@@ -271,7 +281,8 @@ class TeacherPolicy:
                     self._act(rollout, detour[1], detour[0])
         gold = gold_records(task.answer_json)
         if not self.config.oracle:
-            gold = revealed_answer(gold, [t.observation for t in rollout.trajectory.turns])
+            units = [u for t in rollout.trajectory.turns for u in turn_units(t)]
+            gold = revealed_answer(gold, units, self._aliases(task))
         answer = format_records(gold)
         thought = (
             "I have read the sources and verified the entities; here is what they show."
@@ -283,6 +294,13 @@ class TeacherPolicy:
         rollout.completion_tokens = sum(s.tokens for s in rollout.steps)
         rollout.termination = Termination.ANSWER
         return rollout
+
+    def _aliases(self, task: TaskInfo) -> dict[str, set[str]]:
+        """The known names of the task's targets (link texts, page titles), by name."""
+        rows = cypher.read(
+            self.driver, "agent/find_task_targets", database=self.database, task_ids=[task.task_id]
+        )
+        return alias_map(task_targets(rows))
 
     def _act(self, rollout: Rollout, action: _Action, detour_kind: str) -> None:
         observation = self.tools.call(action.tool, action.arguments)

@@ -139,9 +139,11 @@ def _roll_out(
         max_context_tokens=settings.max_context_tokens,
         max_seconds=settings.max_seconds,
     )
-    policy = make_policy(driver, database, agent)
+    # the checkpoint is part of the rollout ids, also when an endpoint serves it under a name
+    # of its own: another checkpoint behind the same endpoint never reuses these rollouts
+    policy = make_policy(driver, database, agent, checkpoint=model_path)
     echo(f"evaluating {key} on {len(tasks)} {settings.split} task(s)")
-    run_rollouts(driver, database, tasks, policy, n=1, concurrency=settings.concurrency)
+    run_rollouts(driver, database, tasks, policy, n=1, concurrency=settings.concurrency, echo=echo)
     score_rollouts(driver, database, policy="llm")
     return key, policy.model, [rollout_id(t.task_id, policy.name, policy.model, 0) for t in tasks]
 

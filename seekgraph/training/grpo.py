@@ -73,6 +73,7 @@ def task_prompts(
     driver: neo4j.Driver, database: str | None, config: GRPORunConfig, tools: Any | None = None
 ) -> list[dict[str, Any]]:
     """One record per task: `prompt` (messages, seeded turns included), `targets` (name lists),
+    `owners` (per target, the indexes of the targets it is an attribute of),
     `gold` (the answer records' JSON the reward scores against)."""
     from seekgraph.agent.rollouts import load_targets, load_tasks
 
@@ -89,7 +90,10 @@ def task_prompts(
         tools = grpo_tools(driver, database, config)
     records = []
     for task in tasks:
-        names = [list(t.names) for t in targets.get(task.task_id, []) if t.names]
+        named = [t for t in targets.get(task.task_id, []) if t.names]
+        names = [list(t.names) for t in named]
+        index = {t.target_id: i for i, t in enumerate(named)}
+        owners = [[index[o] for o in t.owners if o in index] for t in named]
         if not names:
             names = [[item] for item in gold_names(task.answer_json)]
         if not names:
@@ -104,6 +108,7 @@ def task_prompts(
             {
                 "prompt": prompt,
                 "targets": names,
+                "owners": owners if len(owners) == len(names) else [[] for _ in names],
                 "gold": task.answer_json or "",
                 "task_id": task.task_id,
             }

@@ -58,7 +58,7 @@ class Episode:
     prompt_ids: list[int]
     completion_ids: list[int] = field(default_factory=list)
     env_mask: list[int] = field(default_factory=list)
-    steps: list[dict[str, str]] = field(default_factory=list)  # role, tool, observation
+    steps: list[dict[str, Any]] = field(default_factory=list)  # role, tool, arguments, observation
     turns: list[str] = field(default_factory=list)  # the policy's turns (cleaned text)
     prediction: str = ""
     termination: str = ""
@@ -118,6 +118,7 @@ def seeded_steps(prompt: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
             {
                 "role": "tool_call",
                 "tool": parsed.tool,
+                "arguments": parsed.arguments,
                 "observation": observation.strip(),
                 "seeded": True,
             }
@@ -168,13 +169,19 @@ def run_episode(
         else:
             observation = tools.call(parsed.tool, parsed.arguments)
             episode.tool_calls += 1
+        shown = observation.text[: config.observation_chars]  # what the policy reads
         episode.steps.append(
-            {"role": "tool_call", "tool": parsed.tool, "observation": observation.text}
+            {
+                "role": "tool_call",
+                "tool": parsed.tool,
+                "arguments": parsed.arguments,
+                "observation": shown,  # the rewards credit only what it was shown
+            }
         )
         if round_index == config.max_rounds - 1:  # the agent, too, stops before reading it
             episode.termination = Termination.MAX_ROUNDS.value
             break
-        response = tool_response_text(observation.text[: config.observation_chars])
+        response = tool_response_text(shown)
         suffix = tokenizer(tool_turn_suffix(tokenizer, response), add_special_tokens=False)
         env_ids = ([] if ended else eos[:1]) + list(suffix["input_ids"])
         episode.completion_ids += env_ids

@@ -21,12 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from seekgraph.agent.metrics import Target, match_entities
+from seekgraph.agent.metrics import Target, match_units
+from seekgraph.agent.web.responses import returned_units
 from seekgraph.common.answers import AnswerRecord, atom_prf, gold_records, parse_records
 from seekgraph.common.text import normalize
 from seekgraph.common.wire import format_score, parse_assistant
 
 TargetNames = Sequence[Sequence[str]]  # per target: its name and aliases
+TargetOwners = Sequence[Sequence[int]]  # per target: the targets it is an attribute of
 
 
 def _matches(item: str, names: Sequence[str]) -> bool:
@@ -116,25 +118,33 @@ def score_trajectory(
     *,
     gold: Sequence[AnswerRecord] = (),
     omega: float = 1.0,
+    owners: TargetOwners | None = None,
 ) -> dict[str, float]:
     """All three terms for one multi-turn GRPO trajectory (seekgraph/training/multiturn.py's record).
 
-    `trajectory` holds ``steps`` (``role``, ``tool``, ``observation`` per action, the seeded
-    ones first, marked ``seeded``), ``turns`` (the text of every assistant turn the policy
+    `trajectory` holds ``steps`` (``role``, ``tool``, ``arguments``, ``observation`` per
+    action, the seeded ones first, marked ``seeded``), ``turns`` (the text of every assistant turn the policy
     wrote) and ``prediction`` (its ``<answer>``, '' if none). soft-F scores the prediction's
     items; the efficiency term is ISE over the policy's OWN calls (targets revealed by its
-    ``visit`` observations per tool call it made, as in `seekgraph.agent.metrics.score`; what the
+    ``visit`` observations per tool call it made, as in `seekgraph.agent.metrics.score`: only
+    what the web returned counts, never the echo of its own goal, and a target with `owners`
+    (indexes of the targets it is an attribute of) only next to one of them; what the
     environment's seeded calls found is not the policy's merit) divided by |R|; the format term is the mean `format_score` of the
     policy's turns (0 when it wrote none).
     """
     p, r = answer_pr(trajectory.get("prediction") or "", targets, gold)
     steps = [s for s in trajectory.get("steps") or [] if not s.get("seeded")]
     actions = sum(1 for s in steps if s.get("role") == "tool_call")
-    goals = [Target(f"t{i}", tuple(names)) for i, names in enumerate(targets)]
+    owned = list(owners) if owners is not None else [()] * len(targets)
+    goals = [
+        Target(f"t{i}", tuple(names), tuple(f"t{j}" for j in of))
+        for i, (names, of) in enumerate(zip(targets, owned, strict=True))
+    ]
     found_visit: set[str] = set()
     for step in steps:
         if step.get("tool") == "visit" and step.get("observation"):
-            found_visit |= match_entities(step["observation"], goals)
+            units = returned_units("visit", step.get("arguments"), step["observation"])
+            found_visit |= match_units(units, goals)
     turns = trajectory.get("turns") or []
     return {
         "soft_f": soft_f(p, r, omega),
@@ -151,7 +161,8 @@ def make_trl_rewards(omega: float = 1.0) -> list[RewardFn]:
 
     Multi-turn: the rollout function returns a ``trajectory`` field per completion (TRL hands
     it to the rewards next to the dataset columns); ``targets`` (list of name lists) and
-    ``gold`` (the task's answer JSON, optional) are dataset columns. Without ``trajectory`` (plain single-turn generation) the completion text is
+    ``gold`` (the task's answer JSON, optional) and ``owners`` (per target, the indexes of
+    the targets it is an attribute of; optional) are dataset columns. Without ``trajectory`` (plain single-turn generation) the completion text is
     read as one policy turn with ``prior_actions`` tool calls before it.
     """
 
@@ -160,9 +171,10 @@ def make_trl_rewards(omega: float = 1.0) -> list[RewardFn]:
         golds = [gold_records(g) for g in kwargs.get("gold") or [None] * len(completions)]
         trajectories = kwargs.get("trajectory")
         if trajectories is not None:
+            owners = kwargs.get("owners") or [None] * len(completions)
             return [
-                score_trajectory(t, names, gold=g, omega=omega)
-                for t, names, g in zip(trajectories, targets, golds, strict=True)
+                score_trajectory(t, names, gold=g, omega=omega, owners=o)
+                for t, names, g, o in zip(trajectories, targets, golds, owners, strict=True)
             ]
         prior = kwargs.get("prior_actions") or [0] * len(completions)
         return [

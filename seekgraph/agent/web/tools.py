@@ -8,6 +8,10 @@ boosted phrase, so a page holding the exact words in order ranks first. Both cho
 over the OTT-QA corpus in `docs/benchmarks.md` ("Offline web").
 `filter_year` keeps pages whose `Page.year` equals the year (pages without a year drop out).
 
+The response texts (Tongyi's templates) are written and read back by
+`seekgraph.agent.web.responses`, which also separates what the web returned from the echoes of
+the agent's own query, URL and goal.
+
 `visit{url: str | list[str], goal: str}` returns the evidence on each page relevant to the goal:
 extractive by default (the page's lines/sentences ranked by overlap with the goal, filled up to a
 character budget and printed in page order), or an LLM summary `{rational, evidence, summary}`
@@ -30,6 +34,13 @@ from urllib.parse import unquote
 
 import neo4j
 
+from seekgraph.agent.web.responses import (
+    MAX_ITEMS,
+    join_parts,
+    search_text,
+    segments,
+    visit_text,
+)
 from seekgraph.common.llm.base import LLMBackend
 from seekgraph.common.text import normalize, titled
 from seekgraph.common.wire import TOOL_NAMES
@@ -46,8 +57,6 @@ RANKING_VERSION = "r5"
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_WORDS = re.compile(r"\b(AND|OR|NOT|TO)\b")
 _WORD = re.compile(r"\w+")
-# a sentence ends at . ! ? before a capital, but not after an initial ("J. M. Coetzee")
-_SENTENCE = re.compile(r"(?<![A-Z]\.)(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _STOPWORD_TEXT = (
     "a an the of in on at to for from by with and or is are was were be been which who whom "
     "what when where how that this these those it its as his her their all any find list give "
@@ -127,18 +136,6 @@ def fulltext_query(
     return f'{query} "{" ".join(words)}"^{phrase:g}'
 
 
-def segments(text: str) -> list[str]:
-    """A page's lines, each split into sentences: the units visit extracts."""
-    out: list[str] = []
-    for line in text.splitlines():
-        line = line.strip()
-        if line and " | " in line:  # a table row is one unit
-            out.append(line)
-        elif line:
-            out.extend(s.strip() for s in _SENTENCE.split(line) if s.strip())
-    return out
-
-
 def _body(page: dict[str, Any]) -> str:
     """A page's text without the title line it begins with (a search result shows the title)."""
     title, text = page["title"], page["text"]
@@ -215,7 +212,7 @@ class WebTools:
     vector_weight: float = 0.1  # RRF weight of the vector ranking (full-text has 1); see ranked()
     summary_backend: LLMBackend | None = None
     evidence_chars: int = 3000
-    max_items: int = 10  # queries / urls per call
+    max_items: int = MAX_ITEMS  # queries / urls per call (what `returned_units` reads back)
     # With at most this many embedded pages the vector ranking is exact (every page scored);
     # the approximate index's answers depend on how its segments happened to merge, so the
     # same graph could rank differently in two builds.
@@ -367,23 +364,14 @@ class WebTools:
         seen: list[str] = []
         for query in queries:
             hits = self.ranked(query, filter_year)
-            if not hits:
-                parts.append(f"No results found for '{query}'. Try with a more general query.")
-                continue
-            lines = []
-            for i, hit in enumerate(hits, start=1):
-                lines.append(
-                    f"{i}. [{hit['title']}]({hit['url']})\n{best_snippet(_body(hit), query)}"
-                )
-                if hit["page_id"] not in seen:
-                    seen.append(hit["page_id"])
             parts.append(
-                f"A Google search for '{query}' found {len(hits)} results:\n\n"
-                "## Web Results\n" + "\n\n".join(lines)
+                search_text(
+                    query,
+                    [(h["title"], h["url"], best_snippet(_body(h), query)) for h in hits],
+                )
             )
-        return Observation(
-            "\n=======\n".join(parts), tuple(seen), error=None if seen else "no_results"
-        )
+            seen += [h["page_id"] for h in hits if h["page_id"] not in seen]
+        return Observation(join_parts(parts), tuple(seen), error=None if seen else "no_results")
 
     # -- visit ----------------------------------------------------------------------------
     def visit(self, urls: list[str], goal: str) -> Observation:
@@ -394,25 +382,13 @@ class WebTools:
                 self.driver, "agent/get_page", database=self.database, url=page_key(url)
             )
             if not rows:
-                parts.append(
-                    f"The useful information in {url} for user goal {goal} as "
-                    "follows: \n\nEvidence in page: \nThe provided webpage content "
-                    "could not be accessed. Please check the URL or file format.\n\n"
-                    "Summary: \nThe webpage content could not be processed, and "
-                    "therefore, no information is available.\n\n"
-                )
+                parts.append(visit_text(url, goal, None))
                 continue
             page = rows[0]
             seen.append(page["page_id"])
             evidence, summary = self._read_page(page, goal)
-            parts.append(
-                f"The useful information in {page['url']} for user goal {goal} as "
-                f"follows: \n\nEvidence in page: \n{evidence}\n\nSummary: \n"
-                f"{summary}\n\n"
-            )
-        return Observation(
-            "\n=======\n".join(parts), tuple(seen), error=None if seen else "not_found"
-        )
+            parts.append(visit_text(page["url"], goal, evidence, summary))
+        return Observation(join_parts(parts), tuple(seen), error=None if seen else "not_found")
 
     def _read_page(self, page: dict[str, Any], goal: str) -> tuple[str, str]:
         content = titled(page["title"], page["text"])

@@ -24,6 +24,11 @@ from seekgraph.common.llm.transformers_backend import cut_at_stop
 TRANSIENT_STATUS = frozenset({429, 502, 503, 504})
 
 
+def _count(value: Any) -> int:
+    """A token count from a server's `usage` (0 when missing or not a count)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
 def normalize_base_url(url: str) -> str:
     """``http://h:p`` → ``http://h:p/v1``; a URL already ending in ``/v1`` is kept."""
     url = url.strip().rstrip("/")
@@ -149,13 +154,16 @@ class OpenAIBackend:
             choice = data["choices"][0]
             text = choice["message"]["content"] or ""
             finish = str(choice.get("finish_reason") or "stop")
-        except (KeyError, IndexError, TypeError) as e:
+        except (KeyError, IndexError, TypeError, AttributeError) as e:
             raise BackendError(f"malformed chat completion: {str(data)[:300]}") from e
+        if not isinstance(text, str):
+            raise BackendError(f"malformed chat completion (content is not text): {text!r:.300}")
         # Some servers (transformers serve) include the matched stop string; OpenAI does not.
         text, _ = cut_at_stop(text, stop)
-        usage = data.get("usage") or {}
-        prompt_tokens = int(usage.get("prompt_tokens") or self.count_tokens(messages))
-        completion_tokens = int(usage.get("completion_tokens") or 0)
+        raw = data.get("usage")
+        usage = raw if isinstance(raw, dict) else {}
+        prompt_tokens = _count(usage.get("prompt_tokens")) or self.count_tokens(messages)
+        completion_tokens = _count(usage.get("completion_tokens"))
         return Generation(
             text=text,
             prompt_tokens=prompt_tokens,

@@ -4,9 +4,10 @@ Specs (see `seekgraph/common/llm/base.py`):
 
 - ``transformers`` (packaged SmolLM2) or ``transformers:PATH`` (a local checkpoint folder),
   optionally ``?device=cuda&dtype=bfloat16`` (default CPU, float32);
-- ``openai:URL[,URL...]#MODEL[?timeout=SECONDS]`` — e.g.
+- ``openai:URL[,URL...]#MODEL[?timeout=SECONDS&attempts=N]`` — e.g.
   ``openai:http://127.0.0.1:8000/v1,http://h2:8000/v1#qwen3?timeout=600`` (a request's timeout,
-  default 120 s: one shorter than the servers' queueing delay makes retries pile up);
+  default 120 s: one shorter than the servers' queueing delay makes retries pile up; `attempts`:
+  requests per message over the URLs before a transient failure is given up, default 6);
   the API key, if the server wants one, comes from ``$OPENAI_API_KEY``;
 - ``vllm:MODEL`` — a model name or path for vLLM in-process.
 
@@ -59,16 +60,22 @@ def load_backend(spec: str) -> LLMBackend:
             raise BackendConfigError(
                 f"bad openai spec {spec!r}: expected openai:URL[,URL...]#MODEL"
             )
-        options = _options(spec, query, {"timeout"}, "openai:URL#MODEL?timeout=600")
+        options = _options(
+            spec, query, {"timeout", "attempts"}, "openai:URL#MODEL?timeout=600&attempts=6"
+        )
         try:
             timeout = float(options.get("timeout", 120))
+            attempts = int(options.get("attempts", 6))
         except ValueError as e:
-            raise BackendConfigError(f"bad openai spec {spec!r}: timeout must be seconds") from e
+            raise BackendConfigError(
+                f"bad openai spec {spec!r}: timeout must be seconds, attempts a count"
+            ) from e
         return OpenAIBackend(
             [u for u in urls.split(",") if u.strip()],
             model,
             api_key=os.environ.get("OPENAI_API_KEY"),
             timeout=timeout,
+            max_attempts=attempts,
         )
     if kind == "vllm":
         from seekgraph.common.llm.vllm_backend import VLLMBackend
