@@ -61,8 +61,18 @@ _NOT_NOUNS = _words(
     named called considered listed based the a an this that"""
 )
 
+_ARTICLES = _words("the a an his her its their this that these those")
+# nouns ending in -ing, not participles ("a historical Masonic building in")
+_ING_NOUNS = _words(
+    """building painting recording wedding ring string thing king wing spring morning evening
+    clothing ceiling dwelling housing landing crossing meeting offering setting ending opening
+    heading lightning pudding sibling viking ling duckling"""
+)
+
 # Head nouns that say how a page is written, not what its subject is ("a list of films").
-_NOT_KINDS = _words("list name nickname term type kind form part sort variety number overview")
+_NOT_KINDS = _words(
+    "list name nickname term type kind form part sort variety number overview result example"
+)
 
 # Classes of nouns, most specific first; a question may name a class when most answers are
 # of it but share no one noun ("artists" for singers and bands, "people" for a mix of trades).
@@ -79,13 +89,34 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
         _words(
             """film movie series sitcom musical play song album opera drama comedy program
             programme show single novel book game video ep soundtrack documentary miniseries
-            telenovela anime manga episode special serial poem painting"""
+            telenovela anime manga episode special serial poem painting cartoon short sitcom"""
         ),
     ),
     "team": ("teams", _words("club team franchise side")),
+    "venue": (
+        "venues",
+        _words(
+            """venue arena stadium ground rink track racetrack speedway circuit velodrome
+            ballpark field racecourse coliseum amphitheatre amphitheater"""
+        ),
+    ),
+    "ship": (
+        "ships",
+        _words(
+            """ship boat minesweeper corvette submarine destroyer frigate cruiser vessel liner
+            ferry battleship warship steamship schooner tanker carrier sloop gunboat"""
+        ),
+    ),
+    "company": (
+        "companies",
+        _words("company corporation firm conglomerate manufacturer business subsidiary"),
+    ),
     "school": (
         "schools",
-        _words("school university college academy institute seminary conservatory polytechnic"),
+        _words(
+            "school university college academy institute seminary conservatory polytechnic "
+            "institution"
+        ),
     ),
     "site": (
         "sites",
@@ -93,6 +124,7 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             """house church building mill home hotel castle ruin ringfort residence farmstead
             site bridge museum hall tower cemetery monument memorial lighthouse fort mansion
             cathedral chapel temple mosque palace farm barn courthouse theatre theater
+            basilica abbey priory shrine synagogue lodge library gristmill mound bank
             store landmark"""
         ),
     ),
@@ -126,7 +158,8 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             defenseman karateka fencer advocate heir magnate admiral sergeant owner spouse
             architect aviator astronaut explorer inventor activist bowler batsman golfer
             sportsperson skipper mountaineer hurdler representative predecessor successor
-            delegate commissioner councillor legislator speaker"""
+            delegate commissioner councillor legislator speaker ambassador barrister solicitor
+            servant jumper bobsledder biathlete triathlete decathlete heptathlete skeleton"""
         ),
     ),
     "place": (
@@ -155,6 +188,20 @@ def first_sentence(text: str) -> str:
     return text[: end.start()] if end else text
 
 
+def _verbal(low: str) -> bool:
+    """A word that may start a modifier after the noun: a participle or an adverb."""
+    if low in _NOT_NOUNS or low in _ING_NOUNS:
+        return False
+    return low.endswith(("ed", "ing")) or (low.endswith("ly") and len(low) > 4)
+
+
+def _continues(after: str) -> bool:
+    """The noun phrase goes on after a participle or adverb when a plain lower-case word that
+    is neither a stop word nor an article follows ("animated sitcom", "racing jockey")."""
+    low = after.lower()
+    return after[:1].islower() and low not in _STOPS and low not in _ARTICLES and not _verbal(low)
+
+
 def page_kind(text: str | None) -> str | None:
     """The singular head noun of what a page's first sentence says its subject is, or None
     ("X is a German pop music singer ." → ``singer``; "Statistics of ..." → None)."""
@@ -178,13 +225,11 @@ def page_kind(text: str | None) -> str | None:
                 continue  # "an American Hall of Fame Thoroughbred racehorse": a name
         if token in _PUNCT or low in _STOPS:
             break
-        if words and token.islower() and low.endswith(("ed", "ing")) and low not in _NOT_NOUNS:
-            after = tokens[i + 1] if i + 1 < len(tokens) else "."
-            # "horse racing jockey" goes on; "station serving Portland", "film directed by" stop
-            if not after[:1].islower() or after.lower() in _STOPS or low.endswith("ed"):
-                break
-        if words and low.endswith("ly") and len(low) > 4:
-            break  # "a player currently playing", "a wrestler better known"
+        after = tokens[i + 1] if i + 1 < len(tokens) else "."
+        if words and token.islower() and _verbal(low) and not _continues(after):
+            # "film directed by", "station serving Portland", "player currently playing" stop;
+            # "animated sitcom", "horse racing jockey", "daily newspaper" go on
+            break
         words.append(token)
     while words and (
         not re.search(r"[a-z]", words[-1])
@@ -192,6 +237,8 @@ def page_kind(text: str | None) -> str | None:
         or words[-1].endswith("-")
     ):
         words.pop()
+    if len(words) >= 3 and words[-2] == "of" and words[-3][:1].isupper():
+        words = words[:-2]  # "Member of Parliament": a member
     if not words:
         return None
     head = singular(words[-1].lower().strip("'\""))

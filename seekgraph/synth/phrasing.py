@@ -135,6 +135,12 @@ _IRREGULAR = {
     "aircraft": "aircraft",
     "sheep": "sheep",
     "fish": "fish",
+    "genus": "genera",
+    "fungus": "fungi",
+    "cactus": "cacti",
+    "alga": "algae",
+    "larva": "larvae",
+    "nucleus": "nuclei",
 }
 # the kind of a table whose entities have no common kind: never written into a question
 GENERIC_KIND = ("entry", "entries")
@@ -357,7 +363,82 @@ _UNIT_NAMES = {
 }
 
 
-def header_words(header: str) -> str:
+# Proper adjectives a header may start with ("Greek name", "Korean title"): kept capitalised.
+DEMONYMS = frozenset(
+    [
+        "Afghan",
+        "African",
+        "Albanian",
+        "American",
+        "Arabic",
+        "Argentine",
+        "Australian",
+        "Austrian",
+        "Belgian",
+        "Brazilian",
+        "British",
+        "Bulgarian",
+        "Canadian",
+        "Catalan",
+        "Chinese",
+        "Croatian",
+        "Czech",
+        "Danish",
+        "Dutch",
+        "Egyptian",
+        "English",
+        "Estonian",
+        "European",
+        "Filipino",
+        "Finnish",
+        "French",
+        "Gaelic",
+        "German",
+        "Greek",
+        "Hebrew",
+        "Hindi",
+        "Hungarian",
+        "Icelandic",
+        "Indian",
+        "Indonesian",
+        "Iranian",
+        "Irish",
+        "Israeli",
+        "Italian",
+        "Japanese",
+        "Korean",
+        "Latin",
+        "Latvian",
+        "Lithuanian",
+        "Malay",
+        "Mexican",
+        "Norwegian",
+        "Persian",
+        "Polish",
+        "Portuguese",
+        "Romanian",
+        "Russian",
+        "Scottish",
+        "Serbian",
+        "Slovak",
+        "Slovene",
+        "Slovenian",
+        "Spanish",
+        "Swedish",
+        "Swiss",
+        "Tamil",
+        "Telugu",
+        "Thai",
+        "Turkish",
+        "Ukrainian",
+        "Urdu",
+        "Vietnamese",
+        "Welsh",
+    ]
+)
+
+
+def header_words(header: str, keep: Iterable[str] = ()) -> str:
     """A table header as words of a sentence: footnotes, stars and other brackets dropped, a
     unit in brackets kept as "in <unit>", newlines and stray marks removed, title-case words
     lowered, acronyms and names kept (``"FIFA Ranking [a]"`` → ``"FIFA ranking"``,
@@ -373,7 +454,8 @@ def header_words(header: str) -> str:
     text = re.sub(r"\(\s*s\s*\)|/s\b", "", text)  # "Winner ( s )", "Winner/s"
     bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", bracket, text)
     words = [w.strip(".:*†‡^~") for w in re.split(r"[\s_]+", bare)]
-    return " ".join(_lower_word(w) for w in words if w)
+    names = DEMONYMS | set(keep)
+    return " ".join(w if w in names else _lower_word(w) for w in words if w)
 
 
 def _lower_word(word: str) -> str:
@@ -480,6 +562,7 @@ ABBREVIATIONS = {
     "pts": "points",
     "pt": "points",
     "gp": "games played",
+    "conf": "conference",
     "apps": "appearances",
     "app": "appearances",
     "gls": "goals",
@@ -574,6 +657,7 @@ def phrase_attribute(
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
     words = relation_words(name).replace("&", " and ")
+    words = re.sub(r"(?<=\w)\s*,\s*(?=\w)", " and ", words)  # "City, State"
     words = re.sub(r"\s*/\s*", " / ", words)
     tokens = [t for t in words.split() if t]
     if not tokens:
@@ -603,9 +687,9 @@ def phrase_attribute(
             return Phrase(reason="abbreviation")  # "F–A", "W–L", "3rd"
         elif lower in ABBREVIATIONS:
             expanded = ABBREVIATIONS[lower]
-            if expanded == "number" and i + 1 < len(tokens):
+            if expanded == "number" and i + 1 < len(tokens) and low[i + 1] != "of":
                 expanded = "number of"  # "No . Specimens" -> "number of specimens"
-            out.append(expanded)
+            out.extend(expanded.split())
         elif len(lower) <= 2 and lower not in (
             "of",
             "in",
@@ -633,8 +717,20 @@ def phrase_attribute(
     if not _ALLOWED.match(text) or not re.search(r"[^\W\d_]", text):
         return Phrase(reason="symbols")
     lowered = [w.lower() for w in out]
-    if lowered[0] in _NOTE_WORDS and len(out) <= 2:
-        return Phrase(reason="notes")  # "Notes", "Comments": remarks, not an attribute
+    if (lowered[0] in _NOTE_WORDS and len(out) <= 2) or lowered[-1] in _NOTE_WORDS:
+        return Phrase(reason="notes")  # "Notes", "Meaning or notes": remarks, not an attribute
+    if " ".join(lowered) in ("other information", "other info", "miscellaneous"):
+        return Phrase(reason="notes")
+    if len(out) >= 2 and re.fullmatch(r"1[5-9]\d\d|20\d\d", out[-1]) and lowered[-2] != "in":
+        out = [*out[:-1], "in", out[-1]]  # "Population 2010" -> "population in 2010"
+        text = " ".join(out)
+    elif (
+        len(out) >= 2
+        and lowered[-1] in _UNIT_WORDS | {"km²", "mi²", "km2", "mi2"}
+        and lowered[-2] != "in"
+    ):
+        out = [*out[:-1], "in", out[-1]]  # "Area km²" -> "area in km²"
+        text = " ".join(out)
     dated = _values_are(kinds, {"year", "date", "number", "text"})
     if len(out) == 1 and lowered[0] in _SPAN_WORDS and dated:
         return Phrase(_SPAN_WORDS[lowered[0]])  # "Start", "End" of a run of years
@@ -650,6 +746,8 @@ def phrase_attribute(
         and _participle(out[1], False)
         and lowered[0].endswith("s")
     ):
+        if _values_are(kinds, {"number"}):
+            return Phrase(f"how many {lowered[0]} they {lowered[1]}")  # "Games played"
         return Phrase(f"the {lowered[0]} they {lowered[1]}")  # "Offices held", "Titles won"
     if (
         len(out) == 1
