@@ -9,6 +9,12 @@ embed). The sample is a plain data folder for `seekgraph pipeline --data`:
 It holds `tables.jsonl` (the sampled table records, unchanged) and `passages.jsonl` (every
 passage a sampled cell links to). Tables are taken in a seeded hash order of their ids, so the
 same seed always gives the same folder.
+
+About a tenth of the tables are held out for audits (`is_heldout`, a hash of the table id):
+tuning samples never contain them, and `--heldout` samples only them, so a question template
+tuned on the other tables is judged on tables nobody looked at:
+
+    python -m bench.ottqa_sample --tables 40 --heldout --out /tmp/ottqa-heldout-40
 """
 
 from __future__ import annotations
@@ -22,6 +28,18 @@ from pathlib import Path
 from typing import Any
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ottqa"
+HELDOUT_PERCENT = 10
+
+
+def is_heldout(table_id: str, percent: int = HELDOUT_PERCENT) -> bool:
+    """True for the ~`percent`% of tables kept out of tuning, by a salted SHA-1 of the id (the
+    salt keeps this split independent of the task split, `split_of`, which hashes task ids).
+
+    >>> is_heldout("List_of_Nobel_laureates_in_Literature_0"), is_heldout("x", percent=100)
+    (False, True)
+    """
+    digest = hashlib.sha1(f"table-heldout:{table_id}".encode()).hexdigest()
+    return int(digest[:8], 16) % 100 < percent
 
 
 def records(path: Path) -> Iterator[dict[str, Any]]:
@@ -38,11 +56,19 @@ def _links(table: dict[str, Any]) -> set[str]:
 
 
 def sample(
-    source: Path, n_tables: int, seed: int, out: Path, share: float | None = None
+    source: Path,
+    n_tables: int,
+    seed: int,
+    out: Path,
+    share: float | None = None,
+    heldout: bool = False,
 ) -> tuple[int, int]:
     """Write the sample into `out`: `n_tables` tables, or with `share` that part of all of
-    them; returns (tables, passages) written."""
-    tables = list(records(source / "tables.train.jsonl.gz"))
+    them, drawn from the tuning tables (or, with `heldout`, from the held-out ones only);
+    returns (tables, passages) written."""
+    tables = [
+        t for t in records(source / "tables.train.jsonl.gz") if is_heldout(t["table_id"]) == heldout
+    ]
     if share is not None:
         n_tables = round(share * len(tables))
     tables.sort(key=lambda t: hashlib.sha1(f"{seed}:{t['table_id']}".encode()).hexdigest())
@@ -67,8 +93,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--heldout", action="store_true", help="Sample the held-out tables (audits only)."
+    )
     args = parser.parse_args()
-    n_tables, n_passages = sample(args.source, args.tables, args.seed, args.out)
+    n_tables, n_passages = sample(
+        args.source, args.tables, args.seed, args.out, heldout=args.heldout
+    )
     print(f"wrote {n_tables} tables and {n_passages} passages to {args.out}")
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from seekgraph.synth.phrasing import attribute_phrase, condition_phrase, entity_kind, label
+from seekgraph.synth.phrasing import (
+    Phrase,
+    attribute_phrase,
+    condition_phrase,
+    entity_kind,
+    label,
+    phrase_attribute,
+    plural,
+)
 
 
 @pytest.mark.parametrize(
@@ -92,3 +100,52 @@ def test_clues_and_pivots_name_a_word() -> None:
     assert entity_kind("1st", None) == ("entry", "entries")
     assert entity_kind("MLS team", None) == ("MLS team", "MLS teams")
     assert entity_kind("Based", None) == ("entry", "entries")
+
+
+@pytest.mark.parametrize(
+    ("header", "kinds", "values", "phrase"),
+    [  # headers of OTT-QA tables outside the held-out tenth
+        ("Pos", {"number"}, ["1", "2"], "their position"),
+        ("Year", {"year"}, ["1998"], "the year"),
+        ("Score", {"text"}, ["2–1", "0–0", "3–2"], "the score"),
+        ("City , State", {"entity"}, [], "their city and state"),
+        ("GP", {"number"}, ["82"], "how many games they played"),
+        ("Offices Held", {"entity"}, [], "the offices they held"),
+        ("Number built", {"number"}, ["12"], "how many were built"),
+        ("Succeeded by", {"entity"}, [], "who succeeded them"),
+        ("Distance ( km )", {"number"}, ["12.3"], "their distance in kilometres"),
+        ("Population 2010", {"number"}, ["512"], "their population in 2010"),
+        ("Greek name", {"text"}, ["Ολυμπιακός"], "their Greek name"),
+        ("Years won", {"year"}, ["1998"], "the years they won"),
+    ],
+)
+def test_phrase_attribute_on_real_headers(
+    header: str, kinds: set[str], values: list[str], phrase: str
+) -> None:
+    assert phrase_attribute(label("x", header), kinds, values).text == phrase
+
+
+@pytest.mark.parametrize(
+    ("header", "reason"),
+    [
+        ("h / a", "abbreviation"),
+        ("Result F–A", "abbreviation"),
+        ("UHF", "abbreviation"),
+        ("This week in reality", "determiner"),
+        ("Moving from", "preposition"),
+        ("Notes", "notes"),
+        ("Meaning or notes", "notes"),
+    ],
+)
+def test_unphrasable_attributes_are_not_asked(header: str, reason: str) -> None:
+    assert phrase_attribute(label("x", header), {"text"}, ["a", "b"]) == Phrase(reason=reason)
+
+
+def test_plurals_are_words() -> None:
+    assert [plural(w) for w in ("alumni", "alumnus", "genus", "footballer", "city")] == [
+        "alumni",
+        "alumni",
+        "genera",
+        "footballers",
+        "cities",
+    ]

@@ -58,10 +58,13 @@ PARTICIPLES = frozenset(
         "married",
         "buried",
         "held",
+        "won",
+        "flown",
+        "played",
     ]
 )
 WHERE_PARTICIPLES = frozenset(["located", "based", "headquartered", "buried", "held"])
-ACTIVE = frozenset(["died", "retired", "debuted"])  # 'the year they died', not 'were died'
+ACTIVE = frozenset(["died", "retired", "debuted", "won"])  # 'the year they died', not 'were died'
 PERSON_VERBS = frozenset(
     [
         "born",
@@ -111,7 +114,36 @@ _IRREGULAR = {
     "species": "species",
     "country": "countries",
     "city": "cities",
+    "alumnus": "alumni",
+    "alumna": "alumnae",
+    "criterion": "criteria",
+    "phenomenon": "phenomena",
+    "crisis": "crises",
+    "thesis": "theses",
+    "analysis": "analyses",
+    "wife": "wives",
+    "life": "lives",
+    "knife": "knives",
+    "leaf": "leaves",
+    "thief": "thieves",
+    "hero": "heroes",
+    "foot": "feet",
+    "mouse": "mice",
+    "goose": "geese",
+    "staff": "staff",
+    "personnel": "personnel",
+    "aircraft": "aircraft",
+    "sheep": "sheep",
+    "fish": "fish",
+    "genus": "genera",
+    "fungus": "fungi",
+    "cactus": "cacti",
+    "alga": "algae",
+    "larva": "larvae",
+    "nucleus": "nuclei",
 }
+# the kind of a table whose entities have no common kind: never written into a question
+GENERIC_KIND = ("entry", "entries")
 _SINGULAR = {v: k for k, v in _IRREGULAR.items()}
 _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$", re.IGNORECASE)  # "1st", "3rd": a place, not a kind
 _WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\wÀ-ÿ'-]*")
@@ -127,16 +159,41 @@ GENERIC_SECTIONS = frozenset(["", "main", "list", "table", "overview", "results"
 
 @dataclass(frozen=True)
 class TableRef:
-    """A source table as a question names it."""
+    """A source table as a question names it. `first_rows` is set when the source cut the
+    table at that many rows (a question then asks for its first rows, which is exact), and
+    `selection` when the table is a selection (a "Notable ..." section): a question over
+    several tables marks each such table, so none reads as the full list.
+
+    >>> TableRef("2004 NFL Draft", "Round 1", 20).quoted()
+    '"2004 NFL Draft" (section "Round 1", first 20 rows)'
+    >>> TableRef("2004 NFL Draft", "Round 1", 20).where()
+    'the first 20 rows of the Wikipedia table "2004 NFL Draft" (section "Round 1")'
+    >>> TableRef("1948 NFL Draft", "Notable undrafted players", selection=True).quoted()
+    '"1948 NFL Draft" (section "Notable undrafted players", a selection)'
+    """
 
     title: str
     section: str = ""
+    first_rows: int = 0
+    selection: bool = False
 
-    def quoted(self) -> str:
+    def quoted(self, marks: bool = True) -> str:
+        """The title and section in quotes, with the row cap and selection marks unless
+        `marks` is false (`where` says them in prose instead)."""
         title, section = _plain_quotes(self.title), _plain_quotes(self.section.strip())
-        if section.lower() in GENERIC_SECTIONS or section.lower() in title.lower():
-            return f'"{title}"'
-        return f'"{title}" (section "{section}")'
+        parts = []
+        if section.lower() not in GENERIC_SECTIONS and section.lower() not in title.lower():
+            parts.append(f'section "{section}"')
+        if marks and self.first_rows:
+            parts.append(f"first {self.first_rows} rows")
+        if marks and self.selection:
+            parts.append("a selection")
+        return f'"{title}"' + (f" ({', '.join(parts)})" if parts else "")
+
+    def where(self) -> str:
+        """The table in a sentence: 'the Wikipedia table "X"', or its first rows."""
+        table = f"the Wikipedia table {self.quoted(marks=False)}"
+        return f"the first {self.first_rows} rows of {table}" if self.first_rows else table
 
 
 def _plain_quotes(text: str) -> str:
@@ -153,10 +210,15 @@ def relation_words(relation: str) -> str:
 
 
 def singular(word: str) -> str:
+    """The singular of a lower-cased noun: irregular forms by table, else by rule.
+
+    >>> singular("alumni"), singular("cities"), singular("matches"), singular("series")
+    ('alumnus', 'city', 'match', 'series')
+    """
     low = word.lower()
     if low in _SINGULAR:
         return _SINGULAR[low]
-    if low in _IRREGULAR or len(low) <= 3:
+    if low in _IRREGULAR or len(low) <= 3 or low.endswith(("ss", "us", "is")):
         return low
     if low.endswith("ies") and len(low) > 4:
         return low[:-3] + "y"
@@ -168,6 +230,11 @@ def singular(word: str) -> str:
 
 
 def plural(word: str) -> str:
+    """The plural of a noun ("alumni" stays, never "alumnis").
+
+    >>> plural("alumni"), plural("footballer"), plural("city"), plural("club"), plural("alumnus")
+    ('alumni', 'footballers', 'cities', 'clubs', 'alumni')
+    """
     if word.isupper() and len(word) <= 4:
         return word  # "HS", "CR": an abbreviation keeps its form
     low = singular(word)
@@ -236,7 +303,7 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
         head = _head_noun(match.group(1))
         if head:
             return singular(head), plural(head)
-    return "entry", "entries"
+    return GENERIC_KIND
 
 
 def _values_are(kinds: Iterable[str], wanted: set[str]) -> bool:
@@ -244,12 +311,151 @@ def _values_are(kinds: Iterable[str], wanted: set[str]) -> bool:
     return bool(kinds) and kinds <= wanted
 
 
-def header_words(header: str) -> str:
-    """A table header as words of a sentence: footnotes and brackets dropped, title-case words
-    lowered, acronyms and names kept (``"FIFA Ranking [a]"`` → ``"FIFA ranking"``)."""
-    bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", _tidy(header or ""))
-    words = [w for w in re.split(r"[\s_]+", bare) if w.strip(".:*†‡")]
-    return " ".join(_lower_word(w) for w in words)
+_UNIT_WORDS = frozenset(
+    [
+        "km",
+        "mi",
+        "m",
+        "ft",
+        "cm",
+        "mm",
+        "kg",
+        "lb",
+        "lbs",
+        "t",
+        "kw",
+        "mw",
+        "hp",
+        "mph",
+        "km/h",
+        "usd",
+        "eur",
+        "gbp",
+        "€",
+        "$",
+        "£",
+        "%",
+        "million",
+        "billion",
+    ]
+)
+
+
+_UNIT_NAMES = {
+    "km": "kilometres",
+    "mi": "miles",
+    "m": "metres",
+    "ft": "feet",
+    "cm": "centimetres",
+    "mm": "millimetres",
+    "kg": "kilograms",
+    "lb": "pounds",
+    "lbs": "pounds",
+    "usd": "US dollars",
+    "%": "percent",
+    "€ million": "millions of euros",
+    "$ million": "millions of dollars",
+    "£ million": "millions of pounds",
+    "usd million": "millions of US dollars",
+    "million": "millions",
+    "mph": "miles per hour",
+    "km/h": "kilometres per hour",
+}
+
+
+# Proper adjectives a header may start with ("Greek name", "Korean title"): kept capitalised.
+DEMONYMS = frozenset(
+    [
+        "Afghan",
+        "African",
+        "Albanian",
+        "American",
+        "Arabic",
+        "Argentine",
+        "Australian",
+        "Austrian",
+        "Belgian",
+        "Brazilian",
+        "British",
+        "Bulgarian",
+        "Canadian",
+        "Catalan",
+        "Chinese",
+        "Croatian",
+        "Czech",
+        "Danish",
+        "Dutch",
+        "Egyptian",
+        "English",
+        "Estonian",
+        "European",
+        "Filipino",
+        "Finnish",
+        "French",
+        "Gaelic",
+        "German",
+        "Greek",
+        "Hebrew",
+        "Hindi",
+        "Hungarian",
+        "Icelandic",
+        "Indian",
+        "Indonesian",
+        "Iranian",
+        "Irish",
+        "Israeli",
+        "Italian",
+        "Japanese",
+        "Korean",
+        "Latin",
+        "Latvian",
+        "Lithuanian",
+        "Malay",
+        "Mexican",
+        "Norwegian",
+        "Persian",
+        "Polish",
+        "Portuguese",
+        "Romanian",
+        "Russian",
+        "Scottish",
+        "Serbian",
+        "Slovak",
+        "Slovene",
+        "Slovenian",
+        "Spanish",
+        "Swedish",
+        "Swiss",
+        "Tamil",
+        "Telugu",
+        "Thai",
+        "Turkish",
+        "Ukrainian",
+        "Urdu",
+        "Vietnamese",
+        "Welsh",
+    ]
+)
+
+
+def header_words(header: str, keep: Iterable[str] = ()) -> str:
+    """A table header as words of a sentence: footnotes, stars and other brackets dropped, a
+    unit in brackets kept as "in <unit>", newlines and stray marks removed, title-case words
+    lowered, acronyms and names kept (``"FIFA Ranking [a]"`` → ``"FIFA ranking"``,
+    ``"Distance ( km )"`` → ``"distance in km"``)."""
+
+    def bracket(match: re.Match[str]) -> str:
+        inner = " ".join(match.group(0)[1:-1].split())
+        if inner and all(w.lower().strip(".") in _UNIT_WORDS for w in inner.split()):
+            return f" in {_UNIT_NAMES.get(inner.lower(), inner)} "
+        return " "
+
+    text = _tidy(" ".join((header or "").split()))
+    text = re.sub(r"\(\s*s\s*\)|/s\b", "", text)  # "Winner ( s )", "Winner/s"
+    bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", bracket, text)
+    words = [w.strip(".:*†‡^~") for w in re.split(r"[\s_]+", bare)]
+    names = DEMONYMS | set(keep)
+    return " ".join(w if w in names else _lower_word(w) for w in words if w)
 
 
 def _lower_word(word: str) -> str:
@@ -267,13 +473,14 @@ def label(relation: str, header: str | None = None) -> str:
     raw = header_words(header or "")
     words = raw.rstrip(".")
     name = relation_words(relation)
-    abbreviated = raw.endswith(".") or len(words) <= 2  # "Pts.", "P": the relation reads better
+    # "Pts.", "P": the relation reads better
+    abbreviated = (header or "").strip().endswith(".") or len(words) <= 2
     if not re.search(r"[^\W\d_]", words) or (abbreviated and len(name) > len(words)):
         return name
     return words
 
 
-_UNITS = frozenset(["year", "date", "when", "place", "where"])
+_UNITS = frozenset(["year", "years", "date", "dates", "when", "place", "where"])
 PREPOSITIONS = frozenset(
     [
         "by",
@@ -339,9 +546,266 @@ def attribute_phrase(name: str, value_kinds: Iterable[str] = ()) -> str:
         not unit and (last in WHERE_PARTICIPLES or _values_are(kinds, {"entity", "text"}))
     ):
         return f"where they {phrase}"
-    if unit in ("year", "date"):
+    if unit in ("year", "years", "date", "dates"):
         return f"the {unit} they {phrase}"
     return f"the {'year' if _values_are(kinds, {'year'}) else 'date'} they {phrase}"
+
+
+# Abbreviations a header uses and the words a person says for them; an abbreviation missing
+# here (and any one- or two-letter word) makes the attribute unphrasable, so it is not asked.
+ABBREVIATIONS = {
+    "pos": "position",
+    "no": "number",
+    "nr": "number",
+    "num": "number",
+    "#": "number",
+    "pts": "points",
+    "pt": "points",
+    "gp": "games played",
+    "conf": "conference",
+    "apps": "appearances",
+    "app": "appearances",
+    "gls": "goals",
+    "yr": "year",
+    "yrs": "years",
+    "pct": "percentage",
+    "avg": "average",
+    "att": "attendance",
+    "dob": "date of birth",
+    "abbr": "abbreviation",
+    "co": "company",
+    "lga": "local government area",
+    "ht": "height",
+    "wt": "weight",
+    "cap": "capacity",
+    "pop": "population",
+    "est": "established",
+    "dept": "department",
+    "govt": "government",
+    "approx": "approximate",
+    "mgr": "manager",
+}
+_NOTE_WORDS = frozenset(
+    ["notes", "note", "comments", "comment", "remarks", "remark", "description", "details"]
+)
+_SPAN_WORDS = {
+    "start": "the year they started",
+    "started": "the year they started",
+    "end": "the year they ended",
+    "ended": "the year they ended",
+    "ends": "the year they end",
+}
+_PAST_VERBS = frozenset(
+    ["began", "became", "joined", "left", "entered", "moved", "started", "ended", "served"]
+)
+_SYMBOL_WORDS = {"%": "percent", "€": "euros", "$": "dollars", "£": "pounds"}
+_ACRONYM_CODES = frozenset(["icao", "iata", "faa", "isbn", "issn", "iso", "fips", "nrhp"])
+_DETERMINERS = frozenset(["this", "that", "these", "those", "the", "a", "an", "his", "her", "its"])
+_IRREGULAR_PAST = {
+    "written": "wrote",
+    "sung": "sang",
+    "drawn": "drew",
+    "taken": "took",
+    "shown": "showed",
+    "given": "gave",
+    "chosen": "chose",
+    "driven": "drove",
+    "ridden": "rode",
+    "beaten": "beat",
+    "won": "won",
+    "built": "built",
+    "made": "made",
+    "held": "held",
+    "led": "led",
+    "sold": "sold",
+    "bought": "bought",
+    "run": "ran",
+}
+_SCORE = re.compile(r"^\d+\s*[–—-]\s*\d+(?:\s*\(.*\))?$")
+_SCORE_HEADERS = frozenset(["score", "scores", "result", "results", "final", "aggregate", "agg"])
+_YEAR_HEADERS = {
+    "year": "the year",
+    "years": "the years",
+    "season": "the season",
+    "date": "the date",
+}
+_ALLOWED = re.compile(r"^[\w\s'’–-]+$")
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """An attribute as a question asks for it (`text`), or why it cannot be asked (`reason`:
+    ``abbreviation``, ``preposition``, ``determiner``, ``symbols`` or ``no_words``)."""
+
+    text: str = ""
+    reason: str = ""
+
+
+def phrase_attribute(
+    name: str, value_kinds: Iterable[str] = (), values: Iterable[str] = ()
+) -> Phrase:
+    """One attribute as a person says it, from its header words (`label`) and the values it
+    holds, or the reason it cannot be said (then the question does not ask it).
+
+    >>> phrase_attribute("pos").text, phrase_attribute("year", {"year"}).text
+    ('their position', 'the year')
+    >>> phrase_attribute("result F–A", {"text"}, ["2–1", "0–0"]).text
+    'the score'
+    >>> phrase_attribute("h / a").reason, phrase_attribute("this week in reality").reason
+    ('abbreviation', 'determiner')
+    """
+    kinds = set(value_kinds)
+    texts = [str(v) for v in values if str(v).strip()]
+    words = relation_words(name).replace("&", " and ")
+    words = re.sub(r"(?<=\w)\s*,\s*(?=\w)", " and ", words)  # "City, State"
+    words = re.sub(r"\s*/\s*", " / ", words)
+    tokens = [t for t in words.split() if t]
+    if not tokens:
+        return Phrase(reason="no_words")
+    low = [t.lower() for t in tokens]
+    scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
+    if scores and (set(low) & _SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
+        return Phrase("the score")
+    if (
+        len(tokens) == 1
+        and low[0] in _YEAR_HEADERS
+        and _values_are(kinds, {"year", "date", "text", "number"})
+    ):
+        return Phrase(_YEAR_HEADERS[low[0]])
+    if len(tokens) == 1 and low[0] in _ACRONYM_CODES:
+        return Phrase(f"their {tokens[0].upper()} code")
+    out: list[str] = []
+    for i, (token, lower) in enumerate(zip(tokens, low, strict=True)):
+        previous = low[i - 1] if i else ""
+        if token == "/":
+            out.append("and")
+        elif lower in _SYMBOL_WORDS:
+            out.append(_SYMBOL_WORDS[lower])
+        elif previous == "in" and lower in _UNIT_WORDS:
+            out.append(token)  # "distance in km"
+        elif re.fullmatch(r"[^\W\d_]{1,2}[–—-][^\W\d_]{1,2}|\d+(st|nd|rd|th)", lower):
+            return Phrase(reason="abbreviation")  # "F–A", "W–L", "3rd"
+        elif lower in ABBREVIATIONS:
+            expanded = ABBREVIATIONS[lower]
+            if expanded == "number" and i + 1 < len(tokens) and low[i + 1] != "of":
+                expanded = "number of"  # "No . Specimens" -> "number of specimens"
+            out.extend(expanded.split())
+        elif len(lower) <= 2 and lower not in (
+            "of",
+            "in",
+            "by",
+            "to",
+            "at",
+            "on",
+            "or",
+            "tv",
+            "uk",
+            "us",
+        ):
+            return Phrase(reason="abbreviation")  # "h / a", "P", "W", "F–A"
+        elif re.fullmatch(r"[A-Z]{2,5}", token) and len(tokens) == 1:
+            return Phrase(reason="abbreviation")  # "UHF", "MSA": a bare acronym explains nothing
+        else:
+            out.append(token)
+    if out[0].lower() in _DETERMINERS or any(
+        w.lower() in _DETERMINERS - {"the", "a", "an"} for w in out
+    ):
+        return Phrase(reason="determiner")  # "This week in reality", "Currently at this location"
+    if out[0].lower() in ("and", "or") or out[-1].lower() in ("and", "or"):
+        return Phrase(reason="symbols")
+    text = " ".join(out)
+    if not _ALLOWED.match(text) or not re.search(r"[^\W\d_]", text):
+        return Phrase(reason="symbols")
+    lowered = [w.lower() for w in out]
+    if (lowered[0] in _NOTE_WORDS and len(out) <= 2) or lowered[-1] in _NOTE_WORDS:
+        return Phrase(reason="notes")  # "Notes", "Meaning or notes": remarks, not an attribute
+    if " ".join(lowered) in ("other information", "other info", "miscellaneous"):
+        return Phrase(reason="notes")
+    if len(out) >= 2 and re.fullmatch(r"1[5-9]\d\d|20\d\d", out[-1]) and lowered[-2] != "in":
+        out = [*out[:-1], "in", out[-1]]  # "Population 2010" -> "population in 2010"
+        text = " ".join(out)
+    elif (
+        len(out) >= 2
+        and lowered[-1] in _UNIT_WORDS | {"km²", "mi²", "km2", "mi2"}
+        and lowered[-2] != "in"
+    ):
+        out = [*out[:-1], "in", out[-1]]  # "Area km²" -> "area in km²"
+        text = " ".join(out)
+    dated = _values_are(kinds, {"year", "date", "number", "text"})
+    if len(out) == 1 and lowered[0] in _SPAN_WORDS and dated:
+        return Phrase(_SPAN_WORDS[lowered[0]])  # "Start", "End" of a run of years
+    if lowered[0] in _PAST_VERBS:
+        if not dated:
+            return Phrase(reason="verb")
+        return Phrase(f"the year they {text[0].lower()}{text[1:]}")  # "Began operation"
+    if len(out) == 2 and lowered[0] in ("number", "total") and _participle(out[1], True):
+        return Phrase(f"how many were {lowered[1]}")  # "Number built", "Total produced"
+    if (
+        len(out) == 2
+        and lowered[0] not in _UNITS
+        and _participle(out[1], False)
+        and lowered[0].endswith("s")
+    ):
+        if _values_are(kinds, {"number"}):
+            return Phrase(f"how many {lowered[0]} they {lowered[1]}")  # "Games played"
+        return Phrase(f"the {lowered[0]} they {lowered[1]}")  # "Offices held", "Titles won"
+    if (
+        len(out) == 1
+        and re.fullmatch(r"[a-z]{3,}ed", lowered[0])
+        and not _participle(out[0], False)
+    ) and lowered[0] not in _NOT_PARTICIPLES:
+        return Phrase(f"when they were {lowered[0]}")  # "Killed", "Designated"
+    if len(out) >= 2 and out[-1].lower() == "by" and _participle(out[-2], True):
+        verb = out[-2].lower()
+        past = _IRREGULAR_PAST.get(verb, verb)
+        return Phrase(f"who {past} them") if len(out) == 2 else Phrase(reason="preposition")
+    if out[-1].lower() in PREPOSITIONS:
+        return Phrase(reason="preposition")  # "Moving from", "For", "Against"
+    phrase = attribute_phrase(text, kinds)
+    return Phrase(phrase) if '"' not in phrase else Phrase(reason="preposition")
+
+
+_SHORT_WORDS = frozenset(["of", "in", "by", "to", "at", "on", "or", "as", "tv", "uk", "us"])
+_ASKED = re.compile(r"For each, give (.+?)(?:, as each table states them)?\.(?:\s|$)", re.DOTALL)
+
+
+def attribute_debris(question: str) -> str:
+    """The first debris in the attributes a question asks for ('' when it has none): a
+    newline, punctuation or star marks, an abbreviation left unexplained ("pos", "h / a",
+    "F–A"), a one- or two-letter word, a header phrase after "their" that starts with a
+    determiner ("their this week in reality") or a quoted column name.
+
+    >>> attribute_debris("Which drivers ...? For each, give their constructor and their pos.")
+    'pos'
+    >>> attribute_debris("Which drivers ...? For each, give their constructor and the year.")
+    ''
+    """
+    if "\n" in question:
+        return "newline"
+    match = _ASKED.search(question)
+    if not match:
+        return ""
+    asked = match.group(1)
+    bad = re.search(r"[\"*:/#\[\]{}()!?;†‡^~]", asked)
+    if bad:
+        return bad.group(0)
+    tokens = [t.strip(",") for t in asked.split()]
+    for i, token in enumerate(tokens):
+        low = token.lower()
+        previous = tokens[i - 1].lower() if i else ""
+        if re.fullmatch(r"[^\W\d_]{1,2}[–—-][^\W\d_]{1,2}", low):
+            return token
+        if low in ABBREVIATIONS and ABBREVIATIONS[low] != low:
+            return token
+        if (
+            len(low) <= 2
+            and low not in _SHORT_WORDS
+            and not (previous == "in" and low in _UNIT_WORDS)
+        ):
+            return token
+        if previous == "their" and low in _DETERMINERS:
+            return f"their {token}"
+    return ""
 
 
 def condition_phrase(name: str, value: str, value_kind: str) -> str:

@@ -9,9 +9,19 @@ name as its reason, and counted in the stage report):
 - ``duplicate_question``: another kept task asks the same question (the smaller id stays);
 - ``attribute_absent``: a WebLeaper question asks for an attribute no gold record holds;
 - ``circular``: a KP task's variable can only be an entity the question names
-  (`seekgraph.synth.shaper.seeds.circular_variable`, executed per variable).
+  (`seekgraph.synth.shaper.seeds.circular_variable`, executed per variable);
+- ``partial_table``: a WebLeaper question asks "which ... are listed" over a table that is a
+  selection (`seekgraph.synth.leaper.selection`) without saying so: a Basic question must name
+  the first rows of a table cut at its source's cap, or say the table gives a selection; a
+  Union or Reverse-Union question must mark each such table ("first 20 rows", "a selection");
+- ``kind_from_header``: the kind a WebLeaper question names ("Which schools ...") is not what
+  most of its answers are by their own pages (`seekgraph.synth.kinds.kind_fits`), or it is the
+  generic "entries";
+- ``attribute_debris``: an attribute a WebLeaper question asks for is header debris
+  (`seekgraph.synth.phrasing.attribute_debris`: punctuation, star marks, newlines, unexplained
+  abbreviations).
 
-Ingest and synthesis already avoid all five; the gate proves it on the stored graph, so a
+Ingest and synthesis already avoid all of them; the gate proves it on the stored graph, so a
 task written by an older version, another tool or a hand edit is caught too. Running it again
 finds nothing new (idempotent).
 """
@@ -19,6 +29,7 @@ finds nothing new (idempotent).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,9 +41,25 @@ from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport, save_rejections
 from seekgraph.synth.ingest.cells import BLANK_KEYS, PLACEHOLDER_STARTS, SUMMARY_WORDS
+from seekgraph.synth.kinds import kind_fits, page_kind
+from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
+from seekgraph.synth.phrasing import attribute_debris
 
 STAGE = "quality"
-CHECKS = ("summary_answer", "invented_id", "duplicate_question", "attribute_absent", "circular")
+CHECKS = (
+    "summary_answer",
+    "invented_id",
+    "duplicate_question",
+    "attribute_absent",
+    "circular",
+    "partial_table",
+    "kind_from_header",
+    "attribute_debris",
+)
+# the kind(s) a templated WebLeaper question names: Basic and Union ("Which X are listed in"),
+# Union over tables whose keys differ ("..., as Y, in"), Reverse-Union ("Among the X listed")
+_NAMED_KINDS = re.compile(r"^(?:Which|Among the) (.+?) (?:are )?listed in\b")
+_ALSO_AS = re.compile(r"\bas ([^,]+), in \"")
 
 
 @dataclass(frozen=True)
@@ -58,6 +85,102 @@ def absent_attributes(row: dict[str, Any]) -> list[str]:
     tree = json.loads(row["tree_json"] or "{}")
     held = {k for r in gold_records(row["answer_json"]) for k, v in r.attributes.items() if v}
     return [r for r in asked_relations(row["variant"], spec, tree) if r not in held]
+
+
+def named_kinds(question: str) -> list[str]:
+    """The kind words a templated WebLeaper question names ([] when it names none, as "The
+    Wikipedia table ... lists things of several kinds" does, or was paraphrased away).
+
+    >>> named_kinds('Which laureates listed in the Wikipedia table "A" are also listed, as authors, in "B"?')
+    ['laureates', 'authors']
+    """
+    match = _NAMED_KINDS.match(question)
+    if not match:
+        return []
+    first = match.group(1).split(" listed in ")[0]
+    return [first, *_ALSO_AS.findall(question)]
+
+
+def _task_tables(row: dict[str, Any]) -> list[str]:
+    spec = json.loads(row["spec_json"] or "{}")
+    return list(spec.get("table_ids") or ([spec["table_id"]] if spec.get("table_id") else []))
+
+
+def partial_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> str:
+    """Why a task's question reads as the full list of a table that is a selection ('' when it
+    does not)."""
+    question = row["question"] or ""
+    capped = selections = 0
+    for tid in _task_tables(row):
+        table = tables.get(tid)
+        if table is None:
+            continue
+        keys = [str(n or "") for n in table["names"]] + dropped_key_texts(table["dropped"] or [])
+        why = selection_of(
+            table["title"], table["section_title"], table["n_rows"], table["source"], keys
+        )
+        if why == "row_cap":
+            capped += 1
+            said = f"first {first_rows(table['n_rows'], table['source'])} rows"
+            if question.count(said) < capped:
+                return f"{tid}: {table['n_rows']} rows, the source's cap, asked as the full list"
+        elif why:
+            selections += 1
+            said = "gives a selection" if row["variant"] == "basic" else "a selection)"
+            if question.count(said) < (1 if row["variant"] == "basic" else selections):
+                return f"{tid}: a selection ({why}), asked as the full list"
+    return ""
+
+
+def _page_kinds(
+    driver: neo4j.Driver, database: str | None, entity_ids: list[str]
+) -> dict[str, str | None]:
+    kinds: dict[str, str | None] = {}
+    for batch in cypher.batched(sorted(set(entity_ids)), 2000):
+        for r in cypher.read(
+            driver, "quality/find_entity_pages", database=database, entity_ids=batch
+        ):
+            kinds[r["entity_id"]] = page_kind(r["text"])
+    return kinds
+
+
+def _leaper_checks(
+    driver: neo4j.Driver, database: str | None, found: dict[str, list[tuple[str, str]]]
+) -> None:
+    """attribute_absent, partial_table, kind_from_header and attribute_debris over every kept
+    WebLeaper task (one read of the tasks, one of their tables, one of their answers' pages)."""
+    rows = cypher.read(driver, "quality/find_leaper_records", database=database)
+    table_ids = sorted({t for row in rows for t in _task_tables(row)})
+    tables = {
+        r["table_id"]: r
+        for batch in cypher.batched(table_ids, 500)
+        for r in cypher.read(
+            driver, "quality/find_table_selections", database=database, table_ids=batch
+        )
+    }
+    answers = {
+        row["task_id"]: [r.entity_id for r in gold_records(row["answer_json"]) if r.entity_id]
+        for row in rows
+    }
+    kinds = _page_kinds(driver, database, [e for ids in answers.values() for e in ids])
+    for row in rows:
+        absent = absent_attributes(row)
+        if absent:
+            found["attribute_absent"].append((row["task_id"], ", ".join(absent)))
+        partial = partial_detail(row, tables)
+        if partial:
+            found["partial_table"].append((row["task_id"], partial))
+        question = row["question"] or ""
+        page_kinds = [kinds.get(e) for e in answers[row["task_id"]]]
+        misnamed = [k for k in named_kinds(question) if not kind_fits(k, page_kinds)]
+        if misnamed:
+            said = ", ".join(sorted({k for k in page_kinds if k})[:5]) or "no page"
+            found["kind_from_header"].append(
+                (row["task_id"], f"names {misnamed[0]!r}; the answers' pages say: {said}")
+            )
+        debris = attribute_debris(question)
+        if debris:
+            found["attribute_debris"].append((row["task_id"], f"asks {debris!r}"))
 
 
 def _circular_tasks(driver: neo4j.Driver, database: str | None) -> list[tuple[str, str]]:
@@ -102,10 +225,7 @@ def run_quality(
         found[check] = [(r["task_id"], str(r["detail"])) for r in rows]
         if progress is not None:
             progress(1)
-    for row in cypher.read(driver, "quality/find_leaper_records", database=database):
-        absent = absent_attributes(row)
-        if absent:
-            found["attribute_absent"].append((row["task_id"], ", ".join(absent)))
+    _leaper_checks(driver, database, found)
     if progress is not None:
         progress(1)
     if config.circular:

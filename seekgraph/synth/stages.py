@@ -205,7 +205,8 @@ SHAPER_EXPAND = Stage(
 QUALITY = Stage(
     "quality",
     "the quality gate: summary-row answers, invented ids, duplicate questions, absent "
-    "attributes, circular KP tasks rejected; kept tasks exported",
+    "attributes, circular KP tasks, selections asked as full lists, kinds the answers are "
+    "not, header debris rejected; kept tasks exported",
     QualityConfig,
     "quality",
     run_quality,

@@ -13,6 +13,8 @@ WITH tree, t, headers, a ORDER BY a.entity_id
 RETURN tree.tree_id AS tree_id, t.table_id AS table_id, tree.root AS root,
        t.title AS title, t.section_title AS section_title,
        tree.key_header AS key_header, tree.kind AS kind, tree.kind_plural AS kind_plural,
+       tree.kind_source AS kind_source, tree.selection AS selection,
+       tree.first_rows AS first_rows,
        tree.relations AS relations, headers,
        collect({id: a.entity_id, name: coalesce(a.name, a.entity_id)}) AS anchors
 ORDER BY tree_id

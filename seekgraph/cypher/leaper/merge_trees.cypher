@@ -4,7 +4,8 @@ MATCH (t:Table {table_id: row.table_id})
 MERGE (tree:Tree {tree_id: row.tree_id})
 SET tree.root = row.root, tree.relations = row.relations, tree.n_anchors = size(row.anchors),
     tree.key_header = row.key_header, tree.table_id = row.table_id, tree.kind = row.kind,
-    tree.kind_plural = row.kind_plural
+    tree.kind_plural = row.kind_plural, tree.kind_source = row.kind_source,
+    tree.selection = row.selection, tree.first_rows = row.first_rows
 MERGE (tree)-[:FROM_TABLE]->(t)
 WITH tree, row
 CALL (tree, row) {

@@ -18,28 +18,78 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from seekgraph.synth.phrasing import (
+    GENERIC_KIND,
     TableRef,
-    attribute_phrase,
     condition_phrase,
     join,
     label,
+    phrase_attribute,
     relation_words,
 )
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
 
+# the selection reasons a question says in words (`seekgraph.synth.leaper.selection`); a table
+# cut at its row cap is named by its first rows instead
+SELECTIONS = ("selection_words", "others_row")
+
 
 def table_ref(tree: dict[str, Any]) -> TableRef:
-    """How a question names a tree's table (a row of ``leaper/find_tree_anchors``)."""
-    return TableRef(tree.get("title") or tree["root"], tree.get("section_title") or "")
+    """How a question names a tree's table (a row of ``leaper/find_tree_anchors``): a table
+    the source cut at its row cap is named as its first rows, so the question is complete."""
+    return TableRef(
+        tree.get("title") or tree["root"],
+        tree.get("section_title") or "",
+        int(tree.get("first_rows") or 0),
+        tree.get("selection") in SELECTIONS,
+    )
+
+
+def relation_values(facts: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
+    """relation → the texts of its values in `facts` (rows of ``leaper/find_entity_facts``)."""
+    values: dict[str, list[str]] = {}
+    for f in facts:
+        values.setdefault(f["relation"], []).append(str(f.get("name") or f.get("id") or ""))
+    return values
+
+
+def phrasable(
+    relations: Sequence[str],
+    kinds: dict[str, set[str]],
+    values: dict[str, list[str]],
+    labels: dict[str, str] | None = None,
+) -> tuple[list[str], dict[str, str]]:
+    """(relations a question can ask, {relation: why not} for the others): an attribute whose
+    header cannot be said in words ("h / a", "F–A", "This week in reality") is not asked."""
+    labels = labels or {}
+    kept, dropped = [], {}
+    for r in relations:
+        phrase = phrase_attribute(labels.get(r, r), kinds.get(r, set()), values.get(r, []))
+        if phrase.text:
+            kept.append(r)
+        else:
+            dropped[r] = phrase.reason
+    return kept, dropped
 
 
 def _attributes(
-    relations: Sequence[str], kinds: dict[str, set[str]], labels: dict[str, str] | None = None
+    relations: Sequence[str],
+    kinds: dict[str, set[str]],
+    labels: dict[str, str] | None = None,
+    values: dict[str, list[str]] | None = None,
 ) -> str:
-    labels = labels or {}
-    return join([attribute_phrase(labels.get(r, r), kinds.get(r, set())) for r in relations])
+    labels, values = labels or {}, values or {}
+    phrases = [
+        phrase_attribute(labels.get(r, r), kinds.get(r, set()), values.get(r, []))
+        for r in relations
+    ]
+    return join(
+        [
+            p.text or relation_words(labels.get(r, r))
+            for p, r in zip(phrases, relations, strict=True)
+        ]
+    )
 
 
 def table_labels(headers: Iterable[dict[str, str]]) -> dict[str, str]:
@@ -57,16 +107,34 @@ def basic_question(
     relations: Sequence[str],
     kinds: dict[str, set[str]],
     labels: dict[str, str] | None = None,
+    values: dict[str, list[str]] | None = None,
+    selection: bool | None = None,
 ) -> str:
     """Which entities a table lists, each with its attributes.
 
-    >>> basic_question(TableRef("Booker Prize", "Winners"), "authors", ["country", "year"], {})
-    'Which authors are listed in the Wikipedia table "Booker Prize" (section "Winners")? For each, give their country and their year.'
+    A table whose entities share no kind (`kind_plural` is the generic kind) is asked for
+    plainly ("The Wikipedia table ... lists things of several kinds"), never as "entries"; a
+    table that is a selection (a "Notable ..." section) says so, so the answer is complete as
+    the question reads.
+
+    >>> basic_question(
+    ...     TableRef("Booker Prize", "Winners"), "authors", ["country", "year"], {"year": {"year"}}
+    ... )
+    'Which authors are listed in the Wikipedia table "Booker Prize" (section "Winners")? For each, give their country and the year.'
+    >>> basic_question(TableRef("Medalists", "", 20), "entries", [], {})
+    'The first 20 rows of the Wikipedia table "Medalists" list things of several kinds. Name each of them.'
     """
-    return (
-        f"Which {kind_plural} are listed in the Wikipedia table {table.quoted()}? "
-        f"For each, give {_attributes(relations, kinds, labels)}."
-    )
+    where = table.where()
+    if kind_plural == GENERIC_KIND[1]:
+        lists = "list" if table.first_rows else "lists"
+        text = f"{where[0].upper()}{where[1:]} {lists} things of several kinds. Name each of them."
+    else:
+        text = f"Which {kind_plural} are listed in {where}?"
+    if table.selection if selection is None else selection:
+        text += " The table gives a selection, not all of them."
+    if relations:
+        text += f" For each, give {_attributes(relations, kinds, labels, values)}."
+    return text
 
 
 def union_question(
@@ -85,19 +153,23 @@ def union_question(
     'Which laureates listed in the Wikipedia table "A" are also listed, as authors, in "B"? For each, give their year, as each table states them.'
     """
     names = [t.quoted() for t in tables]
-    asked = f"For each, give {_attributes(relations, kinds, labels)}, as each table states them."
+    asked = (
+        f"For each, give {_attributes(relations, kinds, labels)}, as each table states them."
+        if relations
+        else ""
+    )
     if len(set(kind_plurals)) == 1:
         where = (
             f"both of the Wikipedia tables {names[0]} and {names[1]}"
             if len(names) == 2
             else f"all {len(names)} of the Wikipedia tables {join(names)}"
         )
-        return f"Which {kind_plurals[0]} are listed in {where}? {asked}"
+        return f"Which {kind_plurals[0]} are listed in {where}? {asked}".strip()
     others = [f"as {k}, in {n}" for k, n in zip(kind_plurals[1:], names[1:], strict=True)]
     return (
         f"Which {kind_plurals[0]} listed in the Wikipedia table {names[0]} are also listed, "
         f"{join(others)}? {asked}"
-    )
+    ).strip()
 
 
 def reverse_question(

@@ -2,7 +2,8 @@
 
 Definition: for a tree with root ``q``, anchors ``A`` and relations ``Rel``, the task asks for
 every anchor and, for each, its values under ``Rel`` from the tree's table (a relation that
-fewer than half of the anchors hold a value for is not asked). The gold answer is
+fewer than half of the anchors hold a value for is not asked, nor one whose header cannot be
+said in words: `seekgraph.synth.phrasing.phrase_attribute`, counted per reason). The gold answer is
 one record per anchor with its values (`seekgraph.common.answer_records`); targets R = ``A`` (role
 ``anchor``) ∪ the attribute values (role ``attribute``). The proof
 (`seekgraph.synth.leaper.proofs.prove_basic`) recomputes both sets from the table's rows.
@@ -34,6 +35,8 @@ from seekgraph.synth.leaper.questions import (
     asked_words,
     basic_question,
     paraphrase,
+    phrasable,
+    relation_values,
     table_labels,
     table_ref,
 )
@@ -53,12 +56,21 @@ def basic_task(
     relations = held_relations(
         sorted({f["relation"] for f in facts}), facts, [a["id"] for a in anchors]
     )
+    labels = table_labels(tree.get("headers") or [])
+    kinds, values = value_kinds(facts), relation_values(facts)
+    relations, dropped = phrasable(relations, kinds, values, labels)
     facts = [f for f in facts if f["relation"] in relations]
     targets = [Target("anchor", "entity", a["id"], a["name"]) for a in anchors]
     targets += [target_of("attribute", f) for f in facts]
-    labels = table_labels(tree.get("headers") or [])
     question, source = paraphrase(
-        basic_question(table_ref(tree), tree["kind_plural"], relations, value_kinds(facts), labels),
+        basic_question(
+            table_ref(tree),
+            tree["kind_plural"],
+            relations,
+            kinds,
+            labels,
+            values,
+        ),
         backend,
         asked_words(relations, labels),
     )
@@ -73,7 +85,11 @@ def basic_task(
             "root": tree["root"],
             "table_id": tree["table_id"],
             "kind": tree["kind"],
+            "kind_plural": tree["kind_plural"],
+            "kind_source": tree.get("kind_source"),
+            "selection": tree.get("selection") or "",
             "relations": relations,
+            "dropped_attributes": dropped,
             "anchors": [a["id"] for a in anchors],
         },
         spec={"table_id": tree["table_id"], "relations": relations},
@@ -112,6 +128,8 @@ def build_basic_tasks(
             anchors = {a["id"] for a in tree["anchors"]}
             own = [f for f in by_table.get(tree["table_id"], []) if f["entity_id"] in anchors]
             task = basic_task(tree, own, backend)
+            for reason in task.tree["dropped_attributes"].values():
+                report.count(f"attribute not asked ({reason})")
             if len({t.id for t in task.targets}) > config.max_targets:
                 task.reject("too_large")
             tasks.append(task)

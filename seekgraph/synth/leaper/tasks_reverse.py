@@ -49,6 +49,8 @@ from seekgraph.synth.leaper.proofs import prove_reverse
 from seekgraph.synth.leaper.questions import (
     asked_words,
     paraphrase,
+    phrasable,
+    relation_values,
     reverse_question,
     table_labels,
     table_ref,
@@ -239,6 +241,8 @@ def _bridge_task(
     shared = [r for r in union.relations if r != relation]
     facts = [f for f in union.facts if f["entity_id"] in set(answers) and f["relation"] in shared]
     asked = held_relations(shared, facts, answers)
+    held = [f for f in facts if f["relation"] in asked]
+    asked, _ = phrasable(asked, value_kinds(held), relation_values(held), union.labels)
     facts = [f for f in facts if f["relation"] in asked]
     chosen = clues or []
     question, source = "", "template"

@@ -51,6 +51,8 @@ from seekgraph.synth.leaper.proofs import prove_union
 from seekgraph.synth.leaper.questions import (
     asked_words,
     paraphrase,
+    phrasable,
+    relation_values,
     table_labels,
     table_ref,
     union_question,
@@ -209,12 +211,14 @@ def union_task(
     common = sorted(set.intersection(*anchor_sets)) if family else []
     relations = list(biclique.relations)
     asked = held_relations(relations, facts, common)
+    labels = table_labels(chosen[0].get("headers") or [])
+    held = [f for f in facts if f["relation"] in asked]
+    asked, _ = phrasable(asked, value_kinds(held), relation_values(held), labels)
     facts = [f for f in facts if f["relation"] in asked]
     targets = [Target("answer", "entity", e, names[e]) for e in common]
     targets += [Target("anchor", "entity", e, names[e]) for e in sorted(set().union(*anchor_sets))]
     targets += [target_of("attribute", f) for f in facts]
     tables = [table_ref(t) for t in chosen]
-    labels = table_labels(chosen[0].get("headers") or [])
     question, source = paraphrase(
         union_question(
             tables, [t["kind_plural"] for t in chosen], asked, value_kinds(facts), labels

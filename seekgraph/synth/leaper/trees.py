@@ -1,8 +1,9 @@
 """Basic reasoning trees: root = question entity, second layer = anchors, third = attributes.
 
 One tree per kept table (``tree:<table_id>``): the root text comes from the page title and
-section, the kind of entity it lists from the key column's header (or the title's head noun,
-`seekgraph.synth.phrasing.entity_kind`), the anchors are the entities of the key column
+section, the kind of entity it lists from the anchors' own pages (`seekgraph.synth.kinds`:
+the key column's header only when it agrees with them), whether it is a selection from its
+section, size and rows (`seekgraph.synth.leaper.selection`), the anchors are the entities of the key column
 (``(:Row)-[:ANCHOR]->(:Entity)``, several per row when a key cell names several), and
 the relations are those of the anchors' facts from that table. A table with fewer than
 `min_anchors` anchors or no relation gives no tree (rejected with the reason).
@@ -18,7 +19,9 @@ import neo4j
 
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.kinds import answers_kind, page_kind
 from seekgraph.synth.leaper.common import LeaperConfig
+from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
 from seekgraph.synth.phrasing import entity_kind
 
 STAGE = "leaper-trees"
@@ -84,15 +87,29 @@ def build_trees(
             if not relations:
                 report.reject(f"tree:{tid}", "no_relations", "the anchors have no facts")
                 continue
-            kind, kinds = entity_kind(src["key_header"], src["title"])
+            pages = layer["pages"] if layer else []
+            kind = answers_kind(
+                [page_kind(p["text"]) for p in pages], entity_kind(src["key_header"], None)
+            )
+            report.count(f"kind from {kind.source}")
+            key_texts = [str(p["name"] or "") for p in pages]
+            key_texts += dropped_key_texts(src["dropped"] or [])
+            selection = selection_of(
+                src["title"], src["section_title"], src["n_rows"], src["source"], key_texts
+            )
+            if selection:
+                report.count(f"selection {selection}")
             rows.append(
                 {
                     "tree_id": f"tree:{tid}",
                     "table_id": tid,
                     "root": root_text(src["title"], src["section_title"]),
                     "key_header": src["key_header"],
-                    "kind": kind,
-                    "kind_plural": kinds,
+                    "kind": kind.singular,
+                    "kind_plural": kind.plural,
+                    "kind_source": kind.source,
+                    "selection": selection,
+                    "first_rows": first_rows(src["n_rows"], src["source"]),
                     "anchors": anchors,
                     "relations": relations,
                 }

@@ -1,0 +1,354 @@
+"""What the answers of a question are, read from their own pages, not from a table's header.
+
+A header names a column ("School", "Name", "Player"), not what its cells are: a column headed
+"School" may list basketball seasons. An entity's own page says what it is in its first
+sentence: "Adriano ( born 29 May 1987 ) is a Brazilian professional footballer who ..." →
+*footballer*. `page_kind` reads that head noun: the noun phrase after the first "is/was a(n)"
+(bracketed asides dropped), cut at the first preposition, relative word, participle, comma or
+coordination, and its last word taken.
+
+`answers_kind` decides the kind a question names from all its answers (O(n)):
+
+1. a noun most answers (more than half of all, pages or not) share: that noun, or the key
+   header's own word when it names the same noun or the same class ("Laureate" for writers);
+2. else a class most answers share (people, places): the key header's word when it is of that
+   class, else "people" or "places";
+3. else no common kind: the question says so plainly (`Kind.named` is false).
+
+>>> page_kind("Adriano ( born 1987 ) is a Brazilian professional footballer who plays .")
+'footballer'
+>>> answers_kind(["footballer", "footballer", "coach"], ("player", "players")).plural
+'players'
+>>> answers_kind(["season", "season", "season"], ("school", "schools")).plural
+'seasons'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from seekgraph.synth.phrasing import GENERIC_KIND, plural, singular
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words that end the noun phrase after "is a": prepositions, relative words, conjunctions and
+# the participles that start a modifier ("a film directed by", "a club based in").
+_STOPS = _words(
+    """in of on at from for by with within between under into near to as than that which who
+    whom whose where when while and or but nor both either serving known also currently now
+    formerly later best better mostly mainly widely often against about over after before
+    during since across through throughout around along behind beyond upon via per without
+    among amongst including like such following written made done sung run held built shown
+    drawn given taken sold won begun born found led set told brought bought"""
+)
+_PUNCT = frozenset([",", ";", ":", ".", "'", '"', "``", "''", "-", "–", "—", "/", "!", "?"])
+_COPULA = re.compile(
+    r"\b(?:is|was|are|were)\s+(?:(?:a|an|the)\s+|"
+    r"(?:one|any|each|some|two|three|four|five|six|ten|\d+)\s+of\s+(?:the\s+)?(?:\w+\s+)?(?=\w))"
+    r"(.*)$",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[a-z\)\]]{2}) \. ")
+_NOT_NOUNS = _words(
+    """former retired professional american british english held located situated used
+    given defined known formed created designed developed maintained contested licensed
+    named called considered listed based the a an this that"""
+)
+
+_ARTICLES = _words("the a an his her its their this that these those")
+# nouns ending in -ing, not participles ("a historical Masonic building in")
+_ING_NOUNS = _words(
+    """building painting recording wedding ring string thing king wing spring morning evening
+    clothing ceiling dwelling housing landing crossing meeting offering setting ending opening
+    heading lightning pudding sibling viking ling duckling"""
+)
+
+# Head nouns that say how a page is written, not what its subject is ("a list of films").
+_NOT_KINDS = _words(
+    "list name nickname term type kind form part sort variety number overview result example"
+)
+
+# Classes of nouns, most specific first; a question may name a class when most answers are
+# of it but share no one noun ("artists" for singers and bands, "people" for a mix of trades).
+CLASSES: dict[str, tuple[str, frozenset[str]]] = {
+    "artist": (
+        "artists",
+        _words(
+            """singer band group duo trio quartet rapper musician singer-songwriter supergroup
+            orchestra dj vocalist songwriter artist ensemble choir"""
+        ),
+    ),
+    "work": (
+        "works",
+        _words(
+            """film movie series sitcom musical play song album opera drama comedy program
+            programme show single novel book game video ep soundtrack documentary miniseries
+            telenovela anime manga episode special serial poem painting cartoon short sitcom"""
+        ),
+    ),
+    "team": ("teams", _words("club team franchise side")),
+    "venue": (
+        "venues",
+        _words(
+            """venue arena stadium ground rink track racetrack speedway circuit velodrome
+            ballpark field racecourse coliseum amphitheatre amphitheater"""
+        ),
+    ),
+    "ship": (
+        "ships",
+        _words(
+            """ship boat minesweeper corvette submarine destroyer frigate cruiser vessel liner
+            ferry battleship warship steamship schooner tanker carrier sloop gunboat"""
+        ),
+    ),
+    "company": (
+        "companies",
+        _words("company corporation firm conglomerate manufacturer business subsidiary"),
+    ),
+    "school": (
+        "schools",
+        _words(
+            "school university college academy institute seminary conservatory polytechnic "
+            "institution"
+        ),
+    ),
+    "site": (
+        "sites",
+        _words(
+            """house church building mill home hotel castle ruin ringfort residence farmstead
+            site bridge museum hall tower cemetery monument memorial lighthouse fort mansion
+            cathedral chapel temple mosque palace farm barn courthouse theatre theater
+            basilica abbey priory shrine synagogue lodge library gristmill mound bank
+            store landmark"""
+        ),
+    ),
+    "event": (
+        "events",
+        _words("race edition competition tournament championship event match cup contest"),
+    ),
+    "aircraft": (
+        "aircraft",
+        _words("aircraft seaplane floatplane fighter bomber airliner airplane helicopter"),
+    ),
+    "mountain": ("mountains", _words("mountain peak stratovolcano volcano summit hill massif")),
+    "person": (
+        "people",
+        _words(
+            """person man woman actor actress athlete author bishop boxer businessman
+            businesswoman captain cardinal chairman chancellor character chef coach comedian
+            composer conductor cricketer cyclist dancer defender designer diplomat director
+            driver economist editor engineer entertainer entrepreneur executive farmer
+            footballer forward general goalkeeper golfer governor guard gymnast host jockey
+            journalist judge jurist king lawyer leader linebacker luger lyricist manager mayor
+            member midfielder minister missionary model monarch novelist officer official pastor
+            philanthropist philosopher photographer physician physicist pilot pitcher player
+            playwright poet politician pope presenter president priest prince princess producer
+            professor psychologist publisher quarterback queen racer referee rider rower runner
+            sailor saint scholar screenwriter sculptor senator shooter skater skier soldier
+            sprinter statesman striker surgeon swimmer teacher tenor theologian trainer umpire
+            winger wrestler writer laureate candidate winner champion incumbent nominee
+            recipient inductee alumnus student graduate cornerback safety fielder outfielder
+            baseman shortstop catcher tackle end back receiver halfback fullback defenceman
+            defenseman karateka fencer advocate heir magnate admiral sergeant owner spouse
+            architect aviator astronaut explorer inventor activist bowler batsman golfer
+            sportsperson skipper mountaineer hurdler representative predecessor successor
+            delegate commissioner councillor legislator speaker ambassador barrister solicitor
+            servant jumper bobsledder biathlete triathlete decathlete heptathlete skeleton"""
+        ),
+    ),
+    "place": (
+        "places",
+        _words(
+            """city town village borough municipality country state county area suburb hamlet
+            community region district capital place province commune parish township
+            neighbourhood neighborhood settlement locality territory department prefecture
+            island metropolis"""
+        ),
+    ),
+}
+# the class a class's members also belong to ("singers" are people too)
+_ALSO = {"artist": "person"}
+_PERSON_ENDINGS = ("ist", "ian", "eer", "man", "woman", "smith")
+
+
+def first_sentence(text: str) -> str:
+    """The text up to its first full stop, with bracketed asides (nested too) removed."""
+    text = " ".join(text.split())
+    previous = None
+    while previous != text:
+        previous, text = text, re.sub(r"\([^()]*\)|\[[^\[\]]*\]", " ", text)
+    text = " ".join(text.split())
+    end = _SENTENCE_END.search(text + " ")
+    return text[: end.start()] if end else text
+
+
+def _verbal(low: str) -> bool:
+    """A word that may start a modifier after the noun: a participle or an adverb."""
+    if low in _NOT_NOUNS or low in _ING_NOUNS:
+        return False
+    return low.endswith(("ed", "ing")) or (low.endswith("ly") and len(low) > 4)
+
+
+def _continues(after: str) -> bool:
+    """The noun phrase goes on after a participle or adverb when a plain lower-case word that
+    is neither a stop word nor an article follows ("animated sitcom", "racing jockey")."""
+    low = after.lower()
+    return after[:1].islower() and low not in _STOPS and low not in _ARTICLES and not _verbal(low)
+
+
+def page_kind(text: str | None) -> str | None:
+    """The singular head noun of what a page's first sentence says its subject is, or None
+    ("X is a German pop music singer ." → ``singer``; "Statistics of ..." → None)."""
+    match = _COPULA.search(first_sentence(text or ""))
+    if not match:
+        return None
+    words: list[str] = []
+    tokens = match.group(1).split()
+    for i, token in enumerate(tokens):
+        low = token.lower()
+        if token == "'s":
+            continue  # "a women 's football club": the possessive is part of the phrase
+        if token == "," and len(words) == 1 and words[0].islower():
+            after = tokens[i + 1] if i + 1 < len(tokens) else "."
+            if after[:1].islower() and after.lower() not in _STOPS:
+                continue  # "a public , land-grant research university": adjectives in a row
+        if low == "of" and words and words[-1][:1].isupper():
+            after = tokens[i + 1] if i + 1 < len(tokens) else "."
+            if after[:1].isupper():
+                words.append(token)
+                continue  # "an American Hall of Fame Thoroughbred racehorse": a name
+        if token in _PUNCT or low in _STOPS:
+            break
+        after = tokens[i + 1] if i + 1 < len(tokens) else "."
+        if words and token.islower() and _verbal(low) and not _continues(after):
+            # "film directed by", "station serving Portland", "player currently playing" stop;
+            # "animated sitcom", "horse racing jockey", "daily newspaper" go on
+            break
+        words.append(token)
+    while words and (
+        not re.search(r"[a-z]", words[-1])
+        or words[-1].lower() in _NOT_NOUNS
+        or words[-1].endswith("-")
+    ):
+        words.pop()
+    if len(words) >= 3 and words[-2] == "of" and words[-3][:1].isupper():
+        words = words[:-2]  # "Member of Parliament": a member
+    if not words:
+        return None
+    head = singular(words[-1].lower().strip("'\""))
+    if not re.fullmatch(r"[a-z][a-z-]*", head) or head in _NOT_KINDS:
+        return None
+    return head
+
+
+def noun_classes(noun: str) -> tuple[str, ...]:
+    """The classes of a noun, most specific first ("singer" → artist, person; "city" → place).
+
+    >>> noun_classes("singer-songwriter"), noun_classes("guitarist"), noun_classes("season")
+    (('artist', 'person'), ('person',), ())
+    """
+    noun = singular(noun.lower())
+    last = noun.rsplit("-", 1)[-1]
+    found = [name for name, (_, nouns) in CLASSES.items() if noun in nouns or last in nouns]
+    if not found and len(last) > 5 and last.endswith(_PERSON_ENDINGS):
+        found = ["person"]
+    for name in list(found):
+        if name in _ALSO and _ALSO[name] not in found:
+            found.append(_ALSO[name])
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """The kind a question names: singular, plural and where it was read (``pages``,
+    ``header``, ``class`` or ``none`` when the answers have no common kind)."""
+
+    singular: str
+    plural: str
+    source: str
+
+    @property
+    def named(self) -> bool:
+        return self.source != "none"
+
+
+NO_KIND = Kind(*GENERIC_KIND, "none")
+
+
+def _majority(count: int, total: int) -> bool:
+    return total > 0 and 2 * count > total
+
+
+def _head(kind: tuple[str, str] | None) -> str | None:
+    """The head noun of a header's kind when it is one plain noun phrase (not "A or B", not
+    the generic kind)."""
+    if kind is None or tuple(kind) == GENERIC_KIND or " or " in kind[0]:
+        return None
+    return singular(kind[0].split()[-1])
+
+
+def _same_noun(named: str, noun: str) -> bool:
+    """`noun` is a `named` ("racehorse" is a horse, "outfielder" a fielder)."""
+    return noun == named or (len(named) > 3 and noun.endswith(named))
+
+
+def _class_counts(known: Sequence[str]) -> Counter[str]:
+    return Counter(c for k in known for c in noun_classes(k))
+
+
+def answers_kind(
+    page_kinds: Sequence[str | None], header_kind: tuple[str, str] | None = None
+) -> Kind:
+    """The kind most answers are (see the module doc); `page_kinds` has one item per answer
+    (None where it has no page or its page does not say), `header_kind` is the key header's
+    (singular, plural) from `seekgraph.synth.phrasing.entity_kind`.
+
+    Majorities are taken over the answers whose pages say what they are; an answer without a
+    page (an unlinked name) is taken to be of the kind of the others. When no page says, the
+    header is all there is and is used as it is."""
+    known = [singular(k) for k in page_kinds if k]
+    header = _head(header_kind)
+    if not known:
+        if header is not None and header_kind is not None:
+            return Kind(header_kind[0], header_kind[1], "header")
+        return NO_KIND
+    top, count = Counter(known).most_common(1)[0]
+    classes = _class_counts(known)
+    if _majority(count, len(known)):
+        if header is not None and header_kind is not None:
+            shared = set(noun_classes(header)) & set(noun_classes(top))
+            if _same_noun(header, top) or shared:
+                return Kind(header_kind[0], header_kind[1], "header")
+        return Kind(top, plural(top), "pages")
+    for cls in CLASSES:
+        if _majority(classes.get(cls, 0), len(known)):
+            if header is not None and header_kind is not None and cls in noun_classes(header):
+                return Kind(header_kind[0], header_kind[1], "header")
+            return Kind(cls, CLASSES[cls][0], "class")
+    return NO_KIND
+
+
+def kind_fits(named_plural: str, page_kinds: Sequence[str | None]) -> bool:
+    """True when most answers whose pages say what they are are what `named_plural` (a
+    question's kind word) says: the same noun, or a noun of its class ("laureates" for writers,
+    "people" for politicians, "artists" for bands); true when no page says."""
+    words = named_plural.split()
+    if not words or words[-1].lower() == GENERIC_KIND[1] or " or " in named_plural:
+        return False
+    known = [singular(k) for k in page_kinds if k]
+    if not known:
+        return True
+    named = singular(words[-1])
+    if _majority(sum(_same_noun(named, k) for k in known), len(known)):
+        return True
+    by_plural = {plural_word: cls for cls, (plural_word, _) in CLASSES.items()}
+    classes = [by_plural[words[-1].lower()]] if words[-1].lower() in by_plural else []
+    classes += list(noun_classes(named))
+    counts = _class_counts(known)
+    return any(_majority(counts.get(cls, 0), len(known)) for cls in classes)

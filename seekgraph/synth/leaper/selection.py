@@ -1,0 +1,78 @@
+"""Is a table the whole list, or a selection of it? "Which X are listed" is complete only then.
+
+A table is read as a *selection* when a person would not take it for the full list:
+
+- ``selection_words``: its section or caption says so ("Notable alumni", "Selected works",
+  "Top scorers", "Other people", "Some examples") or its title or section says "(partial)";
+- ``others_row``: one of its rows stands for the rest ("and others", "Others", "etc.");
+- ``row_cap``: it has exactly as many rows as its source keeps (OTT-QA cuts every table at
+  20 rows): the question then asks for its first rows (`first_rows`), which is exact.
+
+A Basic question over a selection says so (`seekgraph.synth.leaper.questions.basic_question`);
+the quality gate (``partial_table``) rejects any WebLeaper task over one whose question does
+not. O(1) per table besides its key texts.
+
+>>> selection_of("List of alumni of X", "Notable alumni", 12, "ottqa", [])
+'selection_words'
+>>> selection_of("2004 NFL Draft", "Round 1", 20, "ottqa", []), first_rows(20, "ottqa")
+('row_cap', 20)
+>>> selection_of("Booker Prize", "Winners", 12, "ottqa", ["Ian McEwan", "and others"])
+'others_row'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# the most rows a source keeps of a table: a table of exactly that many was (likely) cut
+ROW_CAPS = {"ottqa": 20}
+_SELECTION_WORDS = re.compile(
+    r"\b(?:notable|selected|selection|top|other|others|some|partial|incomplete|"
+    r"famous|prominent|examples?|highlights)\b",
+    re.IGNORECASE,
+)
+_OTHERS_ROW = re.compile(
+    r"^\W*(?:and\s+)?(?:(?:many|several|various)\s+)?(?:others?|etc|more|various)\W*$",
+    re.IGNORECASE,
+)
+
+
+def first_rows(n_rows: int | None, source: str | None) -> int:
+    """The row count to name in the question when the table stops at its source's cap, else 0."""
+    cap = ROW_CAPS.get(source or "")
+    return cap if cap and n_rows == cap else 0
+
+
+def selection_of(
+    title: str | None,
+    section: str | None,
+    n_rows: int | None,
+    source: str | None,
+    key_texts: Iterable[str],
+) -> str:
+    """Why a table is a selection (a reason code of the module doc), or '' for a full list.
+    `key_texts`: the texts of its key cells, the rows ingest dropped included."""
+    if _SELECTION_WORDS.search(section or "") or re.search(
+        r"\(\s*partial", f"{title or ''} {section or ''}", re.IGNORECASE
+    ):
+        return "selection_words"
+    if any(_OTHERS_ROW.match(text or "") for text in key_texts):
+        return "others_row"
+    if first_rows(n_rows, source):
+        return "row_cap"
+    return ""
+
+
+def dropped_key_texts(details: list[str]) -> list[str]:
+    """The key texts of rows ingest dropped, from their rejections' details ("key cell 'Others'").
+
+    >>> dropped_key_texts(["key cell 'Others'", "key cell 'Total'"])
+    ['Others', 'Total']
+    """
+    texts = []
+    for detail in details:
+        match = re.match(r"key cell (['\"])(.*)\1$", detail or "")
+        if match:
+            texts.append(match.group(2))
+    return texts
