@@ -133,6 +133,10 @@ def main() -> None:
         + f"{args.concurrency} threads, extractive visit, full-text "
         "search; steps/s include the Neo4j writes of each trajectory. `teacher` reads only the "
         "question and its tool responses; `gold-walker` (privileged) walks the gold plan. "
+        "ISR/ISE/P/R are `seekgraph score`'s metrics of the day; until they read only returned "
+        "text (issue 31 item 1) they also credit names echoed from queries and goals: the gold "
+        "walker types gold names into its goals, the teacher its clue values and the names it "
+        "read into row searches. "
         "A rerun skips finished rollouts (then the timing row is not meaningful).",
     )
 
