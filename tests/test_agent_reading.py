@@ -86,3 +86,27 @@ def test_values_match_as_a_reader_matches_them() -> None:
     assert value_key("Republic of Ireland") == value_key("Ireland")
     assert value_key("English (de facto)") == value_key("English")
     assert value_key("South Africa") != value_key("Africa")
+
+
+def test_a_result_without_the_table_is_a_recorded_wrong_hit(web, database) -> None:
+    from seekgraph.agent.teacher import TaskInfo, TeacherPolicy
+
+    question = (
+        'Which authors are listed in the Wikipedia table "Booker Prize" (section "Winners '
+        '(selection)")? For each, give their nationality and their year.'
+    )
+    task = TaskInfo("t", "", "", question, None)
+    teacher = TeacherPolicy(WebTools(web, database))
+    found = teacher.run(task, "s")
+    assert found.prediction.splitlines() == [
+        "William Golding | nationality: United Kingdom | year: 1980",
+        "Salman Rushdie | nationality: United Kingdom | year: 1981",
+        "J. M. Coetzee | nationality: South Africa | year: 1983",
+    ]
+    assert found.detours == []
+    web.execute_query("MATCH (p:Page {page_id: $p}) DETACH DELETE p", p="table:" + TABLE_ID)
+    lost = teacher.run(task, "s")
+    kinds = [d["kind"] for d in lost.detours]
+    assert "wrong_hit" in kinds and lost.prediction == ""  # the article page has no rows
+    visits = [t.arguments["url"] for t in lost.trajectory.turns if t.tool == "visit"]
+    assert visits and all(url == ["/wiki/Booker_Prize"] for url in visits)
