@@ -25,8 +25,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bench.common import Measurement, table, write_markdown
+from seekgraph.agent.gold_walker import GoldWalkerPolicy
 from seekgraph.agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
-from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
+from seekgraph.agent.teacher import TeacherConfig
 from seekgraph.agent.web.tools import CachedTools, WebTools
 from seekgraph.common.config import ConfigFile, resolve_settings
 from seekgraph.graphdb import cypher
@@ -41,17 +42,18 @@ from tests.scaffolding.prune_compare import Judgement, jaccard, judge
 def teacher_rollouts(driver, database, wanted: int, rate: float) -> list[str]:  # type: ignore[no-untyped-def]
     tasks = load_tasks(driver, database)
     policy = TeacherRollouts(
-        TeacherPolicy(
+        GoldWalkerPolicy(
             driver,
             database,
             CachedTools(WebTools(driver, database)),
             TeacherConfig(detour_rate=rate),
-        )
+        ),
+        name="gold-walker",
     )
     n = max(1, math.ceil(wanted / max(1, len(tasks))))
     run_rollouts(driver, database, tasks, policy, n=n, concurrency=2)
     rows = driver.execute_query(
-        "MATCH (r:Rollout {policy: 'teacher', model: $model, termination: 'answer'}) "
+        "MATCH (r:Rollout {policy: 'gold-walker', model: $model, termination: 'answer'}) "
         "WHERE coalesce(r.pruned, false) = false RETURN r.rollout_id AS id ORDER BY id",
         model=policy.model,
         database_=database,

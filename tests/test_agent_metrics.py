@@ -230,8 +230,8 @@ def test_search_result_numbers_reveal_nothing() -> None:
     assert match_units(["Oslo has 2 airports."], targets) == {"number:2", "/wiki/Oslo"}
 
 
-def test_the_teacher_answers_only_what_it_saw() -> None:
-    from seekgraph.agent.teacher import revealed_answer
+def test_the_gold_walker_answers_only_what_it_saw() -> None:
+    from seekgraph.agent.gold_walker import revealed_answer
 
     gold = [
         AnswerRecord("William Golding", {"year": ["1980"], "country": ["United Kingdom"]}),

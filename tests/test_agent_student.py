@@ -38,8 +38,8 @@ def test_the_teacher_reads_cut_observations_and_answers_only_what_they_showed(
     task = load_tasks(web, database, task_ids=[LEAPER_TASK])[0]
     whole = make_policy(web, database, RolloutConfig(detour_rate=0.0))
     short = make_policy(web, database, RolloutConfig(detour_rate=0.0, observation_chars=120))
-    assert whole.model == "teacher-d0"  # default tool settings: the ids of earlier builds
-    assert short.model.startswith("teacher-d0-") and short.model != whole.model
+    assert whole.model == "question-v1-d0"  # default tool settings: no settings digest
+    assert short.model.startswith("question-v1-d0-") and short.model != whole.model
     full, cut = whole.run(task, seed="s"), short.run(task, seed="s")
     for turn in cut.trajectory.turns[:-1]:
         assert len(turn.observation) <= 120 + len("\n[... 99999 characters cut]")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import neo4j
 
+from seekgraph.agent.gold_walker import GoldWalkerPolicy
 from seekgraph.agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
 from seekgraph.agent.store import read_trajectories
-from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
+from seekgraph.agent.teacher import TeacherConfig
 from seekgraph.agent.web.tools import CachedTools, WebTools
 from seekgraph.cli.pipeline import STAGES
 from seekgraph.common.wire import check_complete
@@ -23,7 +24,8 @@ def test_prune_is_a_pipeline_stage_right_after_filter() -> None:
 def test_teacher_detours_are_pruned_and_answer_producers_kept(clean_db: neo4j.Driver) -> None:
     load_fixture(clean_db, None)
     tools = CachedTools(WebTools(clean_db, None))
-    policy = TeacherRollouts(TeacherPolicy(clean_db, None, tools, TeacherConfig(detour_rate=1.0)))
+    walker = GoldWalkerPolicy(clean_db, None, tools, TeacherConfig(detour_rate=1.0))
+    policy = TeacherRollouts(walker, name="gold-walker")
     run_rollouts(clean_db, None, load_tasks(clean_db, None), policy, n=2, concurrency=1)
     result = prune_rollouts(clean_db, None, PruneConfig(rewrite=False, include_unfiltered=True))
     assert len(result.outcomes) == 4

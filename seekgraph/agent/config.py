@@ -11,7 +11,16 @@ from dataclasses import dataclass
 
 from seekgraph.common.config import option
 
-POLICIES = ("teacher", "llm", "student")
+POLICIES = ("teacher", "gold-walker", "llm", "student")
+TEACHERS = ("teacher", "gold-walker")  # scripted policies of the `rollout` stage
+# policies that read what no agent can know (the task's gold plan and answers, from the graph):
+# every export, dataset card and report marks their rollouts, and `experiment` never uses them
+PRIVILEGED_POLICIES = {"gold-walker": "reads the gold plan and answers from the graph"}
+
+
+def policy_label(policy: str) -> str:
+    """A policy's name as exports and reports print it: privileged ones say so."""
+    return f"{policy} (privileged)" if policy in PRIVILEGED_POLICIES else policy
 
 
 @dataclass(frozen=True)
@@ -43,8 +52,10 @@ class RolloutConfig(ToolSettings):
 
     policy: str = option(
         "teacher",
-        "teacher (follows the task's plan with real tool calls), llm (a ReAct agent on "
-        "--backend) or student (the ReAct agent on a checkpoint trained here, see --student).",
+        "teacher (a scripted researcher that reads only the question and its tool responses), "
+        "gold-walker (privileged: walks the task's gold plan from the graph; tests and "
+        "ablations only), llm (a ReAct agent on --backend) or student (the ReAct agent on a "
+        "checkpoint trained here, see --student).",
         choices=POLICIES,
     )
     student: str = option(
@@ -72,7 +83,10 @@ class RolloutConfig(ToolSettings):
         min=1,
     )
     detour_rate: float = option(
-        0.3, "Teacher: probability of a detour after each action.", min=0, max=1
+        0.3,
+        "Teacher, gold walker: probability of an injected (labelled) detour after each action.",
+        min=0,
+        max=1,
     )
     max_rounds: int = option(100, "Round budget (assistant messages).", min=1)
     max_context_tokens: int = option(32_000, "Context budget in tokens.", min=256)

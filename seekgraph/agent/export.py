@@ -1,6 +1,7 @@
 """Export trajectories as Tongyi-DeepResearch JSONL: `{question, answer, messages, prediction,
 termination}` per line (plus the structured gold `answer_records`, the flat `answer_entities`,
-`rollout_id` and the scores, which their scripts ignore)."""
+`rollout_id`, the `policy`, whether it was `privileged` (the gold walker, which reads the gold
+plan) and the scores, which their scripts ignore)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import neo4j
 
+from seekgraph.agent.config import PRIVILEGED_POLICIES
 from seekgraph.agent.store import read_trajectories
 from seekgraph.common.answers import format_records, gold_records
 from seekgraph.graphdb import cypher
@@ -45,6 +47,8 @@ def export_jsonl(
                 "prediction": r["prediction"] or "",
                 "termination": r["termination"],
                 "rollout_id": r["rollout_id"],
+                "policy": r["policy"],
+                "privileged": r["policy"] in PRIVILEGED_POLICIES,
                 "isr": r["isr"],
                 "ise": r["ise"],
                 "f1": r["f1"],

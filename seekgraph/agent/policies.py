@@ -83,26 +83,27 @@ def make_policy(
     *,
     checkpoint: Path | None = None,
 ) -> Any:
-    """The teacher or an LLM policy (settings.policy), with cached tools. `checkpoint`: the
-    folder the LLM's weights come from (found for `student`; given by the evaluation when an
-    endpoint serves it); its `checkpoint_id` is part of the rollout ids."""
+    """The teacher, the gold walker or an LLM policy (settings.policy), with cached tools.
+
+    Only the gold walker is handed the driver for anything but its tools: the teacher gets the
+    tools alone, as an LLM does. `checkpoint`: the folder the LLM's weights come from (found for
+    `student`; given by the evaluation when an endpoint serves it); its `checkpoint_id` is part
+    of the rollout ids."""
+    from seekgraph.agent.gold_walker import GoldWalkerPolicy
     from seekgraph.agent.react import ReactConfig
     from seekgraph.agent.rollouts import LLMRollouts, TeacherRollouts
     from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
 
     tools = make_tools(driver, database, settings)
+    teacher_config = TeacherConfig(
+        detour_rate=settings.detour_rate, max_rounds=settings.max_rounds, date=settings.date
+    )
     if settings.policy == "teacher":
+        return TeacherRollouts(TeacherPolicy(tools, teacher_config), tag=settings_tag(settings))
+    if settings.policy == "gold-walker":
         return TeacherRollouts(
-            TeacherPolicy(
-                driver,
-                database,
-                tools,
-                TeacherConfig(
-                    detour_rate=settings.detour_rate,
-                    max_rounds=settings.max_rounds,
-                    date=settings.date,
-                ),
-            ),
+            GoldWalkerPolicy(driver, database, tools, teacher_config),
+            name="gold-walker",
             tag=settings_tag(settings),
         )
     from seekgraph.common.llm.registry import load_backend

@@ -25,11 +25,12 @@ from typing import Any, Protocol
 
 import neo4j
 
+from seekgraph.agent.config import TEACHERS
 from seekgraph.agent.errors import AgentError
 from seekgraph.agent.metrics import Target, task_targets, valid_turn
 from seekgraph.agent.react import ReactConfig, run_react, run_react_batch
 from seekgraph.agent.store import write_rollout
-from seekgraph.agent.teacher import TaskInfo, TeacherPolicy
+from seekgraph.agent.teacher import TaskInfo, TeacherConfig
 from seekgraph.agent.trajectory import Rollout, Termination
 from seekgraph.agent.web.tools import ToolBox
 from seekgraph.common.llm.base import LLMBackend
@@ -160,20 +161,37 @@ class Policy(Protocol):
     def run(self, task: TaskInfo, seed: str) -> Rollout: ...
 
 
+class ScriptedTeacher(Protocol):
+    """The question-only teacher or the gold walker."""
+
+    @property
+    def config(self) -> TeacherConfig: ...
+
+    def run(self, task: TaskInfo, seed: str) -> Rollout: ...
+
+
+# the scripted policies' model names, versioned: a rollout of another version of a policy never
+# passes for a done one (the gold walker's rollouts were once stored as teacher/teacher-d*)
+MODEL_PREFIX = {"teacher": "question-v1", "gold-walker": "gold-walker"}
+
+
 @dataclass
 class TeacherRollouts:
-    """The teacher as a `Policy`; `model` names its detour setting, e.g. `teacher-d0.3`, and
-    `tag` the tool settings when they are not the defaults (`seekgraph.agent.policies.settings_tag`),
-    so rollouts under other settings never pass for done ones."""
+    """A scripted teacher as a `Policy` named `name` (``teacher``: the question-only
+    `TeacherPolicy`; ``gold-walker``: the privileged `GoldWalkerPolicy`); `model` names its
+    version and detour setting, e.g. ``question-v1-d0.3``, and `tag` the tool settings when
+    they are not the defaults (`seekgraph.agent.policies.settings_tag`), so rollouts under other
+    settings never pass for done ones."""
 
-    teacher: TeacherPolicy
+    teacher: ScriptedTeacher
     name: str = "teacher"
     tag: str = ""
 
     @property
     def model(self) -> str:
         rate = self.teacher.config.detour_rate
-        return f"teacher-d{rate:g}" + (f"-{self.tag}" if self.tag else "")
+        prefix = MODEL_PREFIX.get(self.name, self.name)
+        return f"{prefix}-d{rate:g}" + (f"-{self.tag}" if self.tag else "")
 
     @property
     def max_rounds(self) -> int:
@@ -298,7 +316,7 @@ def run_rollouts(
     error and the number of attempts (it scores 0), `echo` gets one line for it, and the
     report counts it (``backend_error``) and the re-runs (``backend_reruns``).
     """
-    report = StageReport("rollout" if policy.name == "teacher" else "rollout-llm")
+    report = StageReport("rollout" if policy.name in TEACHERS else "rollout-llm")
     for rejection in unavailable:
         report.reject(rejection.record_id, rejection.reason, rejection.detail)
     pairs = [(task, i) for task in tasks for i in range(n)]

@@ -1,93 +1,84 @@
-"""A plan-following TEACHER policy (not an LLM): it solves a task from its formal structure.
+"""The default TEACHER: a scripted researcher that knows only the question and its tools' answers.
 
-The teacher reads the task's structure from the graph — the reasoning tree(s) of a WebLeaper
-task (`BUILT_FROM` → Tree/Biclique → Table) or the triples and constants of a WebShaper KP task —
-and walks it with real `search` and `visit` calls on the offline web:
+It gets the question text and the `ToolBox` the ReAct agent uses, and nothing from the graph.
+It works as a careful person would with the same two tools:
 
-1. locate: search for the tree root / table title (WebLeaper) or for each leaf constant with its
-   relation (WebShaper, deepest layer first);
-2. read: visit the table pages (WebLeaper) or the constants' pages (WebShaper);
-3. verify: visit the target entities' pages, a few URLs per call;
-4. answer with what its tool responses returned: each gold record whose entity name (or an
-   alias) occurs in a returned unit, with those of its attribute values that occur in a unit
-   naming it (`revealed_answer`); the echoes of its own queries and goals do not count.
-   The teacher knows where to look, not what it will find: its ISR and F1 measure how much of
-   the task the offline web let it see. (`oracle=True`, for tests only, answers with the whole
-   gold answer.)
+1. plan from the question (`seekgraph.agent.questions`): the tables it names, what it asks for,
+   its clues, a KP question's clauses and the quoted constants;
+2. search for the tables (title and section as typed into a search box) and for the pages a
+   link clause names, and choose among the results by their titles and snippets alone;
+3. visit the chosen page and read the table rows the visit showed (`seekgraph.agent.reading`
+   parses the response text exactly as the agent sees it, cut or not); a page that shows no
+   table was a wrong hit: it is recorded as the detour it was (``wrong_hit``) and the next
+   result is tried, then a second search with the title alone; when the response was cut
+   before the rows a KP clause or a clue needs, it searches ``title value``, whose snippet is
+   the page line that fits the query best (often, not always, the row);
+4. solve: list the rows (Basic), intersect the tables' entities (Union), find the one entity the
+   clues describe and the others sharing its pivot (Reverse-Union), or propagate a KP task's
+   constants through its clauses until the unknowns settle (a link clause is checked on the
+   linking page's text);
+5. answer in the scorer's record format (`seekgraph.common.answers`) with the names and values
+   it parsed, spelled as the pages spell them.
 
-Thoughts are short templates. With `detour_rate > 0`, after each planned action a detour is added
-with that probability: a redundant search (a rephrased earlier query), an irrelevant visit (a
-linked page that is not a target) or a re-verification (an earlier visit repeated). Every detour
-is recorded (`StepRecord.detour_kind` → `Step.detour_kind` in the graph), so pruning can be
-measured against known truth. The teacher's "tokens" are counted by the wire format's rule.
+So its precision, recall and ISR measure the offline web plus a real strategy and vary from task
+to task: a cut response hides rows, a relation the question words differently from the table's
+header picks the wrong column, "Korean" on the page is not "Korean language" in the gold answer.
+
+Detours: the natural ones are recorded as they happen (``wrong_hit``: a visited page without the
+table; ``failed_search``: a search none of whose results was used). With `detour_rate > 0`,
+after each action a detour is injected with that probability (`DETOUR_KINDS`, drawn from a RNG
+seeded by the rollout id, built only from what earlier responses showed: a rephrased earlier
+query, a result not chosen, an earlier visit repeated), labelled with its kind so pruning can be
+measured against known truth. Thoughts are short first-person sentences.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-import neo4j
-
-from seekgraph.agent.metrics import alias_map, task_targets
+from seekgraph.agent.questions import Clause, QuestionPlan, TableName, Term, parse_question
+from seekgraph.agent.reading import (
+    QUALIFIERS,
+    Hit,
+    Table,
+    mentions,
+    parse_search,
+    parse_table,
+    parse_visit,
+    value_key,
+)
 from seekgraph.agent.trajectory import Rollout, Termination
-from seekgraph.agent.web.responses import turn_units
-from seekgraph.agent.web.tools import ToolBox
-from seekgraph.common.answers import AnswerRecord, format_records, gold_records
+from seekgraph.agent.web.tools import Observation, ToolBox
+from seekgraph.common.answers import AnswerRecord, format_records
 from seekgraph.common.text import normalize
 from seekgraph.common.wire import assistant_text, count_tokens
-from seekgraph.graphdb import cypher
 
-DETOUR_KINDS = ("redundant_search", "irrelevant_visit", "reverification")
+DETOUR_KINDS = ("redundant_search", "irrelevant_visit", "reverification")  # injected
+NATURAL_DETOURS = ("wrong_hit", "failed_search")  # recorded as they happen
 
 
 @dataclass(frozen=True)
 class TeacherConfig:
-    detour_rate: float = 0.0  # probability of a detour after each planned action
+    """Settings of the teachers (the question-only teacher and the gold walker)."""
+
+    detour_rate: float = 0.0  # probability of an injected detour after each action
     detour_kinds: tuple[str, ...] = DETOUR_KINDS
-    urls_per_visit: int = 5
-    max_verify_urls: int = 40  # verification visits cover at most this many target pages
     max_rounds: int = 100
     date: str = ""  # the system prompt's current date (empty: today)
+    candidates: int = 2  # results tried per table before searching again
+    # gold walker only
+    urls_per_visit: int = 5
+    max_verify_urls: int = 40  # verification visits cover at most this many target pages
     oracle: bool = False  # tests only: answer with the gold records whatever was seen
-
-
-def revealed_answer(
-    gold: list[AnswerRecord], units: list[str], aliases: dict[str, set[str]] | None = None
-) -> list[AnswerRecord]:
-    """The gold records an agent that read the returned `units` can give (what the web
-    returned, `seekgraph.agent.web.responses.returned_units`, never its own queries and
-    goals): those whose name, or an alias (`seekgraph.agent.metrics.alias_map`), occurs in a
-    unit, each with the values that occur in a unit naming it (whole-phrase match after
-    normalisation).
-
-    >>> gold = [AnswerRecord("A B", {"year": ["1980", "1990"]}), AnswerRecord("C")]
-    >>> revealed_answer(gold, ["A-B won in 1980.", "C lost in 1990."])
-    [AnswerRecord(name='A B', attributes={'year': ['1980']}, entity_id=''), \
-AnswerRecord(name='C', attributes={}, entity_id='')]
-    """
-    seen = [f" {normalize(u)} " for u in units]
-    out = []
-    for record in gold:
-        key = normalize(record.name)
-        names = {n for n in (aliases or {}).get(key, set()) | {key} if n}
-        naming = [h for h in seen if any(f" {n} " in h for n in names)]
-        if not naming:
-            continue
-        values = {
-            k: [v for v in vs if normalize(v) and any(f" {normalize(v)} " in h for h in naming)]
-            for k, vs in record.attributes.items()
-        }
-        out.append(
-            AnswerRecord(record.name, {k: v for k, v in values.items() if v}, record.entity_id)
-        )
-    return out
 
 
 @dataclass(frozen=True)
 class TaskInfo:
-    """What the rollout layer knows about a task (one row of `agent/find_tasks`)."""
+    """What the rollout layer knows about a task (one row of `agent/find_tasks`). The
+    question-only teacher reads `question` and nothing else."""
 
     task_id: str
     kind: str
@@ -96,215 +87,593 @@ class TaskInfo:
     answer_json: str | None
 
 
-@dataclass
-class _Action:
-    tool: str
-    arguments: dict[str, Any]
-    thought: str
+class _OutOfRounds(Exception):
+    """The round budget is spent (one round is kept for the answer)."""
+
+
+def _split_cell(cell: str) -> list[str]:
+    """A cell's values: "Novel, short story" holds two."""
+    parts = [p.strip() for p in cell.replace(";", ",").split(",") if p.strip()]
+    return parts or ([cell] if cell else [])
+
+
+def _cell_in(cell: str, keys: set[str]) -> bool:
+    return value_key(cell) in keys or any(value_key(p) in keys for p in _split_cell(cell))
+
+
+def bare(value: str) -> str:
+    """A value without the words that only qualify it (`seekgraph.agent.reading.QUALIFIERS`)."""
+    return " ".join(w for w in value.split() if w.lower() not in QUALIFIERS) or value
+
+
+def _words(items: Iterable[str]) -> str:
+    items = [i for i in items if i]
+    return (
+        ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + (items[-1] if items else "")
+    )
 
 
 @dataclass
 class TeacherPolicy:
-    """Builds a trajectory for a task from its plan; detours are drawn from a seeded RNG."""
+    """Builds a trajectory from the question alone (see the module docstring)."""
 
-    driver: neo4j.Driver
-    database: str | None
     tools: ToolBox
-    config: TeacherConfig = field(default_factory=TeacherConfig)
-
-    def plan(self, task: TaskInfo) -> list[_Action]:
-        """The planned tool calls, in order (without detours)."""
-        actions: list[_Action] = []
-        if task.kind == "leaper":
-            actions += self._leaper_actions(task)
-        elif task.kind == "shaper":
-            actions += self._shaper_actions(task)
-        if not actions:  # no structure found: search the question itself
-            actions.append(
-                _Action(
-                    "search",
-                    {"query": [task.question[:200]]},
-                    "I will search for the question's main terms.",
-                )
-            )
-        actions += self._verify_actions(task)
-        return actions
-
-    def _leaper_actions(self, task: TaskInfo) -> list[_Action]:
-        trees = cypher.read(
-            self.driver, "agent/find_leaper_plan", database=self.database, task_id=task.task_id
-        )
-        if not trees:
-            return []
-        queries = list(
-            dict.fromkeys(
-                " ".join(x for x in (t["table_title"], t["section_title"]) if x) or t["root"]
-                for t in trees
-            )
-        )
-        actions = [
-            _Action(
-                "search",
-                {"query": queries},
-                f"The entities come from {len(trees)} list(s); I search for "
-                f"{'them' if len(trees) > 1 else 'it'} first.",
-            )
-        ]
-        for tree in trees:
-            relations = ", ".join(tree["relations"]) or "details"
-            actions.append(
-                _Action(
-                    "visit",
-                    {
-                        "url": [tree["table_url"]],
-                        "goal": f"Every entry of '{tree['table_title']}' with its {relations}.",
-                    },
-                    f"The table page of '{tree['table_title']}' lists the entries; I read it.",
-                )
-            )
-        return actions
-
-    def _shaper_actions(self, task: TaskInfo) -> list[_Action]:
-        triples = cypher.read(
-            self.driver, "agent/find_shaper_plan", database=self.database, task_id=task.task_id
-        )
-        actions: list[_Action] = []
-        seen: set[str] = set()
-        for t in triples:
-            if not t["constant"] or t["constant"] in seen:
-                continue
-            seen.add(t["constant"])
-            relation = str(t["relation"] or "").replace("_", " ")
-            actions.append(
-                _Action(
-                    "search",
-                    {"query": [f"{t['constant']} {relation}".strip()]},
-                    f"A leaf of the task is '{t['constant']}' ({relation}); I look it up.",
-                )
-            )
-            if t["constant_url"]:
-                actions.append(
-                    _Action(
-                        "visit",
-                        {"url": [t["constant_url"]], "goal": f"{relation} {t['constant']}"},
-                        f"I read the page of '{t['constant']}'.",
-                    )
-                )
-        return actions
-
-    def _verify_actions(self, task: TaskInfo) -> list[_Action]:
-        targets = cypher.read(
-            self.driver, "agent/find_task_targets", database=self.database, task_ids=[task.task_id]
-        )
-        answer_first = sorted(
-            (t for t in targets if t["kind"] == "entity"),
-            key=lambda t: (t["role"] != "answer", t["target_id"]),
-        )
-        ids = [t["target_id"] for t in answer_first][: self.config.max_verify_urls]
-        if not ids:
-            return []
-        names = {t["target_id"]: t["name"] for t in targets}
-        pages = cypher.read(
-            self.driver, "agent/find_entity_pages", database=self.database, entity_ids=ids
-        )
-        url_of = {p["entity_id"]: p["url"] for p in pages}
-        ordered = [(url_of[i], names[i]) for i in ids if i in url_of]
-        step = self.config.urls_per_visit
-        actions = []
-        for start in range(0, len(ordered), step):
-            chunk = ordered[start : start + step]
-            who = ", ".join(n for _, n in chunk)
-            actions.append(
-                _Action(
-                    "visit",
-                    {
-                        "url": [u for u, _ in chunk],
-                        "goal": f"Facts about {who} relevant to: {task.question[:200]}",
-                    },
-                    f"I verify {who} on their own pages.",
-                )
-            )
-        return actions
-
-    def _detour(
-        self, rng: random.Random, rollout: Rollout, done: list[_Action]
-    ) -> tuple[str, _Action] | None:
-        kind = rng.choice(self.config.detour_kinds)
-        searches = [a for a in done if a.tool == "search"]
-        visits = [a for a in done if a.tool == "visit"]
-        if kind == "irrelevant_visit":
-            seen = [p for s in rollout.steps for p in s.pages]
-            visited = {u for a in visits for u in a.arguments["url"]}
-            if seen:
-                rows = cypher.read(
-                    self.driver,
-                    "agent/find_neighbor_pages",
-                    database=self.database,
-                    page_ids=seen[-5:],
-                    limit=50,
-                )
-                pool = [r["url"] for r in rows if r["url"] not in visited]
-                if pool:
-                    url = rng.choice(pool)
-                    return kind, _Action(
-                        "visit",
-                        {"url": [url], "goal": "anything related"},
-                        "This linked page might help; let me look.",
-                    )
-            kind = "reverification"
-        if kind == "reverification" and visits:
-            again = rng.choice(visits)
-            return "reverification", _Action(
-                "visit", dict(again.arguments), "Let me double-check what I read earlier."
-            )
-        if searches:
-            query = rng.choice(searches).arguments["query"][0]
-            return "redundant_search", _Action(
-                "search", {"query": [f"{query} list"]}, "Maybe another search phrasing finds more."
-            )
-        return None
+    config: TeacherConfig = TeacherConfig()
 
     def run(self, task: TaskInfo, seed: str) -> Rollout:
-        """One teacher rollout for `task`; `seed` makes its detours reproducible."""
-        rng = random.Random(seed)
-        rollout = Rollout.start(task.question, self.config.date or None)
-        done: list[_Action] = []
-        budget = self.config.max_rounds - 1  # keep one round for the answer
-        for action in self.plan(task):
-            if rollout.rounds >= budget:
+        """One rollout for `task`, reading only `task.question`; `seed` draws the injected
+        detours."""
+        return _Research(self, task.question, random.Random(seed)).solve()
+
+
+class _Research:
+    """One rollout in progress: the trajectory, what the tools showed, the tables read."""
+
+    def __init__(self, teacher: TeacherPolicy, question: str, rng: random.Random) -> None:
+        self.tools = teacher.tools
+        self.config = teacher.config
+        self.rng = rng
+        self.plan: QuestionPlan = parse_question(question)
+        self.rollout = Rollout.start(question, self.config.date or None)
+        self.hits: list[Hit] = []  # every search result seen, in order
+        self.used_urls: set[str] = set()  # results that were visited
+        self.searches: list[tuple[int, list[str]]] = []  # (step index, queries)
+        self.visits: list[dict[str, Any]] = []  # arguments of earlier visits
+        self.tables: dict[TableName, Table] = {}
+        self.pages: dict[str, list[str]] = {}  # name of a linking page -> its evidence lines
+        self.noted = ""  # what the last response showed, said in the next thought
+        self.table_urls: dict[TableName, str] = {}
+        self.cut: set[TableName] = set()  # tables whose visit response was cut short
+        self.rows_searched: set[tuple[TableName, str]] = set()
+
+    # -- acting ---------------------------------------------------------------------------
+    def act(
+        self, tool: str, arguments: dict[str, Any], thought: str, detour: str = ""
+    ) -> Observation:
+        if self.rollout.rounds >= self.config.max_rounds - 1:
+            raise _OutOfRounds
+        observation = self.tools.call(tool, arguments)
+        thought, self.noted = " ".join(x for x in (self.noted, thought) if x), ""
+        content = assistant_text(thought, call=(tool, arguments))
+        self.rollout.add_tool_turn(
+            content, observation, tokens=count_tokens(content), detour_kind=detour
+        )
+        if tool == "search":
+            self.searches.append((len(self.rollout.steps) - 1, list(arguments["query"])))
+            self.hits += parse_search(observation.text)
+        else:
+            self.visits.append(dict(arguments))
+            self.used_urls.update(arguments["url"])
+        if (
+            not detour
+            and self.config.detour_rate > 0
+            and self.rng.random() < self.config.detour_rate
+        ):
+            self.inject_detour()
+        return observation
+
+    def mark(self, step: int, kind: str) -> None:
+        """Record an earlier step as the detour it turned out to be."""
+        if not self.rollout.steps[step].detour_kind:
+            self.rollout.steps[step] = replace(self.rollout.steps[step], detour_kind=kind)
+
+    def inject_detour(self) -> None:
+        kind = self.rng.choice(self.config.detour_kinds)
+        wanted = [(t.title, t.section) for t in self.plan.tables]
+        unused = [
+            h
+            for h in self.hits
+            if h.url not in self.used_urls and not any(self.score(h, *w) >= 1 for w in wanted)
+        ]
+        if kind == "irrelevant_visit" and unused:
+            hit = self.rng.choice(unused)
+            self.act(
+                "visit",
+                {"url": [hit.url], "goal": f"Anything about {hit.title}"},
+                f"The result '{hit.title}' might help too; let me look.",
+                detour=kind,
+            )
+        elif kind in ("irrelevant_visit", "reverification") and self.visits:
+            again = self.rng.choice(self.visits)
+            self.act(
+                "visit", dict(again), "Let me double-check what I read earlier.", "reverification"
+            )
+        elif self.searches:
+            query = self.rng.choice(self.searches)[1][0]
+            self.act(
+                "search",
+                {"query": [f"{query} list"]},
+                "Maybe another phrasing finds more.",
+                detour="redundant_search",
+            )
+
+    # -- finding and reading pages --------------------------------------------------------
+    def search(self, queries: Sequence[str], thought: str) -> int:
+        self.act("search", {"query": list(dict.fromkeys(queries))}, thought)
+        return len(self.rollout.steps) - 1
+
+    @staticmethod
+    def score(hit: Hit, title: str, section: str = "") -> float:
+        """How well a result's title and snippet fit the page wanted (0: not at all)."""
+        got, want = normalize(hit.title), normalize(title)
+        if not want:
+            return 0.0
+        if got == want:
+            score = 3.0
+        else:
+            a, b = set(got.split()), set(want.split())
+            score = 2.0 * len(a & b) / len(a | b) if a & b else 0.0
+        if score == 0:
+            return 0.0
+        if section:
+            score += 2.0 if normalize(section) in normalize(hit.snippet) else 0.0
+        elif "|" in hit.snippet:
+            score += 1.0  # a snippet of table rows
+        return score - 0.01 * hit.rank
+
+    def candidates(self, title: str, section: str = "") -> list[Hit]:
+        seen: dict[str, tuple[float, Hit]] = {}
+        for hit in self.hits:
+            s = self.score(hit, title, section)
+            if s >= 1.0 and s > seen.get(hit.url, (0.0, hit))[0]:
+                seen[hit.url] = (s, hit)
+        ranked = [h for _, h in sorted(seen.values(), key=lambda x: -x[0])]
+        same = [h for h in ranked if normalize(h.title) == normalize(title)]
+        return same or ranked  # a page of another title only when none has this one
+
+    def read_table(self, name: TableName, goal: str) -> Table | None:
+        """Visit the best results for `name` until one shows a table (searching once more,
+        with the title alone, when none does)."""
+        opened: set[str] = set()
+        for attempt in range(2):
+            for hit in self.candidates(name.title, name.section):
+                if hit.url in opened or len(opened) >= self.config.candidates * (attempt + 1):
+                    continue
+                opened.add(hit.url)
+                where = f" (its snippet reads '{hit.snippet[:60]}')" if hit.snippet else ""
+                observation = self.act(
+                    "visit",
+                    {"url": [hit.url], "goal": goal},
+                    f"The result '{hit.title}'{where} should be the table '{name.title}'; "
+                    "I open it.",
+                )
+                pages = parse_visit(observation.text)
+                table = parse_table(pages[0].lines) if pages else None
+                if table is not None and table.rows:
+                    self.tables[name] = table
+                    self.table_urls[name] = hit.url
+                    if pages[0].cut:
+                        self.cut.add(name)
+                    self.noted = self.note_table(name, table, cut=pages[0].cut)
+                    return table
+                self.mark(len(self.rollout.steps) - 1, "wrong_hit")
+                self.noted = f"The page {hit.url} shows no table of '{name.title}'."
+            if attempt == 0:
+                self.search(
+                    [name.title],
+                    f"None of the results was the table '{name.title}'; I search for its "
+                    "title alone.",
+                )
+        return None
+
+    def find_rows(self, wants: Sequence[tuple[TableName, str]]) -> bool:
+        """Search for the rows of a cut table that hold the given values: a search snippet
+        shows the line of a page that best fits the query, so ``title value`` brings up the row
+        the cut response did not show. True when a row was added."""
+        wants = [w for w in dict.fromkeys(wants) if w[0] in self.table_urls]
+        wants = [w for w in wants if w not in self.rows_searched][:10]
+        if not wants:
+            return False
+        self.rows_searched.update(wants)
+        step = len(self.rollout.steps)
+        # the words that name the value ("Portuguese language" → "Portuguese"): a snippet is the
+        # line sharing most words with the query, and "language" would pick the header row
+        self.search(
+            [f"{name.title} {bare(value)}" for name, value in wants],
+            f"The response was cut before the rows of {_words([v for _, v in wants])}; "
+            "I search for them.",
+        )
+        found = parse_search(self.rollout.trajectory.turns[step].observation)
+        added = 0
+        for name in {n for n, _ in wants}:
+            table = self.tables[name]
+            rows = list(table.rows)
+            for hit in found:
+                if hit.url != self.table_urls[name] or "|" not in hit.snippet:
+                    continue
+                cells = [c.strip().rstrip("…").strip() for c in hit.snippet.split("|")]
+                row = tuple((cells + [""] * len(table.header))[: len(table.header)])
+                if row not in rows and tuple(table.header) != row:
+                    rows.append(row)
+                    added += 1
+            self.tables[name] = Table(table.header, tuple(rows))
+        self.noted = f"The snippets show {added} more row{'s' if added != 1 else ''}."
+        return added > 0
+
+    def kp_missing(self) -> list[tuple[TableName, str]]:
+        """(table, value) of the rows a KP clause needs that a cut table did not show."""
+        solver = _KPSolver(self.plan.clauses, self.tables, self.pages, strict=False)
+        domains = solver.solve()
+        wants = []
+        for clause in self.plan.clauses:
+            cols = solver.columns(clause) if clause.kind == "row" else None
+            if cols is None or clause.table not in self.cut or clause.table is None:
+                continue
+            table, key, j = cols
+            for terms, column, whole in ((clause.key, key, True), (clause.cells, j, False)):
+                values = [t.text for t in terms if not t.unknown]
+                for t in terms:
+                    known = domains.get(t.text, {}) if t.unknown else {}
+                    values += list(known.values()) if 0 < len(known) <= 5 else []
+                for v in values:
+                    # one row per entity; but any number of rows may hold a value, and the
+                    # cut may have hidden some of them
+                    keys = {value_key(v)}
+                    if not whole or not any(value_key(r[column]) in keys for r in table.rows):
+                        wants.append((clause.table, v))
+        return wants
+
+    def look_up_rows(self) -> None:
+        """Rows a cut response hid but the answer needs: a KP task's constants and the values
+        its unknowns settle on, a Reverse-Union task's clue values."""
+        if self.plan.kind == "kp":
+            for _ in range(2):
+                if not self.find_rows(self.kp_missing()):
+                    return
+        elif self.plan.kind == "reverse":
+            wants = []
+            for name in self.plan.tables:
+                table = self.tables.get(name)
+                if table is None or name not in self.cut:
+                    continue
+                for relation, value in self.plan.clues:
+                    j = table.column(relation, [value])
+                    if j is None or not any(_cell_in(r[j], {value_key(value)}) for r in table.rows):
+                        wants.append((name, value))
+            self.find_rows(wants)
+
+    def read_page(self, name: str) -> list[str]:
+        """The evidence lines of the page about `name` (empty when none is found)."""
+        for hit in self.candidates(name):
+            if normalize(hit.title) != normalize(name):
+                continue
+            observation = self.act(
+                "visit",
+                {"url": [hit.url], "goal": f"The articles that the page on {name} links to"},
+                f"The result '{hit.title}' is the article on {name}; I read what it mentions.",
+            )
+            pages = parse_visit(observation.text)
+            if pages and pages[0].lines:
+                return list(pages[0].lines)
+            self.mark(len(self.rollout.steps) - 1, "wrong_hit")
+        return []
+
+    def note_table(self, name: TableName, table: Table, cut: bool = False) -> str:
+        shown = "shows" if cut else "lists"
+        note = (
+            f"The table '{name.title}' {shown} {len(table.rows)} rows under the columns "
+            f"{_words(table.header)}."
+        )
+        return note + (" The response was cut, so I have only these rows." if cut else "")
+
+    # -- solving --------------------------------------------------------------------------
+    def solve(self) -> Rollout:
+        plan = self.plan
+        records: list[AnswerRecord] = []
+        note = ""
+        try:
+            if plan.tables or plan.kind == "kp":
+                link_pages = [
+                    t.text for c in plan.clauses if c.kind == "link" for t in c.key if not t.unknown
+                ]
+                queries = [t.query for t in plan.tables] + link_pages
+                what = _words(
+                    [f"'{t.query}'" for t in plan.tables] + [f"'{p}'" for p in link_pages]
+                )
+                self.search(queries, f"The question names {what}; I search for them.")
+                for name in plan.tables:
+                    self.read_table(name, self.goal(name))
+                for page in link_pages:
+                    self.pages[page] = self.read_page(page)
+                self.look_up_rows()
+            elif plan.names:
+                self.search(list(plan.names), "I search for the names the question quotes.")
+            else:
+                self.search([self.rollout.trajectory.question[:200]], "I search for the question.")
+            records, note = self.answer()
+        except _OutOfRounds:
+            records, note = self.answer()
+            note = "I am out of rounds. " + note
+        for step, _ in self.searches:
+            if not self.used_from(step):
+                self.mark(step, "failed_search")
+        answer = format_records(records)
+        note, self.noted = " ".join(x for x in (self.noted, note) if x), ""
+        content = assistant_text(note, answer=answer)
+        self.rollout.add_answer(content, answer, tokens=count_tokens(content))
+        self.rollout.completion_tokens = sum(s.tokens for s in self.rollout.steps)
+        self.rollout.termination = Termination.ANSWER
+        return self.rollout
+
+    def used_from(self, step: int) -> bool:
+        """Whether a result of the search at `step` was visited."""
+        observation = self.rollout.trajectory.turns[step].observation
+        return any(h.url in self.used_urls for h in parse_search(observation))
+
+    def goal(self, name: TableName) -> str:
+        """What to look for on a table page: the question's attribute words, clue values and,
+        for KP, the relations and constants of the clauses on this table."""
+        plan = self.plan
+        asked = list(plan.attributes)
+        values: list[str] = []
+        if plan.kind == "reverse":
+            asked += [r for r, _ in plan.clues] + [plan.pivot]
+            values += [v for _, v in plan.clues]
+        for c in plan.clauses:
+            if c.table == name:
+                asked.append(c.relation)
+                values += [t.text for t in (*c.key, *c.cells) if not t.unknown]
+        goal = f"Every row of the table '{name.title}'"
+        if asked:
+            goal += f" with its {_words(list(dict.fromkeys(asked)))}"
+        if values:
+            goal += f"; the rows of {_words(list(dict.fromkeys(values)))}"
+        return goal
+
+    def answer(self) -> tuple[list[AnswerRecord], str]:
+        kind = self.plan.kind
+        if kind == "list":
+            return self.answer_list()
+        if kind == "union":
+            return self.answer_union()
+        if kind == "reverse":
+            return self.answer_reverse()
+        if kind == "kp":
+            return self.answer_kp()
+        return [], "The question is in a form I cannot break down, and the pages do not answer it."
+
+    def rows_of(self, names: Sequence[TableName], nouns: Sequence[str]) -> list[tuple[Table, int]]:
+        """(table, key column) of each named table that was read."""
+        out = []
+        for name, noun in zip(names, nouns, strict=False):
+            table = self.tables.get(name)
+            if table is not None:
+                out.append((table, table.key_column(noun)))
+        return out
+
+    def records(self, found: Sequence[tuple[Table, int, tuple[str, ...]]]) -> list[AnswerRecord]:
+        """One record per entity (first spelling kept), with the asked attributes of every row
+        that names it, in the order the rows came."""
+        names: dict[str, str] = {}
+        attributes: dict[str, dict[str, list[str]]] = {}
+        for table, key, row in found:
+            k = value_key(row[key])
+            if not k:
+                continue
+            names.setdefault(k, row[key])
+            attrs = attributes.setdefault(k, {})
+            for word in self.plan.attributes:
+                j = table.column(word)
+                if j is None or j == key or not row[j]:
+                    continue
+                values = attrs.setdefault(word, [])
+                if row[j] not in values:
+                    values.append(row[j])
+        return [AnswerRecord(names[k], attributes[k]) for k in names]
+
+    def answer_list(self) -> tuple[list[AnswerRecord], str]:
+        read = self.rows_of(self.plan.tables, self.plan.nouns)
+        if not read:
+            return [], "I could not find the table the question names."
+        table, key = read[0]
+        records = self.records([(table, key, row) for row in table.rows])
+        return records, (
+            f"The table lists {len(records)} {self.plan.nouns[0]} in its '{table.header[key]}' "
+            "column; I give each with the asked columns of its rows."
+        )
+
+    def answer_union(self) -> tuple[list[AnswerRecord], str]:
+        read = self.rows_of(self.plan.tables, self.plan.nouns)
+        if len(read) < len(self.plan.tables):
+            missing = len(self.plan.tables) - len(read)
+            return [], f"I could not read {missing} of the tables, so I cannot intersect them."
+        common = set.intersection(*({value_key(r[k]) for r in t.rows} - {""} for t, k in read))
+        found = [(t, k, r) for t, k in read for r in t.rows if value_key(r[k]) in common]
+        records = self.records(found)
+        sizes = _words([str(len({value_key(r[k]) for r in t.rows})) for t, k in read])
+        return records, (
+            f"The tables list {sizes} entries; {len(records)} of them appear in every table."
+        )
+
+    def answer_reverse(self) -> tuple[list[AnswerRecord], str]:
+        read = self.rows_of(self.plan.tables, self.plan.nouns)
+        if not read:
+            return [], "I could not find the tables the question names."
+        anchors: set[str] = set()
+        for table, key in read:
+            columns = [(table.column(rel, [value]), value) for rel, value in self.plan.clues]
+            if not columns or any(j is None for j, _ in columns):
+                continue
+            for row in table.rows:
+                if all(_cell_in(row[j], {value_key(v)}) for j, v in columns if j is not None):
+                    anchors.add(value_key(row[key]))
+        if not anchors:
+            return [], "No row of the tables matches every clue, so I cannot find the anchor."
+        pivots: set[str] = set()
+        shown: list[str] = []
+        for table, key in read:
+            j = table.column(self.plan.pivot)
+            for row in table.rows:
+                if j is not None and j != key and value_key(row[key]) in anchors and row[j]:
+                    pivots.add(value_key(row[j]))
+                    shown.append(row[j])
+        found = []
+        for table, key in read:
+            j = table.column(self.plan.pivot)
+            if j is None or j == key:
+                continue
+            found += [
+                (table, key, r)
+                for r in table.rows
+                if value_key(r[j]) in pivots and value_key(r[key]) not in anchors
+            ]
+        records = self.records(found)
+        return records, (
+            f"Only one entry matches the clues; its {self.plan.pivot} is "
+            f"{_words(list(dict.fromkeys(shown))) or 'not shown'}, shared by {len(records)} others."
+        )
+
+    def answer_kp(self) -> tuple[list[AnswerRecord], str]:
+        domains = _KPSolver(self.plan.clauses, self.tables, self.pages).solve()
+        answer = domains.get("answer") or {}
+        resolved = [
+            f"entity {v} is {_words(sorted(d.values())[:4])}"
+            for v, d in sorted(domains.items())
+            if v != "answer" and d
+        ]
+        note = ("From the rows I read, " + "; ".join(resolved) + ". ") if resolved else ""
+        if not answer:
+            return [], note + "The clauses leave no entity that satisfies them all."
+        return [AnswerRecord(n) for n in answer.values()], note + (
+            f"{len(answer)} entr{'y' if len(answer) == 1 else 'ies'} satisfy every clause."
+        )
+
+
+class _KPSolver:
+    """The unknowns of a KP question, narrowed clause by clause until nothing changes.
+
+    A row clause (`Clause.kind == "row"`) relates a table's entity column (`key`) to the column
+    its relation names; whichever side is known narrows the other. A link clause keeps the
+    candidates the linking page mentions. When nothing narrows any more and an unknown is still
+    open, its candidates start as every value of its column (a reader would scan the column),
+    once per unknown. Not `strict`, an unknown left without candidates narrows nothing, so the
+    values that led to the dead end stay: the rows to search for next.
+    """
+
+    def __init__(
+        self,
+        clauses: Sequence[Clause],
+        tables: dict[TableName, Table],
+        pages: dict[str, list[str]],
+        strict: bool = True,
+    ) -> None:
+        self.clauses = clauses
+        self.strict = strict
+        self.tables = tables
+        self.pages = pages
+        self.domains: dict[str, dict[str, str]] = {}
+
+    def known(self, terms: Sequence[Term]) -> set[str] | None:
+        out: set[str] = set()
+        for t in terms:
+            if not t.unknown:
+                out.add(value_key(t.text))
+            elif self.domains.get(t.text) or (t.text in self.domains and self.strict):
+                out |= set(self.domains[t.text])
+            else:  # unknown (or, not strict, a dead end: what led there stays)
+                return None
+        return out
+
+    def narrow(self, terms: Sequence[Term], found: dict[str, str]) -> bool:
+        changed = False
+        for t in terms:
+            if not t.unknown:
+                continue
+            if t.text not in self.domains:
+                self.domains[t.text] = dict(found)
+                changed = True
+            else:
+                kept = {k: v for k, v in self.domains[t.text].items() if k in found}
+                changed |= kept != self.domains[t.text]
+                self.domains[t.text] = kept
+        return changed
+
+    def columns(self, clause: Clause) -> tuple[Table, int, int] | None:
+        table = self.tables.get(clause.table) if clause.table else None
+        if table is None:
+            return None
+        key = table.key_column()
+        cells = [t.text for t in clause.cells if not t.unknown]
+        j = table.column(clause.relation, cells)
+        if j is None:
+            return None
+        return table, key, j
+
+    def step(self, clause: Clause) -> bool:
+        if clause.kind == "link":
+            dst = self.known(clause.cells)
+            texts = [ln for t in clause.key if not t.unknown for ln in self.pages.get(t.text, [])]
+            if dst is None or not texts:
+                return False
+            page = " ".join(texts)
+            found = {k: v for k, v in self.domains_of(clause.cells).items() if mentions(page, v)}
+            return self.narrow(clause.cells, found)
+        cols = self.columns(clause)
+        if cols is None:
+            return False
+        table, key, j = cols
+        changed = False
+        cells = self.known(clause.cells)
+        if cells is not None:
+            found = {value_key(r[key]): r[key] for r in table.rows if _cell_in(r[j], cells)}
+            changed |= self.narrow(clause.key, found)
+        keys = self.known(clause.key)
+        if keys is not None:
+            found = {
+                value_key(v): v
+                for r in table.rows
+                if value_key(r[key]) in keys
+                for v in _split_cell(r[j])
+            }
+            changed |= self.narrow(clause.cells, found)
+        return changed
+
+    def domains_of(self, terms: Sequence[Term]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for t in terms:
+            out |= self.domains.get(t.text, {}) if t.unknown else {value_key(t.text): t.text}
+        return out
+
+    def seed(self) -> bool:
+        """Open one still-unknown variable as the whole column it sits in."""
+        for clause in self.clauses:
+            cols = self.columns(clause) if clause.kind == "row" else None
+            if cols is None:
+                continue
+            table, key, j = cols
+            for terms, column in ((clause.cells, j), (clause.key, key)):
+                for t in terms:
+                    if t.unknown and t.text not in self.domains and t.text != "answer":
+                        self.domains[t.text] = {
+                            value_key(v): v for r in table.rows for v in _split_cell(r[column])
+                        }
+                        return True
+        return False
+
+    def solve(self) -> dict[str, dict[str, str]]:
+        for _ in range(4 * len(self.clauses) + 4):
+            if any(self.step(c) for c in self.clauses):
+                continue
+            if not self.seed():
                 break
-            self._act(rollout, action, "")
-            done.append(action)
-            if self.config.detour_rate > 0 and rng.random() < self.config.detour_rate:
-                detour = self._detour(rng, rollout, done)
-                if detour is not None and rollout.rounds < budget:
-                    self._act(rollout, detour[1], detour[0])
-        gold = gold_records(task.answer_json)
-        if not self.config.oracle:
-            units = [u for t in rollout.trajectory.turns for u in turn_units(t)]
-            gold = revealed_answer(gold, units, self._aliases(task))
-        answer = format_records(gold)
-        thought = (
-            "I have read the sources and verified the entities; here is what they show."
-            if gold
-            else "The pages I read do not show the answer."
-        )
-        content = assistant_text(thought, answer=answer)
-        rollout.add_answer(content, answer, tokens=count_tokens(content))
-        rollout.completion_tokens = sum(s.tokens for s in rollout.steps)
-        rollout.termination = Termination.ANSWER
-        return rollout
-
-    def _aliases(self, task: TaskInfo) -> dict[str, set[str]]:
-        """The known names of the task's targets (link texts, page titles), by name."""
-        rows = cypher.read(
-            self.driver, "agent/find_task_targets", database=self.database, task_ids=[task.task_id]
-        )
-        return alias_map(task_targets(rows))
-
-    def _act(self, rollout: Rollout, action: _Action, detour_kind: str) -> None:
-        observation = self.tools.call(action.tool, action.arguments)
-        content = assistant_text(action.thought, call=(action.tool, action.arguments))
-        rollout.add_tool_turn(
-            content, observation, tokens=count_tokens(content), detour_kind=detour_kind
-        )
+        return self.domains

@@ -33,9 +33,11 @@ class DatasetSpec:
     splits: tuple[str, ...] = option(
         ("train",), "Task splits (a task without one counts as train)."
     )
-    policies: tuple[str, ...] = option((), "Rollout policies (teacher, llm, student); empty: any.")
+    policies: tuple[str, ...] = option(
+        (), "Rollout policies (teacher, gold-walker, llm, student); empty: any."
+    )
     models: tuple[str, ...] = option(
-        (), "Rollout models, e.g. teacher-d0.3 (a policy under its settings); empty: any."
+        (), "Rollout models, e.g. question-v1-d0.3 (a policy under its settings); empty: any."
     )
     kinds: tuple[str, ...] = option((), "Task kinds, the source (leaper, shaper); empty: any.")
     variants: tuple[str, ...] = option(

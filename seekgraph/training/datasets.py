@@ -33,6 +33,7 @@ from typing import Any
 
 import neo4j
 
+from seekgraph.agent.config import PRIVILEGED_POLICIES, policy_label
 from seekgraph.agent.store import read_trajectories
 from seekgraph.common.wire import WireFormatError, check_complete
 from seekgraph.graphdb import cypher
@@ -344,7 +345,16 @@ def _card(
         f"- pruned: {sum(c.pruned for c in chosen)}, unpruned: {sum(not c.pruned for c in chosen)}",
         f"- variants: {counts(c.variant for c in chosen)}",
         f"- sources: {counts(c.kind for c in chosen)}",
-        f"- policies: {counts(c.policy for c in chosen)}",
+        f"- policies: {counts(policy_label(c.policy) for c in chosen)}",
+        *(
+            [
+                f"- PRIVILEGED: {n} examples come from policies that read the gold plan and "
+                "answers from the graph (gold-walker); no agent can act so, train on them only "
+                "for ablations"
+            ]
+            if (n := sum(c.policy in PRIVILEGED_POLICIES for c in chosen))
+            else []
+        ),
         f"- thoughts: {counts(c.thoughts for c in chosen)} (pruned trajectories whose thoughts "
         "were not rewritten may cite steps that were pruned)",
         f"- rounds: mean {sum(rounds) / len(rounds):.2f}, max {max(rounds)}"
@@ -450,6 +460,8 @@ def example_records(
                 "pruned": c.pruned,
                 "rewritten": bool(rollout.rewritten),
                 "thoughts": c.thoughts,
+                "policy": c.policy,
+                "privileged": c.policy in PRIVILEGED_POLICIES,
             }
         )
     if not chosen:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import neo4j
 
+from seekgraph.agent.config import policy_label
 from seekgraph.common.answers import gold_records
 from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
@@ -288,9 +289,11 @@ def distributions_section(driver: neo4j.Driver, database: str | None) -> Section
     _hist(axes[1][1], ise, "ISE per trajectory", 10, "#0072B2")
     _hist(axes[1][2], f1, "F1 per trajectory", unit, "#CC79A7")
     fig.tight_layout()
+    policies = Counter(policy_label(str(r["policy"] or "")) for r in rollouts)
     text = (
         f"{len(tasks)} kept tasks and {len(rollouts)} scored trajectories (originals, not "
-        "pruned copies); each bar says how many fall in it."
+        f"pruned copies; policies: {', '.join(f'{k}: {v}' for k, v in sorted(policies.items()))}"
+        "); each bar says how many fall in it."
     )
     return Section(title, text, _png(fig))
 

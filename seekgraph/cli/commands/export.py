@@ -75,7 +75,11 @@ def tasks(
     show_default=True,
 )
 @click.option("--all", "export_all", is_flag=True, help="Also trajectories the filter rejected.")
-@click.option("--policy", type=click.Choice(["teacher", "llm"]), help="Only this policy.")
+@click.option(
+    "--policy",
+    type=click.Choice(["teacher", "gold-walker", "llm", "student"]),
+    help="Only this policy.",
+)
 @pass_app
 def trajectories(app: AppContext, out_path: Path, export_all: bool, policy: str | None) -> None:
     """Write trajectories as Tongyi-DeepResearch JSONL {question, answer, messages, ...}."""

@@ -1,0 +1,221 @@
+"""What a reader takes from a question before searching: the tables it names, what it asks for,
+its clues and, for a Knowledge-Projection question, its clauses.
+
+The question-only teacher plans from this and from nothing else. It reads the question forms the
+task synthesis writes (`seekgraph.synth.leaper.questions`, `seekgraph.synth.shaper.questions`)
+the way a person reads them: quoted table titles with their sections, the kind of entity asked
+for ("Which authors …"), the attributes ("For each, give their year"), a Reverse-Union task's
+clues ("exactly one author whose title is The Sea") and pivot, a KP task's clauses ("the answer
+is listed in the Wikipedia table "Prix Goncourt" with work "Le Rivage des Syrtes""). A question
+in no known form gives a plan of kind ``unknown`` with whatever quoted names it holds.
+
+>>> p = parse_question('Which authors are listed in the Wikipedia table "Booker Prize" '
+...                    '(section "Winners")? For each, give their country and their year.')
+>>> p.kind, p.tables, p.nouns, p.attributes
+('list', (TableName(title='Booker Prize', section='Winners'),), ('authors',), ('country', 'year'))
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_REF = r'"[^"]+"(?: \(section "[^"]+"\))?'
+_REF_PARTS = re.compile(r'"(?P<title>[^"]+)"(?: \(section "(?P<section>[^"]+)"\))?')
+_TERM = r'(?:the answer|entity [A-Z]+|"[^"]*")'
+_TERMS = rf"{_TERM}(?: or {_TERM})*"
+
+_LIST = re.compile(
+    rf"^Which (?P<noun>.+?) are listed in the Wikipedia table (?P<ref>{_REF})\?"
+    r"(?: For each, give (?P<attrs>.+?)\.)?$"
+)
+_UNION_KINDS = re.compile(
+    rf"^Which (?P<noun>.+?) listed in the Wikipedia table (?P<ref>{_REF}) are also listed, "
+    r"(?P<others>.+?)\?(?: For each, give (?P<attrs>.+?)(?:, as each table states them)?\.)?$"
+)
+_UNION_SAME = re.compile(
+    r"^Which (?P<noun>.+?) are listed in (?:both|all \d+) of the Wikipedia tables "
+    r"(?P<refs>.+?)\?(?: For each, give (?P<attrs>.+?)(?:, as each table states them)?\.)?$"
+)
+_OTHER = re.compile(rf"as (?P<noun>.+?), in (?P<ref>{_REF})")
+_REVERSE = re.compile(
+    r"^Among the (?P<noun>.+?) listed in the Wikipedia tables (?P<refs>.+?), exactly one "
+    r"(?P<kind>\S+(?: \S+)*?) (?P<clues>(?:whose|who|that) .+?)\. Find its (?P<pivot>.+?), "
+    r"then list every other .+? with the same .+?\.(?: For each, give (?P<attrs>.+?)\.)?$"
+)
+_KP = re.compile(r"^Find every answer such that (?P<body>.+?)\.(?: \((?P<unknowns>[^()]*)\))?$")
+_ROW_LISTED = re.compile(
+    rf"^(?P<x>{_TERM}) is listed in the Wikipedia table (?P<ref>{_REF}) with "
+    rf"(?P<rel>.+?) (?P<objs>{_TERMS})$"
+)
+_ROW_OF = re.compile(
+    rf"^(?P<x>{_TERM}) is the (?P<rel>.+?) of (?P<objs>{_TERMS}) in the Wikipedia table "
+    rf"(?P<ref>{_REF})$"
+)
+_LINK = re.compile(
+    rf"^the Wikipedia article on (?P<src>{_TERMS}) links to the article on (?P<dst>{_TERMS})$"
+)
+_CLUE_WHOSE = re.compile(r'^whose (?:"(?P<q>.+?)" column reads|(?P<rel>.+?) is) (?P<value>.+)$')
+_CLUE_VERB = re.compile(r"^(?:who|that) (?:was |were |is |are )?(?P<rel>.+?) (?:in|on) (?P<v>.+)$")
+_ATTR_SPLIT = re.compile(r", and |, | and (?=their |the |where )")
+
+
+@dataclass(frozen=True)
+class TableName:
+    """A table as the question names it."""
+
+    title: str
+    section: str = ""
+
+    @property
+    def query(self) -> str:
+        """What to type into the search box to find it."""
+        return f"{self.title} {self.section}".strip()
+
+
+@dataclass(frozen=True)
+class Term:
+    """A KP clause's term: a constant ("Sofia") or an unknown (``answer``, ``A``)."""
+
+    text: str
+    unknown: bool
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One KP clause. ``row``: in `table`, a row whose entity is `key` has `relation` in
+    `cells`; ``link``: the article on `key` links to the article on one of `cells`."""
+
+    kind: str  # row | link
+    key: tuple[Term, ...]
+    relation: str
+    cells: tuple[Term, ...]
+    table: TableName | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class QuestionPlan:
+    """What the question says, as a reader takes it."""
+
+    kind: str  # list | union | reverse | kp | unknown
+    tables: tuple[TableName, ...] = ()
+    nouns: tuple[str, ...] = ()  # per table: what its entities are called
+    attributes: tuple[str, ...] = ()  # the attribute words asked for
+    clues: tuple[tuple[str, str], ...] = ()  # reverse: (relation words, value)
+    pivot: str = ""  # reverse: the relation the others share with the anchor
+    clauses: tuple[Clause, ...] = ()  # kp
+    names: tuple[str, ...] = ()  # every quoted name (titles, sections, constants)
+
+
+def _refs(text: str) -> tuple[TableName, ...]:
+    return tuple(
+        TableName(m.group("title"), m.group("section") or "") for m in _REF_PARTS.finditer(text)
+    )
+
+
+def attribute_words(phrase: str) -> str:
+    """'their nation' → 'nation'; 'the year they were born' → 'born'; 'where they were
+    born' → 'born'; 'the "Drafted to" column' → 'Drafted to'."""
+    phrase = phrase.strip()
+    m = re.match(r'^the "(.+)" column$', phrase)
+    if m:
+        return m.group(1)
+    m = re.match(r"^(?:the (?:year|date|\w+) |where )they (?:were |was |are )?(.+)$", phrase)
+    if m:
+        return m.group(1)
+    return re.sub(r"^(?:their|its|the) ", "", phrase)
+
+
+def _attributes(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return ()
+    return tuple(attribute_words(p) for p in _ATTR_SPLIT.split(text) if p.strip())
+
+
+def _terms(text: str) -> tuple[Term, ...]:
+    out = []
+    for part in re.findall(_TERM, text):
+        if part.startswith('"'):
+            out.append(Term(part[1:-1], False))
+        else:
+            out.append(Term("answer" if part == "the answer" else part.split()[-1], True))
+    return tuple(out)
+
+
+def _clause(text: str) -> Clause | None:
+    m = _ROW_LISTED.match(text)
+    if m:
+        ref = _refs(m.group("ref"))[0]
+        return Clause(
+            "row", _terms(m.group("x")), m.group("rel"), _terms(m.group("objs")), ref, text
+        )
+    m = _ROW_OF.match(text)
+    if m:
+        ref = _refs(m.group("ref"))[0]
+        return Clause(
+            "row", _terms(m.group("objs")), m.group("rel"), _terms(m.group("x")), ref, text
+        )
+    m = _LINK.match(text)
+    if m:
+        return Clause(
+            "link", _terms(m.group("src")), "links to", _terms(m.group("dst")), None, text
+        )
+    return None
+
+
+def _clue(text: str) -> tuple[str, str] | None:
+    m = _CLUE_WHOSE.match(text)
+    if m:
+        return (m.group("q") or m.group("rel"), m.group("value"))
+    m = _CLUE_VERB.match(text)
+    if m:
+        return (m.group("rel"), m.group("v"))
+    return None
+
+
+def parse_question(question: str) -> QuestionPlan:
+    """The plan a reader makes from `question` (see the module docstring)."""
+    q = " ".join(question.split())
+    names = tuple(re.findall(r'"([^"]+)"', q))
+    m = _LIST.match(q)
+    if m:
+        return QuestionPlan(
+            "list",
+            _refs(m.group("ref")),
+            (m.group("noun"),),
+            _attributes(m.group("attrs")),
+            names=names,
+        )
+    m = _UNION_KINDS.match(q)
+    if m:
+        others = list(_OTHER.finditer(m.group("others")))
+        tables = _refs(m.group("ref")) + tuple(_refs(o.group("ref"))[0] for o in others)
+        nouns = (m.group("noun"), *(o.group("noun") for o in others))
+        return QuestionPlan("union", tables, nouns, _attributes(m.group("attrs")), names=names)
+    m = _UNION_SAME.match(q)
+    if m:
+        tables = _refs(m.group("refs"))
+        nouns = (m.group("noun"),) * len(tables)
+        return QuestionPlan("union", tables, nouns, _attributes(m.group("attrs")), names=names)
+    m = _REVERSE.match(q)
+    if m:
+        tables = _refs(m.group("refs"))
+        parts = re.split(r" and (?=(?:whose|who|that) )", m.group("clues"))
+        clues = tuple(c for c in (_clue(p) for p in parts) if c is not None)
+        return QuestionPlan(
+            "reverse",
+            tables,
+            (m.group("noun"),) * len(tables),
+            _attributes(m.group("attrs")),
+            clues,
+            m.group("pivot"),
+            names=names,
+        )
+    m = _KP.match(q)
+    if m:
+        texts = [c.strip() for c in m.group("body").split("; ")]
+        clauses = tuple(c for c in (_clause(t) for t in texts) if c is not None)
+        tables = tuple(dict.fromkeys(c.table for c in clauses if c.table is not None))
+        return QuestionPlan("kp", tables, clauses=clauses, names=names)
+    return QuestionPlan("unknown", _refs(q), names=names)
