@@ -16,10 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from seekgraph.agent.gold_walker import GoldWalkerPolicy, revealed_answer
 from seekgraph.agent.metrics import match_units, revealed, score
 from seekgraph.agent.rollouts import TeacherRollouts, load_targets, load_tasks, save_rollout
 from seekgraph.agent.scoring import score_rollouts
-from seekgraph.agent.teacher import TaskInfo, TeacherConfig, TeacherPolicy, revealed_answer
+from seekgraph.agent.teacher import TaskInfo, TeacherConfig
 from seekgraph.agent.trajectory import Rollout
 from seekgraph.agent.web.responses import (
     join_parts,
@@ -152,8 +153,10 @@ def web(clean_db: neo4j.Driver, database: str | None) -> neo4j.Driver:
 
 
 def teacher(driver: neo4j.Driver, database: str | None) -> TeacherRollouts:
+    """The gold walker: it types the gold names into its goals, the case to defend against."""
     tools = CachedTools(WebTools(driver, database))
-    return TeacherRollouts(TeacherPolicy(driver, database, tools, TeacherConfig()))
+    policy = GoldWalkerPolicy(driver, database, tools, TeacherConfig())
+    return TeacherRollouts(policy, name="gold-walker")
 
 
 def stored_scores(driver: neo4j.Driver, database: str | None) -> dict[str, dict[str, float]]:
