@@ -113,7 +113,7 @@ WEB_INDEX = Stage(
 )
 ROLLOUT = Stage(
     "rollout",
-    "teacher rollouts with recorded detours (real search/visit calls), resumable",
+    "rollouts of the question-only teacher (real search/visit calls, recorded detours), resumable",
     RolloutConfig,
     "rollout",
     run_rollout,
