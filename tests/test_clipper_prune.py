@@ -32,7 +32,8 @@ from seekgraph.training.stategraph.errors import ExtractionWorkerError
 from seekgraph.training.stategraph.extract_rules import Lexicon, extract_rule_graphs
 from seekgraph.training.stategraph.extraction import Extractions
 from seekgraph.training.stategraph.model import StateGraph
-from seekgraph.training.stategraph.prune import PruneConfig, prune_rollouts
+from seekgraph.training.stategraph.prune import prune_rollouts
+from seekgraph.training.stategraph.prune_config import PruneConfig
 from tests.conftest import cli_login
 from tests.scaffolding.rollouts import store_trajectory
 
@@ -446,7 +447,7 @@ def test_the_workers_of_a_killed_stage_exit(tmp_path: Path) -> None:
     parent gone and exit."""
     script = (
         "import os, time\n"
-        "from training.stategraph.extraction import Extractions, rule_extractor\n"
+        "from seekgraph.training.stategraph.extraction import Extractions, rule_extractor\n"
         "pool = Extractions(rule_extractor, 2)\n"
         "print(*pool._pool._processes, flush=True)\n"
         "time.sleep(600)\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from seekgraph.graphdb.stages import Stage, StageContext, StageReport
 from seekgraph.training.config import DatasetSpec, EvalConfig, GRPORunConfig, SFTRunConfig
-from seekgraph.training.experiments import ExperimentConfig
-from seekgraph.training.stategraph.prune import PruneConfig
+from seekgraph.training.experiment_config import ExperimentConfig
+from seekgraph.training.stategraph.prune_config import PruneConfig
 
 
 def run_prune(ctx: StageContext, config: PruneConfig) -> StageReport:
@@ -88,7 +88,7 @@ def run_eval(ctx: StageContext, config: EvalConfig) -> StageReport:
 
 def run_experiment(ctx: StageContext, config: ExperimentConfig) -> StageReport:
     """The WebLeaper and WebClipper comparisons on a student (`seekgraph.training.experiments`)."""
-    from seekgraph.training.experiments import experiment_report
+    from seekgraph.training.experiment_tables import experiment_report
     from seekgraph.training.experiments import run_experiment as run
 
     result = run(ctx.driver, ctx.database, config, ctx.out_dir, echo=ctx.echo)
