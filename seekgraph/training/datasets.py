@@ -144,7 +144,7 @@ def build_dataset(
     rewritten (reported as skipped). Files are written into a temporary folder and renamed.
     """
     report = StageReport("dataset")
-    candidates = load_candidates(driver, database)
+    candidates = _without_split_leaks(driver, database, load_candidates(driver, database), report)
     selection = select(candidates, spec)
     for rid, reason, detail in selection.rejected:
         report.reject(rid, reason, detail)
@@ -175,7 +175,12 @@ def build_dataset(
     card = exports.card_header(spec.name, len(records), len(test)) + _card(
         spec.name, dataset_id, spec, selection.mix, chosen, selection.rejected, sha, len(candidates)
     )
-    card += f"- test.jsonl: {len(test)} held-out tasks (prompt and gold answers)\n\n"
+    card += f"- test.jsonl: {len(test)} held-out tasks (prompt and gold answers)\n"
+    card += (
+        "- split: by source tables (no table is a source of a held-out and a train task); "
+        f"held-out answer entities that are train answers too: "
+        f"{report.notes['answer entities on both sides']}\n\n"
+    )
     card += exports.LICENSE_TEXT
     write_folder(built, spec, body, records, card)
     write_exports(built.path, spec.name, records, train_tasks, test)
@@ -185,6 +190,34 @@ def build_dataset(
     if echo:
         echo(f"dataset {dataset_id}: {len(chosen)} examples → {folder}")
     return built
+
+
+def _without_split_leaks(
+    driver: neo4j.Driver, database: str | None, candidates: list[Candidate], report: StageReport
+) -> list[Candidate]:
+    """The candidates whose task shares no source table with a held-out task; the others are
+    rejected ``split_leak`` (none after the quality gate, which splits tasks by their tables;
+    this proves it on the graph the dataset is built from). The report also says how many
+    held-out answer entities are answers of train tasks too (tables differ, entities may not)."""
+    from seekgraph.synth.split import crossing_tasks
+
+    crossing = crossing_tasks(cypher.read(driver, "quality/find_task_sources", database=database))
+    kept = []
+    for c in candidates:
+        if c.task_id in crossing:
+            report.reject(
+                c.rollout_id, "split_leak", f"sources also held out: {crossing[c.task_id][:5]}"
+            )
+        else:
+            kept.append(c)
+    report.notes["split_leak"] = len(candidates) - len(kept)
+    shared = cypher.read(driver, "quality/count_shared_answers", database=database)
+    report.notes["answer entities on both sides"] = (
+        f"{shared[0]['shared']} of {shared[0]['heldout_answers']} held-out answers"
+        if shared
+        else "no held-out answers"
+    )
+    return kept
 
 
 def example_records(
