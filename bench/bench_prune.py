@@ -372,6 +372,7 @@ def rewrite_lines(driver, database, ids: list[str]) -> list[str]:  # type: ignor
         database,
         PruneConfig(
             rewrite=True,
+            rewrite_backend="transformers",
             n_candidates=2,
             max_new_tokens=48,
             include_unfiltered=True,

@@ -57,7 +57,8 @@ class ExperimentConfig(ToolSettings):
     teacher_max_rounds: int = option(16, "Teacher: round budget.", min=2)
     rewrite_limit: int = option(
         0,
-        "Pruned trajectories whose thoughts are rewritten (-1: all; minutes each on CPU).",
+        "Pruned trajectories whose thoughts the packaged LLM rewrites (-1: all; minutes each "
+        "on CPU); the others are rewritten deterministically.",
         min=-1,
     )
     model: str = option("smollm2", "The student's base: smollm2 or a checkpoint folder.")

@@ -136,7 +136,7 @@ def teacher_data(
         driver,
         database,
         PruneConfig(
-            rewrite=config.rewrite_limit != 0,
+            rewrite_backend="transformers" if config.rewrite_limit != 0 else "",
             rewrite_limit=config.rewrite_limit,
             rollout_ids=tuple(ids),
         ),

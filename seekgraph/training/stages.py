@@ -23,8 +23,10 @@ def run_prune(ctx: StageContext, config: PruneConfig) -> StageReport:
             leases=Leases(ctx.driver, ctx.database, "prune", seconds=config.lease_seconds),
         )
     limit = "all" if config.rewrite_limit < 0 else config.rewrite_limit
-    result.report.notes["trajectories rewritten"] = (
-        f"{result.rewrite_calls} (rewrite_limit {limit})"
+    result.report.notes["trajectories rewritten by an LLM"] = (
+        f"{result.rewrite_calls} (rewrite_backend {config.rewrite_backend}, rewrite_limit {limit})"
+        if config.rewrite_backend
+        else "none: thoughts rewritten without a model ([prune] rewrite_backend sets an LLM)"
     )
     return result.report
 

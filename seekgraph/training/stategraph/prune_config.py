@@ -27,15 +27,27 @@ class PruneConfig:
     embedding_threshold: float = option(
         0.5, "mixed: cosine at which a claim relies on an observation unit.", min=-1, max=1
     )
-    rewrite: bool = option(True, "Rewrite thoughts whose context lost pruned steps.")
-    rewrite_backend: str = option("transformers", "LLM spec that writes rewrite candidates.")
+    rewrite: bool = option(
+        True,
+        "Rewrite thoughts whose context lost pruned steps (deterministically: the sentences "
+        "that cite a pruned step or name what only it showed are dropped; no model).",
+    )
+    rewrite_backend: str = option(
+        "",
+        "LLM spec that writes rewrite candidates (e.g. transformers, or an OpenAI-compatible "
+        "server); a candidate is used only when it passes the checks, else the deterministic "
+        "rewrite is. Empty: no LLM, no model loaded.",
+    )
     rewrite_limit: int = option(
         2,
-        "Rewrite the thoughts of at most this many pruned trajectories per run (-1: all); the "
-        "rest are stored with rewrite_status not_rewritten (CPU generation takes minutes each).",
+        "With rewrite_backend: LLM-rewrite the thoughts of at most this many pruned "
+        "trajectories per run (-1: all; CPU generation takes minutes each); the rest are "
+        "rewritten deterministically.",
         min=-1,
     )
-    n_candidates: int = option(3, "Rewrite candidates per thought.", min=1, max=16)
+    n_candidates: int = option(
+        3, "LLM rewrite candidates per thought (with rewrite_backend).", min=1, max=16
+    )
     max_new_tokens: int = option(64, "Length limit of one rewrite candidate.", min=8, max=1024)
     chunk_size: int = option(50, "Trajectories per write batch.", min=1)
     graph_search: str = option(

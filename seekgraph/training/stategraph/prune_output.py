@@ -13,6 +13,7 @@ from seekgraph.training.stategraph.prune_config import PruneConfig
 from seekgraph.training.stategraph.prune_models import make_rewriter
 from seekgraph.training.stategraph.prune_outcome import ChunkWrites, PruneOutcome, PruneResult
 from seekgraph.training.stategraph.prune_search import Prepared
+from seekgraph.training.stategraph.rewrite import Rewriter
 
 
 def finish_pruned(
@@ -72,15 +73,24 @@ def rewrite_thoughts(
     rewriter_box: list[Any],
     result: PruneResult,
 ) -> tuple[Trajectory, list[Any]]:
-    """The pruned trajectory, with rewritten thoughts while the run's rewrite limit allows."""
+    """The pruned trajectory with its thoughts rewritten: by the LLM rewriter (checked, see
+    `rewrite`) while a backend is configured and the run's rewrite limit allows, else
+    deterministically (no model)."""
     started = time.perf_counter()
     pruned = original.keep(kept_turns)
     records: list[Any] = []
-    if config.rewrite and (config.rewrite_limit < 0 or result.rewrite_calls < config.rewrite_limit):
-        result.rewrite_calls += 1
-        if rewriter_box[0] is None:
-            rewriter_box[0] = make_rewriter(config)
-        pruned, records = rewriter_box[0].rewrite(original, kept_turns)
+    if config.rewrite:
+        llm = bool(config.rewrite_backend) and (
+            config.rewrite_limit < 0 or result.rewrite_calls < config.rewrite_limit
+        )
+        if llm:
+            result.rewrite_calls += 1
+            if rewriter_box[0] is None:
+                rewriter_box[0] = make_rewriter(config)
+            rewriter = rewriter_box[0]
+        else:
+            rewriter = Rewriter()
+        pruned, records = rewriter.rewrite(original, kept_turns)
         failed = sum(1 for r in records if r.status != "rewritten")
         outcome.rewritten = len(records) - failed
         outcome.rewrite_status = (
@@ -103,7 +113,8 @@ def pruned_row(
 ) -> dict[str, Any]:
     """The `store.write_pruned` row of a pruned trajectory (node, provenance, steps)."""
     pruned_id = f"{rid}/pruned"
-    rewritten = [r.turn for r in records if r.status == "rewritten"]
+    rewritten = {r.turn: r.method for r in records if r.status == "rewritten"}
+    methods = sorted(set(rewritten.values()))
     return {
         "rollout_id": pruned_id,
         "original_id": rid,
@@ -120,6 +131,8 @@ def pruned_row(
             "kept_steps": [t - 1 for t in outcome.kept],
             "removed_steps": [t - 1 for t in outcome.removed],
             "rewrite_status": outcome.rewrite_status,
+            # how the thoughts were rewritten: llm, deterministic, llm+deterministic or ""
+            "rewrite": "+".join(reversed(methods)),
             "rewrite_json": json.dumps([r.as_dict() for r in records], ensure_ascii=False),
             "prune_extractor": config.extractor,
         },
