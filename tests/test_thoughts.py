@@ -35,6 +35,20 @@ def test_the_two_nonsense_rewrites_of_the_default_run_are_not_fluent() -> None:
 
 
 @pytest.mark.parametrize(
+    "candidate",
+    [  # candidates the packaged SmolLM2 wrote for the fixture trajectory (3 per thought)
+        "The 1989 Booker Prize was won by Kazuo Ishiguro. No further edit needed.",
+        "Kazuo Ishiguro won the Booker Prize in 1989. No further revisions are needed.",
+        "To create a rewritten thought without the removed steps, you could use the following "
+        "rewriting: 2. I read the page of Kazuo Ishiguro. 1. In the first step, I thought: 1. "
+        "What general",
+    ],
+)
+def test_a_small_model_echoing_the_instruction_is_caught(candidate: str) -> None:
+    assert "instruction_echo" in fluency_problems(candidate)
+
+
+@pytest.mark.parametrize(
     "thought",
     [
         "I read the page of Kazuo Ishiguro.",

@@ -41,7 +41,9 @@ _META = re.compile(
 _ECHO = re.compile(
     r"\b(?:the following (?:edits?|changes?|revisions?|rewrites?)|rewritten thought|"
     r"original thought|removed steps?|revis(?:ed|ions?) (?:of|to) the thought|"
-    r"flow of the narrative|here is the (?:rewritten|revised|edited)|as an ai)\b",
+    r"flow of the narrative|here is the (?:rewritten|revised|edited)|as an ai|"
+    r"no (?:further |more )?(?:edits?|changes?|revisions?|rewrit\w*)|"
+    r"(?:edits?|changes?|revisions?) (?:is |are )?(?:not )?(?:needed|required))\b",
     re.I,
 )
 # A lone capital letter that is no word of its own ("the 2018 World W step"): a cut-off word.
