@@ -35,7 +35,9 @@ from seekgraph.graphdb.driver import open_driver
 from seekgraph.training.stategraph import store
 from seekgraph.training.stategraph.extract_rules import Lexicon, extract_rule_graphs
 from seekgraph.training.stategraph.extraction import answer_entities, default_processes
-from seekgraph.training.stategraph.prune import PruneConfig, PruneOutcome, prune_rollouts
+from seekgraph.training.stategraph.prune import prune_rollouts
+from seekgraph.training.stategraph.prune_config import PruneConfig
+from seekgraph.training.stategraph.prune_outcome import PruneOutcome
 from tests.scaffolding.prune_compare import Judgement, jaccard, judge
 
 
@@ -372,6 +374,7 @@ def rewrite_lines(driver, database, ids: list[str]) -> list[str]:  # type: ignor
         database,
         PruneConfig(
             rewrite=True,
+            rewrite_backend="transformers",
             n_candidates=2,
             max_new_tokens=48,
             include_unfiltered=True,

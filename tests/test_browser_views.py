@@ -21,7 +21,8 @@ from seekgraph.graphdb.settings import ServerSettings
 from seekgraph.viz import graphs
 from seekgraph.viz.browser_guide import MAX_GRAPH_NODES, browser_url, editor_text, query_for
 from seekgraph.viz.html import write_html
-from seekgraph.viz.report import Links, write_report
+from seekgraph.viz.report import write_report
+from seekgraph.viz.report_examples import Links
 from tests.conftest import REPO_ROOT
 from tests.viz_sample import KP, REVERSE, ROLLOUT, load_sample
 

@@ -12,7 +12,8 @@ from seekgraph.agent.teacher import TeacherConfig
 from seekgraph.agent.web.tools import CachedTools, WebTools
 from seekgraph.cli.pipeline import STAGES
 from seekgraph.common.wire import check_complete
-from seekgraph.training.stategraph.prune import PruneConfig, prune_rollouts
+from seekgraph.training.stategraph.prune import prune_rollouts
+from seekgraph.training.stategraph.prune_config import PruneConfig
 from tests.agent_fixture import load_fixture
 
 

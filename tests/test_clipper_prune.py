@@ -32,7 +32,8 @@ from seekgraph.training.stategraph.errors import ExtractionWorkerError
 from seekgraph.training.stategraph.extract_rules import Lexicon, extract_rule_graphs
 from seekgraph.training.stategraph.extraction import Extractions
 from seekgraph.training.stategraph.model import StateGraph
-from seekgraph.training.stategraph.prune import PruneConfig, prune_rollouts
+from seekgraph.training.stategraph.prune import prune_rollouts
+from seekgraph.training.stategraph.prune_config import PruneConfig
 from tests.conftest import cli_login
 from tests.scaffolding.rollouts import store_trajectory
 

@@ -9,7 +9,13 @@ import pytest
 from seekgraph.common.llm.transformers_backend import TransformersBackend
 from seekgraph.common.wire import check_complete, parse_messages
 from seekgraph.training.stategraph.extract_llm import LLMExtractor
-from seekgraph.training.stategraph.rewrite import RewriteConfig, Rewriter, smollm2_scorer
+from seekgraph.training.stategraph.rewrite import (
+    RewriteConfig,
+    Rewriter,
+    history_shown,
+    smollm2_scorer,
+)
+from seekgraph.training.stategraph.thoughts import problems
 from tests.test_clipper_prune import fixture_messages
 
 
@@ -26,12 +32,21 @@ def test_rewrites_only_gap_turns_and_picks_lowest_perplexity(smollm2: Transforme
     )
     pruned, records = rewriter.rewrite(original, [1, 3])
     assert [r.turn for r in records] == [3, 6]
+    removed = [2, 4, 5]
     for r in records:
-        if r.status == "rewritten":
-            assert r.candidates and len(r.perplexities) == len(r.candidates)
-            best = min(range(len(r.candidates)), key=lambda i: r.perplexities[i])
-            assert r.chosen == r.candidates[best] and math.isfinite(r.perplexities[best])
-            assert next(t for t in pruned.turns if t.index == r.turn).thought == r.chosen
+        turn = next(t for t in pruned.turns if t.index == r.turn)
+        assert r.status == "rewritten" and turn.thought == r.chosen
+        assert r.candidates  # the model was asked either way
+        if r.method == "llm":  # the checked candidate with the lowest perplexity
+            passing = [c for c in r.candidates if c not in r.rejected]
+            assert len(r.perplexities) == len(passing)
+            best = min(range(len(passing)), key=lambda i: r.perplexities[i])
+            assert r.chosen == passing[best] and math.isfinite(r.perplexities[best])
+        else:  # no candidate passed: each says why, and the rewrite is the deterministic one
+            assert r.method == "deterministic" and set(r.rejected) == set(r.candidates)
+            assert all(r.rejected.values())
+        before = [k for k in removed if k < r.turn]
+        assert problems(r.chosen, before, history_shown(pruned, turn)) == []
     check_complete(pruned)
     messages = pruned.messages()
     assert [t.parsed.call_text for t in pruned.turns] == [

@@ -18,7 +18,7 @@ from seekgraph.training.stategraph.extract_semantic import (
     unit_key,
 )
 from seekgraph.training.stategraph.mindag import necessary_actions
-from seekgraph.training.stategraph.prune import mixed_extractor
+from seekgraph.training.stategraph.prune_models import mixed_extractor
 from tests.test_clipper_prune import WIKI, fixture_messages
 from tests.test_clipper_wire import lexicon
 

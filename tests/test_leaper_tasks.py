@@ -10,13 +10,14 @@ import neo4j
 import pytest
 
 from seekgraph.graphdb import cypher
-from seekgraph.synth.leaper.common import LeaperConfig, Target, TaskRecord, split_of
+from seekgraph.synth.leaper.common import LeaperConfig, Target, TaskRecord
 from seekgraph.synth.leaper.export import export_tasks
 from seekgraph.synth.leaper.proofs import prove_reverse, prove_union
 from seekgraph.synth.leaper.tasks_basic import build_basic_tasks
 from seekgraph.synth.leaper.tasks_reverse import build_reverse_tasks
 from seekgraph.synth.leaper.tasks_union import build_union_tasks
 from seekgraph.synth.leaper.trees import build_trees
+from seekgraph.synth.split import HELDOUT_PERCENT, source_heldout
 from tests.leaper_data import TABLES
 from tests.scaffolding.source_tables import write_source_tables
 
@@ -191,11 +192,12 @@ def test_proofs_reject_wrong_answers(graph: neo4j.Driver, database: str | None) 
     assert ambiguous.reason == "clues_not_unique"
 
 
-def test_split_is_deterministic_and_about_a_fifth() -> None:
-    ids = [f"leaper:{i}" for i in range(2000)]
-    share = sum(split_of(i) == "heldout" for i in ids) / len(ids)
+def test_split_holds_out_about_a_fifth_of_tables_deterministically() -> None:
+    ids = [f"table:{i}" for i in range(2000)]
+    share = sum(source_heldout(i, HELDOUT_PERCENT) for i in ids) / len(ids)
     assert 0.17 < share < 0.23
-    assert [split_of(i) for i in ids[:50]] == [split_of(i) for i in ids[:50]]
+    again = [source_heldout(i, HELDOUT_PERCENT) for i in ids[:50]]
+    assert [source_heldout(i, HELDOUT_PERCENT) for i in ids[:50]] == again
 
 
 def test_export_jsonl(graph: neo4j.Driver, database: str | None, tmp_path: Path) -> None:

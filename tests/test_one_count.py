@@ -20,7 +20,7 @@ from seekgraph.agent.trajectory import Rollout, StepRecord, Termination
 from seekgraph.common.wire import count_tokens, parse_messages, system_prompt
 from seekgraph.training.stages import PRUNE
 from seekgraph.viz import graphs
-from seekgraph.viz.report import change, pruning_section
+from seekgraph.viz.report_run_sections import change, pruning_section
 from tests.conftest import run_stage
 
 QUESTION = "Who won the Booker Prize in 1989?"

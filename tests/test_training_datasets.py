@@ -20,7 +20,8 @@ from seekgraph.graphdb import cypher
 from seekgraph.graphdb.errors import ConfigError
 from seekgraph.graphdb.settings import ConnectionSettings
 from seekgraph.training.config import DatasetSpec
-from seekgraph.training.datasets import Candidate, build_dataset, select, variant_counts
+from seekgraph.training.dataset_selection import Candidate, select, variant_counts
+from seekgraph.training.datasets import build_dataset
 from seekgraph.training.errors import DatasetError
 from tests.conftest import cli_login
 from tests.scaffolding.rollouts import trajectory_rows, write_rows

@@ -8,14 +8,9 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from seekgraph.training.experiments import (
-    ArmResult,
-    ExperimentConfig,
-    arm_spec,
-    render_tables,
-    run_experiment,
-    within_noise,
-)
+from seekgraph.training.experiment_config import ExperimentConfig
+from seekgraph.training.experiment_tables import ArmResult, render_tables, within_noise
+from seekgraph.training.experiments import arm_spec, run_experiment
 from tests.agent_fixture import SHAPER_TASK, load_fixture
 
 

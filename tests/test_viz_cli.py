@@ -25,7 +25,8 @@ from seekgraph.viz.browser_guide import (
     render_guide,
     serve_guide,
 )
-from seekgraph.viz.report import published_triple_counts, write_report
+from seekgraph.viz.report import write_report
+from seekgraph.viz.report_data import published_triple_counts
 from seekgraph.viz.stages import REPORT
 from tests.conftest import run_stage
 from tests.viz_sample import (
@@ -133,9 +134,10 @@ def test_every_bar_of_the_report_carries_its_number(
     sample_db: neo4j.Driver, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from seekgraph.viz import report as report_module
+    from seekgraph.viz import report_plots
 
     figures: list[Any] = []
-    monkeypatch.setattr(report_module, "_png", lambda fig: figures.append(fig) or "x")
+    monkeypatch.setattr(report_plots, "png", lambda fig: figures.append(fig) or "x")
     report = report_module.build_report(sample_db, published_path=tmp_path / "absent")
     assert len(figures) == report.n_plots == N_PLOTS
     n_bars = 0

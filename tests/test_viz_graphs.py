@@ -8,7 +8,7 @@ from collections import Counter
 import neo4j
 import pytest
 
-from seekgraph.viz import graphs
+from seekgraph.viz import graph_layout, graph_roles, graphs, vizgraph
 from seekgraph.viz.errors import NotFoundError
 from seekgraph.viz.html import levels, render_html
 from seekgraph.viz.svg import render_svg
@@ -31,11 +31,11 @@ def sample_db(clean_db: neo4j.Driver, database: str | None) -> neo4j.Driver:
     return clean_db
 
 
-def _labels(vg: graphs.VizGraph) -> Counter[str]:
+def _labels(vg: vizgraph.VizGraph) -> Counter[str]:
     return Counter(n.label for n in vg.nodes)
 
 
-def _captions(vg: graphs.VizGraph, role: str) -> set[str]:
+def _captions(vg: vizgraph.VizGraph, role: str) -> set[str]:
     return {n.caption for n in vg.nodes if n.role == role}
 
 
@@ -176,9 +176,9 @@ def test_a_trajectory_of_120_steps_is_drawn_in_readable_pages(
     ordered picture is cut into pages laid out in rows of five, each a few hundred points."""
     load_sample(clean_db, database, long_rollout(120))
     steps = graphs.load(clean_db, "steps", LONG)
-    assert steps.count("Step") == graphs.PER_PAGE["steps"] == 20
+    assert steps.count("Step") == graph_layout.PER_PAGE["steps"] == 20
     assert "page 1 of 6: steps 1-20 of 120; --page 2 for the next" in steps.notes
-    last = graphs.load(clean_db, "steps", LONG, options=graphs.Options(page=6))
+    last = graphs.load(clean_db, "steps", LONG, options=vizgraph.Options(page=6))
     assert {n.caption for n in last.nodes if n.label == "Step"} == {
         f"#{i} tool_call" for i in range(100, 120)
     }
@@ -186,12 +186,12 @@ def test_a_trajectory_of_120_steps_is_drawn_in_readable_pages(
     assert trajectory.count("Action") == 10 and "page 1 of 13" in " ".join(trajectory.notes)
     for vg, label, n_rows in ((steps, "Step", 4), (last, "Step", 4), (trajectory, "Action", 2)):
         cells = [n for n in vg.nodes if n.label == label]
-        assert len({n.x for n in cells}) == graphs.COLUMNS
+        assert len({n.x for n in cells}) == graph_layout.COLUMNS
         assert len({n.y for n in cells}) == n_rows
         width, height = _svg_size(render_svg(vg))
         assert width < 1400 and height < 1400, (vg.kind, width, height)
     with pytest.raises(NotFoundError, match="page 7 does not exist: the picture has 6 page"):
-        graphs.load(clean_db, "steps", LONG, options=graphs.Options(page=7))
+        graphs.load(clean_db, "steps", LONG, options=vizgraph.Options(page=7))
 
 
 def _svg_size(svg: str) -> tuple[float, float]:
@@ -238,7 +238,7 @@ def test_task_pictures_cap_other_anchors_and_answers(sample_db: neo4j.Driver) ->
     assert vg.notes[-1] == (
         "showing 2 of 3 other anchors (at most 1 per tree; --max-anchors 0 draws all)"
     )
-    capped = graphs.load(sample_db, "task", BASIC, options=graphs.Options(max_answers=2))
+    capped = graphs.load(sample_db, "task", BASIC, options=vizgraph.Options(max_answers=2))
     assert _captions(capped, "target") == {"Anne Enright", "Ben Okri"}  # by name
     assert len(capped.nodes) == 9  # Kazuo Ishiguro and his two values are left out
     assert capped.notes[-1].startswith("showing 2 of 3 answers (--max-answers 0 draws all")
@@ -248,15 +248,15 @@ def test_task_pictures_cap_other_anchors_and_answers(sample_db: neo4j.Driver) ->
 
 
 def test_interchangeable_nodes_are_grouped_without_changing_connectivity() -> None:
-    def node(i: str, label: str) -> graphs.VizNode:
-        return graphs.VizNode(id=i, label=label, caption=i, tooltip=i, color="#fff")
+    def node(i: str, label: str) -> vizgraph.VizNode:
+        return vizgraph.VizNode(id=i, label=label, caption=i, tooltip=i, color="#fff")
 
-    vg = graphs.VizGraph(kind="steps", subject_id="r", title="t")
+    vg = vizgraph.VizGraph(kind="steps", subject_id="r", title="t")
     vg.nodes = [node("s0", "Step"), node("s1", "Step")]
     vg.nodes += [node(f"e{i}", "Entity") for i in range(5)]
-    vg.edges = [graphs.VizEdge("s0", f"e{i}", "REVEALED") for i in range(4)]
-    vg.edges.append(graphs.VizEdge("s1", "e4", "REVEALED"))
-    graphs._group(vg, {n.id: n for n in vg.nodes}, ("Entity",), "revealed")
+    vg.edges = [vizgraph.VizEdge("s0", f"e{i}", "REVEALED") for i in range(4)]
+    vg.edges.append(vizgraph.VizEdge("s1", "e4", "REVEALED"))
+    graph_roles.group_nodes(vg, {n.id: n for n in vg.nodes}, ("Entity",), "revealed")
     captions = sorted(n.caption for n in vg.nodes if n.label == "Entity")
     assert captions == ["4 revealed: e0", "e4"]
     assert {(e.source, vg.node(e.target).caption) for e in vg.edges} == {

@@ -13,7 +13,7 @@ the original turn, `rewritten` says whether its thought was rewritten).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,9 +44,11 @@ def step_rows(
     trajectory: Trajectory,
     steps: Sequence[StepRecord] | None = None,
     *,
-    rewritten: Sequence[int] = (),
+    rewritten: Mapping[int, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """The `agent/merge_steps` rows of a trajectory (`steps`: what each turn measured)."""
+    """The `agent/merge_steps` rows of a trajectory (`steps`: what each turn measured;
+    `rewritten`: turn index -> how its thought was rewritten, ``llm`` or ``deterministic``)."""
+    rewritten = rewritten or {}
     records = list(steps) if steps is not None else [StepRecord()] * len(trajectory.turns)
     rows = []
     for k, (turn, record) in enumerate(zip(trajectory.turns, records, strict=True)):
@@ -63,7 +65,8 @@ def step_rows(
                 "tokens": record.tokens,
                 "detour_kind": record.detour_kind,
                 "tool_error": record.error,
-                "rewritten": turn.index in set(rewritten),
+                "rewritten": turn.index in rewritten,
+                "rewrite": rewritten.get(turn.index),
                 "previous": f"{rollout_id}#{k - 1}" if k else None,
             }
         )

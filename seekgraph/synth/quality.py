@@ -20,8 +20,11 @@ name as its reason, and counted in the stage report):
 - ``attribute_debris``: an attribute a WebLeaper question asks for is header debris
   (`seekgraph.synth.phrasing.attribute_debris`: punctuation, star marks, newlines, unexplained
   abbreviations).
+- ``split_leak``: a task whose source tables are some held-out and some train
+  (`seekgraph.synth.split`); every other kept task gets the split of its tables, so no table is a
+  source of a held-out and of a train task.
 
-Ingest and synthesis already avoid all of them; the gate proves it on the stored graph, so a
+Ingest and synthesis already avoid all but the last; the gate proves it on the stored graph, so a
 task written by an older version, another tool or a hand edit is caught too. Running it again
 finds nothing new (idempotent).
 """
@@ -44,6 +47,15 @@ from seekgraph.synth.ingest.cells import BLANK_KEYS, PLACEHOLDER_STARTS, SUMMARY
 from seekgraph.synth.kinds import kind_fits, page_kind
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
 from seekgraph.synth.phrasing import attribute_debris
+from seekgraph.synth.split import (
+    HELDOUT_PERCENT,
+    LEAK,
+    NONE,
+    crossing_tasks,
+    leak_detail,
+    sources_of,
+    split_of_sources,
+)
 
 STAGE = "quality"
 CHECKS = (
@@ -55,6 +67,7 @@ CHECKS = (
     "partial_table",
     "kind_from_header",
     "attribute_debris",
+    "split_leak",
 )
 # the kind(s) a templated WebLeaper question names: Basic and Union ("Which X are listed in"),
 # Union over tables whose keys differ ("..., as Y, in"), Reverse-Union ("Among the X listed")
@@ -68,6 +81,13 @@ class QualityConfig:
 
     circular: bool = option(
         True, "Prove per KP task that no variable is pinned to a named entity (one query each)."
+    )
+    heldout_percent: int = option(
+        HELDOUT_PERCENT,
+        "Share of source tables held out (by a hash of the table id); a task is held out iff "
+        "all its tables are, and one over both sides is rejected split_leak.",
+        min=0,
+        max=100,
     )
 
 
@@ -199,6 +219,45 @@ def _circular_tasks(driver: neo4j.Driver, database: str | None) -> list[tuple[st
     return found
 
 
+def _splits(
+    driver: neo4j.Driver, database: str | None, heldout_percent: int, leaks: list[tuple[str, str]]
+) -> tuple[list[dict[str, str]], int]:
+    """The split of each kept task from its sources (rows for `set_task_splits`, only where it
+    changes), the tasks over both sides appended to `leaks`, and how many tasks have no known
+    source (their split is left as synthesis wrote it)."""
+    rows: list[dict[str, str]] = []
+    unsourced = 0
+    for r in cypher.read(driver, "quality/find_task_sources", database=database):
+        split = split_of_sources(r["tables"], r["pages"], heldout_percent)
+        if split == LEAK:
+            leaks.append((r["task_id"], leak_detail(sources_of(r), heldout_percent)))
+        elif split == NONE:
+            unsourced += 1
+        elif split != r["split"]:
+            rows.append({"task_id": r["task_id"], "split": split})
+    return rows, unsourced
+
+
+def _note_split(
+    driver: neo4j.Driver, database: str | None, report: StageReport, unsourced: int
+) -> None:
+    """What the split looks like on the stored graph after the gate: tasks per side, train
+    tasks sharing a source with a held-out task (0 unless a task has no known source), and
+    answer entities that still occur on both sides."""
+    rows = cypher.read(driver, "quality/find_task_sources", database=database)
+    for side in ("train", "heldout"):
+        report.notes[f"split {side} tasks"] = sum(1 for r in rows if r["split"] == side)
+    report.notes["split tasks without a known source"] = unsourced
+    report.notes["split train tasks sharing a source with a held-out task"] = len(
+        crossing_tasks(rows)
+    )
+    shared = cypher.read(driver, "quality/count_shared_answers", database=database)
+    if shared:
+        report.notes["split answer entities on both sides"] = (
+            f"{shared[0]['shared']} of {shared[0]['heldout_answers']} held-out answers"
+        )
+
+
 def run_quality(
     driver: neo4j.Driver,
     database: str | None,
@@ -232,6 +291,9 @@ def run_quality(
         found["circular"] = _circular_tasks(driver, database)
     if progress is not None:
         progress(1)
+    splits, unsourced = _splits(driver, database, config.heldout_percent, found["split_leak"])
+    if progress is not None:
+        progress(1)
     for check in CHECKS:
         for task_id, detail in found[check]:
             if task_id not in failures:
@@ -243,6 +305,9 @@ def run_quality(
     save_rejections(driver, report, database)
     rows = [{"task_id": t, "reason": reason} for t, reason in sorted(failures.items())]
     cypher.run_batches(driver, "quality/set_gate_rejections", rows, database=database)
+    kept_splits = [s for s in splits if s["task_id"] not in failures]
+    cypher.run_batches(driver, "quality/set_task_splits", kept_splits, database=database)
+    _note_split(driver, database, report, unsourced)
     for r in cypher.read(driver, "report/count_tasks", database=database):
         if r["status"] == "kept":
             report.keep(int(r["n"]))

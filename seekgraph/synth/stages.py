@@ -128,7 +128,7 @@ def run_quality(ctx: StageContext, config: QualityConfig) -> StageReport:
     from seekgraph.synth.quality import run_quality as gate
     from seekgraph.synth.shaper.stages import export_tasks as export_kp
 
-    with ctx.progress("quality checks", 5) as bar:
+    with ctx.progress("quality checks", 6) as bar:
         report = gate(ctx.driver, ctx.database, config, bar.update)
     leaper = ctx.out_dir / "leaper_tasks.jsonl"
     shaper = ctx.out_dir / "shaper_tasks.jsonl"
@@ -206,7 +206,8 @@ QUALITY = Stage(
     "quality",
     "the quality gate: summary-row answers, invented ids, duplicate questions, absent "
     "attributes, circular KP tasks, selections asked as full lists, kinds the answers are "
-    "not, header debris rejected; kept tasks exported",
+    "not, header debris, tasks over held-out and train tables (split_leak) rejected; the "
+    "held-out split set by source tables; kept tasks exported",
     QualityConfig,
     "quality",
     run_quality,

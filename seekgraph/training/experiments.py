@@ -28,131 +28,29 @@ Every step is resumable: done rollouts, finished prunes, built datasets, finishe
 and finished evaluation rollouts are skipped, so a killed experiment is simply re-run. The
 defaults fit this project's 2-core CPU with SmolLM2-135M; `model`, `device`, `eval_backend` and
 the budget take a bigger model on a GPU (or a `vllm serve` endpoint) by configuration.
+
+This module runs the comparison; its settings are `experiment_config`, its tables
+`experiment_tables`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import statistics
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import neo4j
 
-from seekgraph.agent.config import FilterConfig, RolloutConfig, ToolSettings
-from seekgraph.common.config import option
+from seekgraph.agent.config import FilterConfig, RolloutConfig
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
-from seekgraph.graphdb.stages import StageReport
 from seekgraph.training.config import DatasetSpec, EvalConfig, SFTRunConfig
 from seekgraph.training.errors import TrainingError
-
-DTYPES = ("float32", "bfloat16", "float16")
-ARMS = ("filtered", "unfiltered", "random", "pruned", "hybrid")
-METRICS = ("valid_turn_rate", "accuracy", "f1", "isr", "ise", "rounds", "tokens", "fae")
-TABLES = {  # paper → (arms in its table, the metrics it reports)
-    "webleaper": (
-        ("filtered", "unfiltered", "random"),
-        ("valid_turn_rate", "accuracy", "f1", "isr", "ise", "rounds"),
-    ),
-    "webclipper": (
-        ("filtered", "pruned", "hybrid"),
-        ("valid_turn_rate", "rounds", "tokens", "accuracy", "fae"),
-    ),
-}
-ARM_NAMES = {"webclipper": {"filtered": "unpruned"}}
-
-
-@dataclass(frozen=True)
-class ExperimentConfig(ToolSettings):
-    """The comparison's data, the student's budget (the same for every arm) and its evaluation."""
-
-    top_k: int = option(3, "Search results per query (short observations).", min=1, max=50)
-    evidence_chars: int = option(600, "Extractive visit: characters per page.", min=100)
-    observation_chars: int = option(
-        900, "Every tool response cut to this many characters (teacher and student).", min=0
-    )
-    name: str = option("papers", "Experiment name (file and node).")
-    arms: tuple[str, ...] = option(
-        ("filtered", "unfiltered", "random", "pruned"), "Arms to train.", choices=ARMS
-    )
-    seeds: tuple[int, ...] = option((0, 1), "Seeds; every arm is trained once per seed.")
-    variants: tuple[str, ...] = option(
-        (), "Task variants used for training and evaluation (empty: any)."
-    )
-    train_tasks: int = option(0, "Train tasks, at most (0: all).", min=0)
-    task_seed: int = option(0, "Seed of the order in which train and eval tasks are taken.")
-    rollouts_per_task: int = option(2, "Teacher rollouts per train task.", min=1)
-    detour_rate: float = option(0.3, "Teacher: probability of a detour after each action.", min=0)
-    teacher_max_rounds: int = option(16, "Teacher: round budget.", min=2)
-    rewrite_limit: int = option(
-        0,
-        "Pruned trajectories whose thoughts are rewritten (-1: all; minutes each on CPU).",
-        min=-1,
-    )
-    model: str = option("smollm2", "The student's base: smollm2 or a checkpoint folder.")
-    max_steps: int = option(150, "SFT optimizer steps per run.", min=1)
-    learning_rate: float = option(1e-4, "SFT learning rate.", min=0)
-    lr_scheduler_type: str = option("cosine", "transformers scheduler name.")
-    warmup_steps: float = option(0.1, "Warm-up: steps (>= 1) or a share of all steps.", min=0)
-    per_device_train_batch_size: int = option(1, "SFT batch size.", min=1)
-    gradient_accumulation_steps: int = option(1, "SFT gradient accumulation.", min=1)
-    max_length: int = option(
-        1536, "SFT: tokens; longer examples are dropped (counted per arm).", min=16
-    )
-    device: str = option(
-        "cpu", "cpu or cuda (SFT and the transformers eval backend).", choices=("cpu", "cuda")
-    )
-    dtype: str = option(
-        "float32", "Weights in SFT: float32 (with mixed_bf16) or bfloat16.", choices=DTYPES
-    )
-    mixed_bf16: bool = option(
-        True,
-        "bfloat16 matmuls over float32 weights in SFT, bfloat16 weights in the evaluation "
-        "(several times faster on CPUs with AMX/AVX512-BF16 and on GPUs).",
-    )
-    eval_tasks: int = option(20, "Held-out tasks evaluated, at most (the same for every arm).")
-    eval_backend: str = option(
-        "", "LLM spec serving a checkpoint in the evaluation (empty: transformers on it)."
-    )
-    max_rounds: int = option(8, "Evaluation: round budget (also F-AE's Max_Rounds).", min=1)
-    max_tokens: int = option(384, "Evaluation: tokens per assistant message.", min=1)
-    max_context_tokens: int = option(3000, "Evaluation: context budget in tokens.", min=256)
-    max_seconds: float = option(600.0, "Evaluation: wall time per rollout.", min=1)
-    concurrency: int = option(
-        4, "Concurrent rollouts (teacher threads; one lock-step batch of the student).", min=1
-    )
-
-    def tool_settings(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(ToolSettings)}
-
-
-@dataclass
-class ArmResult:
-    arm: str
-    seed: int
-    dataset_id: str
-    examples: int  # examples the SFT run trained on
-    dropped: int  # examples too long for max_length
-    run_id: str
-    checkpoint: str
-    eval_id: str
-    metrics: dict[str, float]
-    losses: list[float] = field(default_factory=list)
-    train_seconds: float = 0.0
-
-
-@dataclass
-class ExperimentResult:
-    experiment_id: str
-    base: dict[str, float]
-    arms: list[ArmResult]
-    data: dict[str, Any]
-    tables: str  # markdown
-    path: Path
+from seekgraph.training.experiment_config import ARMS, ExperimentConfig
+from seekgraph.training.experiment_tables import ArmResult, ExperimentResult, render_tables
 
 
 def arm_spec(
@@ -208,7 +106,8 @@ def teacher_data(
     from seekgraph.agent.policies import make_policy
     from seekgraph.agent.rollouts import run_rollouts
     from seekgraph.agent.scoring import score_rollouts
-    from seekgraph.training.stategraph.prune import PruneConfig, prune_rollouts
+    from seekgraph.training.stategraph.prune import prune_rollouts
+    from seekgraph.training.stategraph.prune_config import PruneConfig
 
     tasks = _tasks(driver, database, config, "train", config.train_tasks)
     if not tasks:
@@ -237,7 +136,7 @@ def teacher_data(
         driver,
         database,
         PruneConfig(
-            rewrite=config.rewrite_limit != 0,
+            rewrite_backend="transformers" if config.rewrite_limit != 0 else "",
             rewrite_limit=config.rewrite_limit,
             rollout_ids=tuple(ids),
         ),
@@ -416,94 +315,3 @@ def _link(
             "config_json": json.dumps(_canonical(config), sort_keys=True),
         },
     )
-
-
-def summarize(values: list[float]) -> tuple[float, float, float]:
-    """(mean, min, max) of the per-seed values."""
-    return statistics.fmean(values), min(values), max(values)
-
-
-def within_noise(a: list[float], b: list[float]) -> bool:
-    """Two arms differ by less than their seeds do: the ranges over seeds overlap (with one
-    seed each, any difference counts as within noise: there is no spread to compare with)."""
-    if len(a) < 2 or len(b) < 2:
-        return True
-    return max(a) >= min(b) and max(b) >= min(a)
-
-
-def _noise_line(name: str, reference: str, beyond: list[str], seeds: int) -> str:
-    if seeds < 2:
-        return f"- {name} vs {reference}: one seed, so no spread to judge noise by."
-    if beyond:
-        return (
-            f"- {name} vs {reference}: beyond seed noise on {', '.join(beyond)}; the rest within."
-        )
-    return f"- {name} vs {reference}: every difference is within seed noise (ranges overlap)."
-
-
-def render_tables(
-    config: ExperimentConfig,
-    base: dict[str, float],
-    results: list[ArmResult],
-    data: dict[str, Any],
-) -> str:
-    """The two papers' tables in markdown: mean [min, max] over seeds per arm and metric, the
-    base model's row, and which differences against the reference arm are within noise."""
-    lines = [
-        f"# Experiment `{config.name}`",
-        "",
-        f"Student: `{config.model}`, {config.max_steps} SFT steps per arm and seed (batch "
-        f"{config.per_device_train_batch_size}x{config.gradient_accumulation_steps}, lr "
-        f"{config.learning_rate:g} {config.lr_scheduler_type}, max_length {config.max_length}); "
-        f"seeds {', '.join(map(str, config.seeds))}. Evaluation: {data.get('eval_tasks')} held-out "
-        f"tasks, at most {config.max_rounds} rounds (F-AE's Max_Rounds), greedy. Teacher data: "
-        f"{data.get('train_tasks')} train tasks, {data.get('rollouts')} rollouts "
-        f"(`{data.get('teacher')}`); filter rejections {data.get('filter_rejections')}; "
-        f"prune {data.get('prune')}.",
-        "",
-    ]
-    for paper, (arms, metrics) in TABLES.items():
-        present = [a for a in arms if any(r.arm == a for r in results)]
-        if len(present) < 2:
-            continue
-        names = ARM_NAMES.get(paper, {})
-        lines += [f"## {paper}", ""]
-        lines.append("| arm | examples (dropped too long) | " + " | ".join(metrics) + " |")
-        lines.append("|---" * (len(metrics) + 2) + "|")
-        lines.append("| base model | - | " + " | ".join(f"{base[m]:.3f}" for m in metrics) + " |")
-        per_arm: dict[str, dict[str, list[float]]] = {}
-        for arm in present:
-            runs = [r for r in results if r.arm == arm]
-            per_arm[arm] = {m: [r.metrics[m] for r in runs] for m in metrics}
-            cells = []
-            for m in metrics:
-                mean, low, high = summarize(per_arm[arm][m])
-                cells.append(
-                    f"{mean:.3f} [{low:.3f}, {high:.3f}]" if len(runs) > 1 else f"{mean:.3f}"
-                )
-            examples = "/".join(str(r.examples) for r in runs)
-            dropped = "/".join(str(r.dropped) for r in runs)
-            lines.append(
-                f"| {names.get(arm, arm)} | {examples} ({dropped}) | " + " | ".join(cells) + " |"
-            )
-        reference = present[0]
-        lines.append("")
-        for arm in present[1:]:
-            beyond = [
-                m for m in metrics if not within_noise(per_arm[reference][m], per_arm[arm][m])
-            ]
-            lines.append(
-                _noise_line(
-                    names.get(arm, arm), names.get(reference, reference), beyond, len(config.seeds)
-                )
-            )
-        lines.append("")
-    return "\n".join(lines) + "\n"
-
-
-def experiment_report(result: ExperimentResult) -> StageReport:
-    report = StageReport("experiment")
-    report.keep(len(result.arms))
-    report.notes["experiment"] = result.experiment_id
-    report.notes["table"] = str(result.path)
-    return report

@@ -25,7 +25,7 @@ import neo4j
 from seekgraph.common.offline import offline_and_quiet
 from seekgraph.training import runs
 from seekgraph.training.config import SFTRunConfig, as_dict
-from seekgraph.training.datasets import read_examples, resolve_dataset
+from seekgraph.training.dataset_files import read_examples, resolve_dataset
 from seekgraph.training.errors import TrainingConfigError, TrainingError
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"

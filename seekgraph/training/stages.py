@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from seekgraph.graphdb.stages import Stage, StageContext, StageReport
 from seekgraph.training.config import DatasetSpec, EvalConfig, GRPORunConfig, SFTRunConfig
-from seekgraph.training.experiments import ExperimentConfig
-from seekgraph.training.stategraph.prune import PruneConfig
+from seekgraph.training.experiment_config import ExperimentConfig
+from seekgraph.training.stategraph.prune_config import PruneConfig
 
 
 def run_prune(ctx: StageContext, config: PruneConfig) -> StageReport:
@@ -23,8 +23,10 @@ def run_prune(ctx: StageContext, config: PruneConfig) -> StageReport:
             leases=Leases(ctx.driver, ctx.database, "prune", seconds=config.lease_seconds),
         )
     limit = "all" if config.rewrite_limit < 0 else config.rewrite_limit
-    result.report.notes["trajectories rewritten"] = (
-        f"{result.rewrite_calls} (rewrite_limit {limit})"
+    result.report.notes["trajectories rewritten by an LLM"] = (
+        f"{result.rewrite_calls} (rewrite_backend {config.rewrite_backend}, rewrite_limit {limit})"
+        if config.rewrite_backend
+        else "none: thoughts rewritten without a model ([prune] rewrite_backend sets an LLM)"
     )
     return result.report
 
@@ -88,7 +90,7 @@ def run_eval(ctx: StageContext, config: EvalConfig) -> StageReport:
 
 def run_experiment(ctx: StageContext, config: ExperimentConfig) -> StageReport:
     """The WebLeaper and WebClipper comparisons on a student (`seekgraph.training.experiments`)."""
-    from seekgraph.training.experiments import experiment_report
+    from seekgraph.training.experiment_tables import experiment_report
     from seekgraph.training.experiments import run_experiment as run
 
     result = run(ctx.driver, ctx.database, config, ctx.out_dir, echo=ctx.echo)

@@ -16,8 +16,8 @@ from importlib import resources
 from pathlib import Path
 
 from seekgraph.viz.errors import RenderError
-from seekgraph.viz.graphs import VizGraph, to_json
 from seekgraph.viz.style import PIVOT_COLOR, TARGET_COLOR
+from seekgraph.viz.vizgraph import VizGraph, to_json
 
 VIS_VERSION = "vis-9.1.2"
 FORCE_LAYOUT_ABOVE = 30  # nodes
@@ -80,7 +80,7 @@ def levels(vg: VizGraph) -> dict[str, int]:
 
 
 def fixed(vg: VizGraph) -> bool:
-    """Whether the picture carries its own layout (ordered pictures: `graphs._grid`)."""
+    """Whether the picture carries its own layout (ordered pictures: `graph_layout.lay_out_grid`)."""
     return bool(vg.nodes) and all(n.x is not None and n.y is not None for n in vg.nodes)
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import graphviz
 
 from seekgraph.viz.errors import RenderError
-from seekgraph.viz.graphs import VizGraph
 from seekgraph.viz.style import PIVOT_COLOR, TARGET_COLOR
+from seekgraph.viz.vizgraph import VizGraph
 
 SHAPES = {
     "dot": "ellipse",
@@ -50,7 +50,7 @@ def _legend_label(vg: VizGraph) -> str:
 def to_dot(vg: VizGraph) -> graphviz.Digraph:
     """The Graphviz graph: nodes coloured by label, rings for roles, legend as the graph label."""
     # Wide trees grow to the right so their leaves stack instead of spreading over a page;
-    # an ordered picture brings its own rows (`graphs._grid`), pinned for neato.
+    # an ordered picture brings its own rows (`graph_layout.lay_out_grid`), pinned for neato.
     pinned = bool(vg.nodes) and all(n.x is not None and n.y is not None for n in vg.nodes)
     rankdir = "LR" if len(vg.nodes) > 30 else "TB"
     dot = graphviz.Digraph(

@@ -77,7 +77,7 @@ def viz(
     Trajectories and steps are drawn a page at a time (`--page`), in rows, so a rollout of
     100 steps stays readable; the picture's notes say how many pages there are.
     """
-    from seekgraph.viz import graphs
+    from seekgraph.viz import graphs, vizgraph
     from seekgraph.viz.html import write_html
     from seekgraph.viz.svg import write_svg
 
@@ -92,7 +92,7 @@ def viz(
         return
     if page < 1 or per_page < 0:
         raise click.BadParameter("--page starts at 1 and --per-page at 0")
-    options = graphs.Options(max_anchors, max_answers, page, per_page)
+    options = vizgraph.Options(max_anchors, max_answers, page, per_page)
     vg = graphs.load(app.driver(), kind, subject_id, app.database, options=options)
     stem = _file_stem(kind, subject_id) + (f"-p{page}" if page > 1 else "")
     html_path = write_html(vg, out_dir / f"{stem}.html")

@@ -6,7 +6,7 @@ MERGE (s:Step {step_id: row.step_id})
 SET s.index = row.index, s.source_index = row.source_index, s.content = row.content,
     s.response = row.response, s.kind = row.kind, s.tool = row.tool, s.tokens = row.tokens,
     s.detour_kind = row.detour_kind, s.tool_error = row.tool_error,
-    s.rewritten = row.rewritten
+    s.rewritten = row.rewritten, s.rewrite = row.rewrite
 MERGE (r)-[:HAS_STEP]->(s)
 WITH s, row
 WHERE row.previous IS NOT NULL

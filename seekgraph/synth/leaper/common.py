@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -12,6 +11,7 @@ import neo4j
 from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.split import HELDOUT_PERCENT, NONE, split_of_sources
 
 
 @dataclass(frozen=True)
@@ -52,9 +52,6 @@ class LeaperConfig:
         3, "Reverse-Union: a pivot must be shared by at least this many other entities.", min=1
     )
     bridges_per_union: int = option(2, "Reverse-Union: bridge anchors tried per Union task.", min=1)
-    heldout_percent: int = option(
-        20, "Share of tasks marked split=heldout (by a hash of the id).", min=0, max=100
-    )
     batch_size: int = option(200, "Trees or tasks per batch of reads and writes.", min=1)
     paraphrase_with: str = option(
         "", "LLM backend spec that paraphrases questions (empty: templates only)."
@@ -63,12 +60,6 @@ class LeaperConfig:
     def __post_init__(self) -> None:
         if self.max_group_trees < self.min_trees:
             raise ValueError("max_group_trees must be at least min_trees")
-
-
-def split_of(task_id: str, heldout_percent: int = 20) -> str:
-    """'heldout' for about `heldout_percent`% of ids, decided by a hash (stable across runs)."""
-    bucket = int(hashlib.sha1(task_id.encode("utf-8")).hexdigest()[:8], 16) % 100
-    return "heldout" if bucket < heldout_percent else "train"
 
 
 @dataclass(frozen=True)
@@ -104,7 +95,13 @@ class TaskRecord:
     def reject(self, reason: str) -> None:
         self.status, self.reason = "rejected", reason
 
-    def row(self, heldout_percent: int) -> dict[str, Any]:
+    def source_tables(self) -> list[str]:
+        """The tables the task is built from (Basic: its tree's; Union and Reverse-Union: the
+        family's), which decide its held-out split (`seekgraph.synth.split`)."""
+        tables = self.spec.get("table_ids") or [self.spec.get("table_id")]
+        return sorted({str(t) for t in tables if t})
+
+    def row(self) -> dict[str, Any]:
         kept = self.status == "kept"
         unique_targets = sorted({(t.role, t.kind, t.id) for t in self.targets})
         return {
@@ -116,7 +113,7 @@ class TaskRecord:
             "status": self.status,
             "reason": self.reason or None,
             "n_targets": len({t.id for t in self.targets}),
-            "split": split_of(self.task_id, heldout_percent),
+            "split": _split(self.source_tables()),
             "tree_json": json.dumps(self.tree, ensure_ascii=False),
             "spec_json": json.dumps(self.spec, ensure_ascii=False),
             "trees": self.trees,
@@ -129,6 +126,11 @@ class TaskRecord:
             "clues": self.clues if kept else [],
             "pivots": self.pivots if kept else [],
         }
+
+
+def _split(tables: list[str]) -> str | None:
+    split = split_of_sources(tables, [], HELDOUT_PERCENT)
+    return None if split == NONE else split
 
 
 def existing_task_ids(driver: neo4j.Driver, database: str | None, task_ids: list[str]) -> set[str]:
@@ -144,7 +146,7 @@ def write_tasks(
     driver: neo4j.Driver, database: str | None, tasks: list[TaskRecord], config: LeaperConfig
 ) -> int:
     """MERGE tasks with provenance and targets; idempotent."""
-    rows = [t.row(config.heldout_percent) for t in tasks]
+    rows = [t.row() for t in tasks]
     return cypher.run_batches(
         driver, "leaper/merge_tasks", rows, database=database, batch_size=config.batch_size
     )

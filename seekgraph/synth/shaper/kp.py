@@ -25,12 +25,12 @@ Example: ``[?, nationality, C@United Kingdom]`` and ``[?, links_to, V@A]``,
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from seekgraph.synth.errors import SynthError
+from seekgraph.synth.split import HELDOUT_PERCENT, NONE, split_of_sources
 
 TARGET = "?"
 LINKS_TO = "links_to"
@@ -177,9 +177,16 @@ class KPTask:
         kept = self.triples[:index] + self.triples[index + 1 :]
         return replace(self, triples=kept)
 
+    def source_tables(self) -> list[str]:
+        """The tables the triples read (``relation@table_id``), which decide the held-out split
+        with the pages (`urls`) as the fallback (`seekgraph.synth.split`)."""
+        tables = {t.relation.partition(TABLE_SEPARATOR)[2] for t in self.triples}
+        return sorted(tables - {""})
+
     @property
-    def split(self) -> str:
-        return split_of(self.task_id)
+    def split(self) -> str | None:
+        split = split_of_sources(self.source_tables(), self.urls, HELDOUT_PERCENT)
+        return None if split == NONE else split
 
     def max_layer(self) -> int:
         return max((t.layer for t in self.triples), default=0)
@@ -199,9 +206,3 @@ def retarget(task: KPTask, var: Var) -> KPTask:
         for t in task.triples
     )
     return replace(task, triples=triples)
-
-
-def split_of(task_id: str, heldout_percent: int = 20) -> str:
-    """``heldout`` for about `heldout_percent`% of ids (a hash, so it never changes), else ``train``."""
-    bucket = int(hashlib.sha1(task_id.encode("utf-8")).hexdigest()[:8], 16) % 100
-    return "heldout" if bucket < heldout_percent else "train"

@@ -1,14 +1,19 @@
-"""Coherence-aware thought rewriting with perplexity selection (WebClipper §3.4).
+"""Coherence-aware thought rewriting (WebClipper §3.4), checked, with a rewrite without a model.
 
 After pruning, a kept turn whose original predecessor was removed may still refer to what the
-removed steps found. Such a thought (and only such a thought: `turns_to_rewrite`) is rewritten:
-an LLM gets the full original context and the list of removed steps and writes `n_candidates`
-rewrites (different seeds); the candidate with the lowest perplexity under a local model
-(SmolLM2 through transformers by default), conditioned on the pruned trajectory before it, wins.
-Tool calls and observations are re-attached unchanged; other thoughts keep their exact text.
+removed steps found. Such a thought (and only such a thought: `turns_to_rewrite`) is rewritten.
 
-If no candidate survives cleaning (empty, or containing tags), the original thought is kept and
-the record says ``rewrite_failed``, so the trajectory is still valid but marked.
+Without a backend (the default: no model is loaded), the rewrite is deterministic
+(`thoughts.deterministic_rewrite`: the sentences that cite a removed step or name what only a
+removed step showed are dropped). With a backend, an LLM gets the full original context and the
+list of removed steps and writes `n_candidates` rewrites (different seeds); a candidate is kept
+only when it passes every check of `thoughts.problems` (cites no pruned step, names nothing the
+kept history has not shown, reads as fluent text: checked, not assumed from its perplexity);
+among those, the one with the lowest perplexity under a local model (SmolLM2 through
+transformers by default), conditioned on the pruned trajectory before it, wins. When none
+passes, the thought is rewritten deterministically. Each record says which (``method``:
+``llm`` or ``deterministic``) and why the candidates were rejected. Tool calls and observations
+are re-attached unchanged; other thoughts keep their exact text.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 
 from seekgraph.common.llm.base import LLMBackend, Message
 from seekgraph.common.wire import Trajectory, Turn
+from seekgraph.training.stategraph.thoughts import deterministic_rewrite, problems, shown_text
 
 _TAGS = re.compile(r"</?(think|tool_call|tool_response|answer)>", re.I)
 _CUT = re.compile(r"<(tool_call|answer|tool_response)>", re.I)
@@ -50,14 +56,18 @@ class RewriteRecord:
     turn: int
     original: str
     chosen: str
-    status: str  # "rewritten" or "rewrite_failed"
+    status: str  # "rewritten"
     candidates: list[str] = field(default_factory=list)
-    perplexities: list[float] = field(default_factory=list)
+    perplexities: list[float] = field(default_factory=list)  # of the candidates that passed
+    method: str = "deterministic"  # "llm": a checked candidate; "deterministic": no model
+    rejected: dict[str, list[str]] = field(default_factory=dict)  # candidate -> failed checks
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "turn": self.turn,
             "status": self.status,
+            "method": self.method,
+            "rejected": self.rejected,
             "original": self.original,
             "chosen": self.chosen,
             "candidates": self.candidates,
@@ -138,12 +148,25 @@ def smollm2_scorer(backend: Any = None, *, context_chars: int = 3000) -> Scorer:
     return score
 
 
+def history_shown(pruned: Trajectory, turn: Turn) -> str:
+    """What the kept history shows before `turn`'s thought: the question, the kept turns before
+    it (messages and tool responses) and the turn's own call or answer (what the thought plans)."""
+    before = [p for t in pruned.turns if t.index < turn.index for p in (t.content, t.response)]
+    own = turn.answer if turn.is_answer else turn.parsed.call_text
+    return shown_text([pruned.question, *before, own])
+
+
+def action_of(turn: Turn) -> str:
+    return "answer" if turn.is_answer else str(turn.tool or "tool")
+
+
 @dataclass
 class Rewriter:
-    """Rewrites the thoughts a pruning made incoherent (see the module docstring)."""
+    """Rewrites the thoughts a pruning made incoherent (see the module docstring); without a
+    `backend` (or `scorer`) every rewrite is deterministic and no model is touched."""
 
-    backend: LLMBackend
-    scorer: Scorer
+    backend: LLMBackend | None = None
+    scorer: Scorer | None = None
     config: RewriteConfig = field(default_factory=RewriteConfig)
 
     def rewrite(
@@ -156,36 +179,67 @@ class Rewriter:
         records: list[RewriteRecord] = []
         for index in turns_to_rewrite(original, sorted(kept_set)):
             turn = next(t for t in pruned.turns if t.index == index)
-            messages = prompt(original, [r for r in removed if r < index], turn, self.config)
-            candidates = []
-            for k in range(self.config.n_candidates):
-                generation = self.backend.generate(
-                    messages,
-                    max_tokens=self.config.max_new_tokens,
-                    temperature=self.config.temperature,
-                    seed=k,
-                    stop=["</think>", "<tool_call>"],
+            before = [r for r in removed if r < index]
+            shown = history_shown(pruned, turn)
+            record = self._llm(original, pruned, turn, before, shown)
+            if record is None or record.method != "llm":
+                text = deterministic_rewrite(turn.thought, before, shown, action_of(turn))
+                rejected = record.rejected if record is not None else {}
+                candidates = record.candidates if record is not None else []
+                record = RewriteRecord(
+                    index, turn.thought, text, "rewritten", candidates, rejected=rejected
                 )
-                text = clean_candidate(generation.text)
-                if text and text not in candidates:
-                    candidates.append(text)
-            if not candidates:
-                records.append(RewriteRecord(index, turn.thought, turn.thought, "rewrite_failed"))
-                continue
-            scores = self.scorer(chat_text(pruned, index), candidates)
-            best = min(
-                range(len(candidates)), key=lambda i: (scores[i] != scores[i], scores[i])
-            )  # NaN last
-            records.append(
-                RewriteRecord(
-                    index, turn.thought, candidates[best], "rewritten", candidates, list(scores)
-                )
-            )
+            records.append(record)
             pruned = replace(
                 pruned,
                 turns=tuple(
-                    t.with_thought(candidates[best]) if t.index == index else t
-                    for t in pruned.turns
+                    t.with_thought(record.chosen) if t.index == index else t for t in pruned.turns
                 ),
             )
         return pruned, records
+
+    def _llm(
+        self,
+        original: Trajectory,
+        pruned: Trajectory,
+        turn: Turn,
+        removed: list[int],
+        shown: str,
+    ) -> RewriteRecord | None:
+        """The best LLM candidate that passes every check (method ``llm``), or the rejected
+        candidates with their reasons (method ``deterministic``); None without a backend."""
+        if self.backend is None or self.scorer is None:
+            return None
+        messages = prompt(original, removed, turn, self.config)
+        candidates: list[str] = []
+        for k in range(self.config.n_candidates):
+            generation = self.backend.generate(
+                messages,
+                max_tokens=self.config.max_new_tokens,
+                temperature=self.config.temperature,
+                seed=k,
+                stop=["</think>", "<tool_call>"],
+            )
+            text = clean_candidate(generation.text)
+            if text and text not in candidates:
+                candidates.append(text)
+        rejected = {c: found for c in candidates if (found := problems(c, removed, shown))}
+        passing = [c for c in candidates if c not in rejected]
+        if not passing:
+            return RewriteRecord(
+                turn.index, turn.thought, turn.thought, "rewritten", candidates, rejected=rejected
+            )
+        scores = self.scorer(chat_text(pruned, turn.index), passing)
+        best = min(
+            range(len(passing)), key=lambda i: (scores[i] != scores[i], scores[i])
+        )  # NaN last
+        return RewriteRecord(
+            turn.index,
+            turn.thought,
+            passing[best],
+            "rewritten",
+            candidates,
+            list(scores),
+            method="llm",
+            rejected=rejected,
+        )
