@@ -1,5 +1,6 @@
 """The held-out split is a function of source tables (issue 31, item 4), on a real server: after
-the quality gate no table is a source of a held-out and of a train task, and a Union task over a
+the quality gate no table is a source of a held-out and of a train task; a Union family's tables
+go to one side together (with their Union, Reverse-Union and Basic tasks); a KP task over a
 held-out and a train table is rejected ``split_leak`` (kept as a Rejection with its reason)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from seekgraph.synth.leaper.tasks_basic import build_basic_tasks
 from seekgraph.synth.leaper.tasks_union import build_union_tasks
 from seekgraph.synth.leaper.trees import build_trees
 from seekgraph.synth.quality import QualityConfig, run_quality
-from seekgraph.synth.split import source_heldout, split_of_sources
+from seekgraph.synth.split import source_heldout, source_units, split_of_sources
 from tests.conftest import run_pipeline
 from tests.leaper_data import TABLES
 from tests.scaffolding.source_tables import write_source_tables
@@ -49,7 +50,19 @@ def _tasks(driver: neo4j.Driver) -> dict[str, dict[str, object]]:
     return {r["id"]: r.data() for r in records}
 
 
-def test_no_table_crosses_the_split_and_a_union_over_both_is_a_leak(
+def _add_kp_task(driver: neo4j.Driver, task_id: str, tables: list[str]) -> None:
+    """A kept KP task whose triples read `tables` (``relation@table_id``), as shaper writes."""
+    driver.execute_query(
+        "CREATE (t:Task {task_id: $id, kind: 'kp', variant: 'kp', status: 'kept', split: 'train'}) "
+        "WITH t UNWIND range(0, size($tables) - 1) AS i "
+        "CREATE (t)-[:HAS_TRIPLE]->(:Triple {triple_id: $id + '#' + i, "
+        "relation: 'won@' + $tables[i]})",
+        id=task_id,
+        tables=tables,
+    )
+
+
+def test_a_union_family_goes_to_one_side_and_a_kp_chain_across_is_a_leak(
     clean_db: neo4j.Driver, database: str | None
 ) -> None:
     write_source_tables(clean_db, TABLES, database)
@@ -57,34 +70,40 @@ def test_no_table_crosses_the_split_and_a_union_over_both_is_a_leak(
     build_basic_tasks(clean_db, database, CONFIG)
     build_union_tasks(clean_db, database, CONFIG)
     before = _tasks(clean_db)
-    spanning = [
+    family = [
         t
         for t, r in before.items()
         if {"nobel", "booker"} <= set(r["tables"])  # type: ignore[arg-type]
     ]
-    assert spanning, "the fixture has a Union task over the Nobel and Booker tables"
-    percent = _percent_splitting("nobel", "booker")
-    held_table = "nobel" if source_heldout("nobel", percent) else "booker"
+    assert family, "the fixture has a Union task over the Nobel and Booker tables"
+    # a share that splits the lone tables: the family's unit (its smallest id, "booker") goes
+    # to one side, "states" to the other
+    percent = _percent_splitting("booker", "states")
+    _add_kp_task(clean_db, "kp:across", ["nobel", "states"])
+    _add_kp_task(clean_db, "kp:within", ["nobel", "booker"])
 
     report = run_quality(clean_db, database, QualityConfig(heldout_percent=percent))
 
     after = _tasks(clean_db)
-    for task_id in spanning:
-        assert (after[task_id]["status"], after[task_id]["reason"]) == ("rejected", "split_leak")
-    assert report.notes["check split_leak"] == len(spanning)
+    family_side = "heldout" if source_heldout("booker", percent) else "train"
+    for task_id, row in after.items():
+        if set(row["tables"]) & {"nobel", "booker"}:  # type: ignore[arg-type]
+            assert (row["status"], row["split"]) == ("kept", family_side), task_id
+    statuses = {
+        t: (r["status"], r["reason"], r["split"]) for t, r in after.items() if t.startswith("kp:")
+    }
+    assert statuses["kp:across"][:2] == ("rejected", "split_leak")
+    assert statuses["kp:within"] == ("kept", None, family_side)
+    assert report.notes["check split_leak"] == 1
     saved, _, _ = clean_db.execute_query(
         "MATCH (r:Rejection {stage: 'quality', reason: 'split_leak'}) RETURN r.record_id AS id, "
         "r.detail AS detail",
         database_=database,
     )
-    assert sorted(r["id"] for r in saved) == sorted(spanning)
-    assert all("held-out sources" in r["detail"] for r in saved)
+    assert [r["id"] for r in saved] == ["kp:across"]
+    assert "held-out sources" in saved[0]["detail"]
     kept = {t: r for t, r in after.items() if r["status"] == "kept" and r["tables"]}
-    sides = {r["split"] for r in kept.values()}
-    assert sides == {"train", "heldout"}
-    for r in kept.values():  # every kept task sits on its tables' side
-        expected = "heldout" if set(r["tables"]) == {held_table} else "train"  # type: ignore[arg-type]
-        assert r["split"] == expected
+    assert {r["split"] for r in kept.values()} == {"train", "heldout"}
     records, _, _ = clean_db.execute_query(CROSSING, database_=database)
     assert records[0]["n"] == 0
     assert report.notes["split train tasks sharing a source with a held-out task"] == 0
@@ -101,6 +120,12 @@ def test_a_family_is_held_out_only_when_all_its_tables_are() -> None:
     assert split_of_sources([held, train], [], percent) == "split_leak"
     assert split_of_sources([], ["https://en.wikipedia.org/wiki/X"], 100) == "heldout"
     assert split_of_sources([], [], percent) == "none"
+    # joined into one unit by a Union family, the two tables are never a leak
+    units = source_units([{"kind": "leaper", "tables": ["nobel", "booker"]}])
+    assert split_of_sources([held, train], [], percent, units) in ("heldout", "train")
+    assert split_of_sources([held], [], percent, units) == split_of_sources(
+        [train], [], percent, units
+    )
 
 
 @pytest.mark.slow

@@ -53,6 +53,7 @@ from seekgraph.synth.split import (
     NONE,
     crossing_tasks,
     leak_detail,
+    source_units,
     sources_of,
     split_of_sources,
 )
@@ -84,8 +85,9 @@ class QualityConfig:
     )
     heldout_percent: int = option(
         HELDOUT_PERCENT,
-        "Share of source tables held out (by a hash of the table id); a task is held out iff "
-        "all its tables are, and one over both sides is rejected split_leak.",
+        "Share of source tables held out (by a hash of the table id; the tables of a Union "
+        "family as one unit); a task is held out iff all its tables are, and one over both "
+        "sides is rejected split_leak.",
         min=0,
         max=100,
     )
@@ -222,15 +224,18 @@ def _circular_tasks(driver: neo4j.Driver, database: str | None) -> list[tuple[st
 def _splits(
     driver: neo4j.Driver, database: str | None, heldout_percent: int, leaks: list[tuple[str, str]]
 ) -> tuple[list[dict[str, str]], int]:
-    """The split of each kept task from its sources (rows for `set_task_splits`, only where it
-    changes), the tasks over both sides appended to `leaks`, and how many tasks have no known
-    source (their split is left as synthesis wrote it)."""
+    """The split of each kept task from its sources and their units (a Union family's tables
+    decide together, `source_units`): rows for `set_task_splits`, only where it changes; the
+    tasks over both sides appended to `leaks`; and how many tasks have no known source (their
+    split is left as synthesis wrote it)."""
     rows: list[dict[str, str]] = []
     unsourced = 0
-    for r in cypher.read(driver, "quality/find_task_sources", database=database):
-        split = split_of_sources(r["tables"], r["pages"], heldout_percent)
+    tasks = cypher.read(driver, "quality/find_task_sources", database=database)
+    units = source_units(tasks)  # a Union family's tables go to one side together
+    for r in tasks:
+        split = split_of_sources(r["tables"], r["pages"], heldout_percent, units)
         if split == LEAK:
-            leaks.append((r["task_id"], leak_detail(sources_of(r), heldout_percent)))
+            leaks.append((r["task_id"], leak_detail(sources_of(r), heldout_percent, units)))
         elif split == NONE:
             unsourced += 1
         elif split != r["split"]:
