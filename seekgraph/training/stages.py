@@ -20,6 +20,7 @@ def run_prune(ctx: StageContext, config: PruneConfig) -> StageReport:
             config,
             on_start=lambda n: setattr(bar, "total", n),
             on_progress=bar.update,
+            on_doing=bar.doing,
             leases=Leases(ctx.driver, ctx.database, "prune", seconds=config.lease_seconds),
         )
     limit = "all" if config.rewrite_limit < 0 else config.rewrite_limit

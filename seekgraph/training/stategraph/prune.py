@@ -80,12 +80,14 @@ def prune_rollouts(
     rewriter: Any = None,
     on_progress: Callable[[int], None] | None = None,
     on_start: Callable[[int], None] | None = None,
+    on_doing: Callable[[str], None] | None = None,
     leases: Leases | None = None,
 ) -> PruneResult:
     """Run the stage over the graph; see the module docstring. Returns report and outcomes.
 
     With `leases`, a chunk's trajectories are pruned only by the worker that claims them;
-    the others count them as skipped (``held by other workers``)."""
+    the others count them as skipped (``held by other workers``). `on_doing` hears what one
+    slow trajectory is busy with (an LLM rewrite), for the stage's progress line."""
     report = StageReport("prune")
     extract = extractor or default_extractor(config)
     in_workers = extractor is None and config.extractor == "rule"  # no model to hold
@@ -126,6 +128,7 @@ def prune_rollouts(
                     one_done,
                     writer,
                     claimed.release,
+                    on_doing,
                 )
             else:
                 claimed.release()
@@ -218,10 +221,11 @@ def _run_chunk(
     on_item: Callable[[], None] | None,
     writer: ChunkWriter,
     release: Callable[[], None],
+    on_doing: Callable[[str], None] | None = None,
 ) -> None:
     """Prune one chunk sent to extraction: search and vote, build what passes (`on_item`
-    after each trajectory: rewriting one takes minutes on a CPU); its writes go to `writer`,
-    which gives the chunk's leases back (`release`) once they are written."""
+    after each trajectory, `on_doing` while an LLM rewrites one: minutes on a CPU); its writes
+    go to `writer`, which gives the chunk's leases back (`release`) once they are written."""
     started = time.perf_counter()
     writes = ChunkWrites()
     rows = store.GraphRows()
@@ -230,7 +234,7 @@ def _run_chunk(
     def done(p: Prepared, stored: Mapping[str, StateGraph], ancestors: dict[str, set[int]]) -> None:
         p, outcome, accepted = search_and_vote(p, stored, ancestors, config, result, writes)
         if accepted is not None:
-            finish_pruned(p, outcome, accepted, config, rewriter_box, result, writes)
+            finish_pruned(p, outcome, accepted, config, rewriter_box, result, writes, on_doing)
         result.outcomes.append(outcome)
         if on_item is not None:
             on_item()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from seekgraph.agent.store import step_rows
@@ -24,8 +25,10 @@ def finish_pruned(
     rewriter_box: list[Any],
     result: PruneResult,
     writes: ChunkWrites,
+    on_doing: Callable[[str], None] | None = None,
 ) -> None:
-    """Build, check, rewrite and queue the pruned trajectory of an accepted vote."""
+    """Build, check, rewrite and queue the pruned trajectory of an accepted vote; `on_doing`
+    hears what a slow step is busy with (an LLM rewrite takes minutes on CPU)."""
     report = result.report
     rid = p.record.rollout_id
     original = p.trajectory
@@ -47,7 +50,14 @@ def finish_pruned(
         outcome.answer_kept, outcome.reason = False, "answer_entity_lost"
         writes.unpruned(report, rid, "answer_entity_lost", f"missing {missing[:10]}")
         return
-    pruned, records = rewrite_thoughts(original, kept_turns, outcome, config, rewriter_box, result)
+
+    def busy(now: bool) -> None:  # what a log shows while an LLM rewrites this one (minutes)
+        if on_doing is not None:
+            on_doing(f"rewriting the thoughts of {rid} with an LLM" if now else "")
+
+    pruned, records = rewrite_thoughts(
+        original, kept_turns, outcome, config, rewriter_box, result, busy
+    )
     try:
         check_complete(pruned)
     except WireFormatError as e:
@@ -72,6 +82,7 @@ def rewrite_thoughts(
     config: PruneConfig,
     rewriter_box: list[Any],
     result: PruneResult,
+    busy: Callable[[bool], None] | None = None,
 ) -> tuple[Trajectory, list[Any]]:
     """The pruned trajectory with its thoughts rewritten: by the LLM rewriter (checked, see
     `rewrite`) while a backend is configured and the run's rewrite limit allows, else
@@ -90,7 +101,11 @@ def rewrite_thoughts(
             rewriter = rewriter_box[0]
         else:
             rewriter = Rewriter()
+        if llm and busy is not None:
+            busy(True)
         pruned, records = rewriter.rewrite(original, kept_turns)
+        if llm and busy is not None:
+            busy(False)
         failed = sum(1 for r in records if r.status != "rewritten")
         outcome.rewritten = len(records) - failed
         outcome.rewrite_status = (
