@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import random
 import re
 import secrets
 import shutil
@@ -299,7 +300,20 @@ def _wait_port_free(host: str, port: int, seconds: float) -> bool:
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    """A port nobody listens on now (used by tests to run a private server)."""
+    """A port nobody listens on now (used by tests to run a private server).
+
+    Drawn below the kernel's ephemeral range: a port from inside it (what binding port 0
+    gives) can be taken by any process's outgoing connection before the server binds it, which
+    happened when tests ran beside each other. Random, so parallel test workers rarely draw the
+    same one."""
+    low = 32768
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    draw = random.Random()
+    for _ in range(200):
+        port = draw.randrange(10_000, max(low, 10_001))
+        if _port_free(host, port):
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
