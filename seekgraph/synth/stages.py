@@ -206,7 +206,8 @@ QUALITY = Stage(
     "quality",
     "the quality gate: summary-row answers, invented ids, duplicate questions, absent "
     "attributes, circular KP tasks, selections asked as full lists, kinds the answers are "
-    "not, header debris rejected; kept tasks exported",
+    "not, header debris, keys that are records, split cells, values of other pages, merged "
+    "rows rejected; kept tasks exported",
     QualityConfig,
     "quality",
     run_quality,
