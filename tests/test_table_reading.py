@@ -206,3 +206,11 @@ def test_gate_reads_the_ingested_rows_and_catches_a_split_key_cell(
         database_=database,
     )
     assert (status[0]["s"], status[0]["r"]) == ("rejected", "one_thing_split")
+
+
+def test_a_dated_page_behind_an_undated_cell_is_not_the_value() -> None:
+    """Real cells of tuning tables: a team season page behind a school's name, a league season
+    behind a placing; the same season written with another dash is the page itself."""
+    assert names_other("Tulsa", "/wiki/1969_Tulsa_Golden_Hurricane_football_team")
+    assert names_other("2nd in Serie D Girone G", "/wiki/2015–16_Serie_D")
+    assert not names_other("2011-12 MiWay T20 Challenge", "/wiki/2011–12_MiWay_T20_Challenge")

@@ -19,7 +19,10 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
   that names most of its text (``Talbot-Lago - Talbot`` is Talbot-Lago; `one_thing`).
 - **A link that names something else.** A cell ``2007–08`` linking ``2007–08 Liga de Honra``,
   ``Brazil`` linking ``Brazil at the 1979 Pan American Games`` or ``Minnesota Vikings`` linking
-  ``2011 Minnesota Vikings season`` holds the cell's text, not the page (`names_other`).
+  ``2011 Minnesota Vikings season``, or any page whose title starts with a year or season the
+  cell does not show (``Tulsa`` linking ``1969 Tulsa Golden Hurricane football team``, ``19th in
+  Segunda División`` linking the league's season), holds the cell's text, not the page
+  (`names_other`).
 - **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a
   summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
   without an entity (``blank_key``); a key cell of more than 15 words is prose, not a name
@@ -260,6 +263,13 @@ def listed_links(cell: Cell, named: tuple[str, ...]) -> tuple[str, ...]:
     return (one_thing(cell.text, named),)
 
 
+_DATED = re.compile(r"^(\d{4}(?:-\d{2,4})?)\s")
+
+
+def _dashes(text: str) -> str:
+    return re.sub(r"\s*[–—−]\s*", "-", text)
+
+
 _SEASON = re.compile(r"^\d{4}(?:\s*[-–/]\s*\d{2,4})?$")
 _AT_THE = re.compile(r"\bat the\b")
 
@@ -274,6 +284,10 @@ def names_other(text: str, link: str) -> bool:
     True
     >>> names_other("Minnesota Vikings", "/wiki/2011_Minnesota_Vikings_season")
     True
+    >>> names_other("Tulsa", "/wiki/1969_Tulsa_Golden_Hurricane_football_team")
+    True
+    >>> names_other("2011-12 MiWay T20 Challenge", "/wiki/2011–12_MiWay_T20_Challenge")
+    False
     >>> names_other("France", "/wiki/France")
     False
     """
@@ -286,6 +300,9 @@ def names_other(text: str, link: str) -> bool:
         return True
     if title.endswith(" season") and "season" not in folded:
         return True
+    dated = _DATED.match(_dashes(title))
+    if dated and dated.group(1) not in _dashes(folded):
+        return True  # a season or edition page behind a team, a league or a placing
     extra = set(_content(title)) - set(_content(shown))
     return bool(_SEASON.match(shown)) and bool(extra)
 
