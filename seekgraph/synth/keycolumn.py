@@ -8,7 +8,10 @@ prize table, the films of a filmography). For column ``j`` of a table with ``n``
           + 0.10 * position          1 - j / n (key columns sit on the left)
           + 0.15 * header            +1 for entity words (name, player, film, ...),
                                      -1 for attribute words (year, date, rank, notes, ...), else 0
-          - 0.30 * literal_share     share of cells that are years, dates or numbers
+          + 0.25 * context           +1 when the header names what the table's section or title
+                                     lists ("Team" under "Teams -- Personnel and kits"), else 0
+          - 0.30 * literal_share     share of cells that are years, dates, numbers, or records
+                                     and scores ("12–4", "W 3–1", "2–1 (a.e.t.)")
           - 0.20 * empty_share       share of empty cells
 
 A column is *usable* when its link ratio reaches ``min_link_ratio`` (waived when the whole table
@@ -45,7 +48,12 @@ WEIGHTS = {
     "header": 0.25,
     "literal": -0.30,
     "empty": -0.20,
+    "context": 0.25,
 }
+# how close a rival's score may be for the column the section names to win over it
+CLOSE = 0.1
+# a win-loss record, a score or a result: "12–4", "3-1-2", "W 3–1", "(2–1)"
+_RECORD = re.compile(r"^[\(\[]?(?:[wldt]\s+)?\d{1,3}\s*[-–—:]\s*\d{1,3}(?:\s*[-–—:]\s*\d{1,3})?\b")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -94,6 +102,7 @@ class ColumnStats:
     literal_share: float
     empty_share: float
     score: float
+    context: float = 0.0
 
 
 def header_signal(header: str) -> float:
@@ -110,8 +119,46 @@ def header_signal(header: str) -> float:
     return 0.0
 
 
-def column_stats(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> list[ColumnStats]:
-    """Features and score of every column (rows shorter than the header count as empty)."""
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def context_signal(header: str, context: str) -> float:
+    """1.0 when the header (one or two words) ends in a noun whose plural the section lists
+    ("Team" under "Teams -- Personnel and kits"), else 0. Plurals joined by "and" ("Stadiums
+    and locations") name what the table gives about its things, not the things.
+
+    >>> context_signal("Team", "Teams -- Personnel and kits"), context_signal("Head coach", "Teams")
+    (1.0, 0.0)
+    >>> context_signal("Stadium", "Teams -- Stadiums and locations")
+    0.0
+    """
+    words = _WORD.findall(header.lower())
+    if not words or len(words) > 2 or words[-1] in ATTRIBUTE_WORDS:
+        return 0.0
+    said = _WORD.findall(context.lower())
+    listed = {
+        _singular(w)
+        for i, w in enumerate(said)
+        if w.endswith("s") and "and" not in said[max(i - 1, 0) : i] + said[i + 1 : i + 2]
+    }
+    return 1.0 if _singular(words[-1]) in listed else 0.0
+
+
+def is_literal(text: str) -> bool:
+    """A year, date, number, or a record, score or result: never a thing a table lists."""
+    return typed_value(text)[0] != "text" or bool(_RECORD.match(text.strip().lower()))
+
+
+def column_stats(
+    header: Sequence[str], rows: Sequence[Sequence[Cell]], context: str = ""
+) -> list[ColumnStats]:
+    """Features and score of every column (rows shorter than the header count as empty);
+    `context`: the table's title and section, which may say what it lists."""
     n = len(header)
     out: list[ColumnStats] = []
     for j in range(n):
@@ -122,12 +169,14 @@ def column_stats(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> list[
         link_ratio = sum(1 for c in filled if c.links) / len(filled) if filled else 0.0
         keys = [(c.text.lower(), c.links[:1]) for c in filled]
         uniqueness = len(set(keys)) / len(keys) if keys else 0.0
-        literal = sum(1 for c in filled if typed_value(c.text)[0] != "text")
+        literal = sum(1 for c in filled if is_literal(c.text))
         literal_share = literal / len(filled) if filled else 0.0
         position = 1 - j / n
         signal = header_signal(header[j])
+        listed = context_signal(header[j], context)
         score = (
-            WEIGHTS["link"] * link_ratio
+            WEIGHTS["context"] * listed
+            + WEIGHTS["link"] * link_ratio
             + WEIGHTS["unique"] * uniqueness
             + WEIGHTS["position"] * position
             + WEIGHTS["header"] * signal
@@ -145,6 +194,7 @@ def column_stats(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> list[
                 round(literal_share, 4),
                 round(empty_share, 4),
                 round(score, 4),
+                listed,
             )
         )
     return out
@@ -157,9 +207,10 @@ def choose_key_column(
     min_score: float = 0.45,
     min_link_ratio: float = 0.5,
     min_uniqueness: float = 0.6,
+    context: str = "",
 ) -> ColumnStats | None:
     """The best usable column by score, or None when no column is usable (see module doc)."""
-    stats = column_stats(header, rows)
+    stats = column_stats(header, rows, context)
     any_links = any(c.links for row in rows for c in row)
     usable = [
         s
@@ -174,7 +225,12 @@ def choose_key_column(
     ]
     if not usable:
         return None
+    named = [s for s in usable if s.context > 0]
+    # the one column the section or title says the table lists wins over a close rival (a
+    # "Teams" table keyed by its team column, not by its better-linked head coaches)
     best = max(usable, key=lambda s: (s.score, -s.index))
+    if len(named) == 1 and named[0].score >= best.score - CLOSE:
+        best = named[0]
     if best.score < min_score and any_links:
         return None
     return best

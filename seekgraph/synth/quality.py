@@ -20,6 +20,14 @@ name as its reason, and counted in the stage report):
 - ``attribute_debris``: an attribute a WebLeaper question asks for is header debris
   (`seekgraph.synth.phrasing.attribute_debris`: punctuation, star marks, newlines, unexplained
   abbreviations).
+- ``key_not_entity``: most key cells of a task's table are records, scores, dates or numbers
+  (`seekgraph.synth.keycolumn.is_literal`), not things the table lists;
+- ``one_thing_split``: a key cell naming one thing was split into several answers
+  (`seekgraph.synth.ingest.cells.lists_several` says it does not list several);
+- ``value_of_other``: a gold value is a linked page about something else (a season page, "X at
+  the Y Games"), a hidden sort key ("2009.1 2009") or a tie marker ("=20");
+- ``rows_merged``: an answer spans several rows of its table and its asked values no longer
+  line up row by row (lists of different lengths).
 - ``split_leak``: a task whose source tables are some held-out and some train
   (`seekgraph.synth.split`); every other kept task gets the split of its tables, so no table is a
   source of a held-out and of a train task.
@@ -43,7 +51,13 @@ from seekgraph.common.answers import gold_records
 from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport, save_rejections
-from seekgraph.synth.ingest.cells import BLANK_KEYS, PLACEHOLDER_STARTS, SUMMARY_WORDS
+from seekgraph.synth.ingest.cells import (
+    BLANK_KEYS,
+    PLACEHOLDER_STARTS,
+    SUMMARY_WORDS,
+    lists_several,
+)
+from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.kinds import kind_fits, page_kind
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
 from seekgraph.synth.phrasing import attribute_debris
@@ -68,8 +82,14 @@ CHECKS = (
     "partial_table",
     "kind_from_header",
     "attribute_debris",
+    "key_not_entity",
+    "one_thing_split",
+    "value_of_other",
+    "rows_merged",
     "split_leak",
 )
+# a value that is another page's title or carries sort-key or tie-marker debris
+_OTHER_VALUE = re.compile(r"\bat the \d{4}\b|^\d{4}\S* .+ season$|^(\d+)\.\d+\s+\1\b|^=\s*\d+$")
 # the kind(s) a templated WebLeaper question names: Basic and Union ("Which X are listed in"),
 # Union over tables whose keys differ ("..., as Y, in"), Reverse-Union ("Among the X listed")
 _NAMED_KINDS = re.compile(r"^(?:Which|Among the) (.+?) (?:are )?listed in\b")
@@ -154,6 +174,50 @@ def partial_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> st
     return ""
 
 
+def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """How a task's tables were read wrong, per check (key_not_entity, one_thing_split,
+    value_of_other, rows_merged; see the module doc); {} when they were read right."""
+    found: dict[str, str] = {}
+    records = gold_records(row["answer_json"])
+    answers = {r.entity_id for r in records if r.entity_id}
+    rows_of: dict[str, int] = {}
+    for tid in _task_tables(row):
+        table = tables.get(tid)
+        if table is None:
+            continue
+        rows = [r for r in table.get("rows") or [] if r.get("anchors")]
+        texts = [str(r.get("text") or "") for r in rows]
+        literal = [t for t in texts if t and is_literal(t)]
+        if texts and 2 * len(literal) > len(texts):
+            found.setdefault("key_not_entity", f"{tid}: key cells like {literal[:3]}")
+        for r in rows:
+            anchors = [a for a in r["anchors"] if a in answers]
+            for a in r["anchors"]:
+                rows_of[a] = rows_of.get(a, 0) + 1
+            linked = [a for a in r["anchors"] if a.startswith("/wiki/")]
+            if len(anchors) > 1 and len(linked) > 1 and not lists_several(r["text"] or "", linked):
+                found.setdefault("one_thing_split", f"{tid}: {r['text']!r} -> {anchors}")
+    asked = set(
+        asked_relations(
+            row["variant"],
+            json.loads(row["spec_json"] or "{}"),
+            json.loads(row["tree_json"] or "{}"),
+        )
+    )
+    for record in records:
+        for relation, values in record.attributes.items():
+            bad = [v for v in values if _OTHER_VALUE.search(v)]
+            if bad and relation in asked:
+                found.setdefault("value_of_other", f"{record.name} {relation}: {bad[0]!r}")
+        spans = rows_of.get(record.entity_id, 0)
+        lengths = {len(v) for k, v in record.attributes.items() if v and k in asked}
+        if spans > 1 and len(lengths) > 1:
+            found.setdefault(
+                "rows_merged", f"{record.name}: {spans} rows, value lists of {sorted(lengths)}"
+            )
+    return found
+
+
 def _page_kinds(
     driver: neo4j.Driver, database: str | None, entity_ids: list[str]
 ) -> dict[str, str | None]:
@@ -203,6 +267,8 @@ def _leaper_checks(
         debris = attribute_debris(question)
         if debris:
             found["attribute_debris"].append((row["task_id"], f"asks {debris!r}"))
+        for check, detail in table_reading_detail(row, tables).items():
+            found[check].append((row["task_id"], detail))
 
 
 def _circular_tasks(driver: neo4j.Driver, database: str | None) -> list[tuple[str, str]]:

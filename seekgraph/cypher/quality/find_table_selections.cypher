@@ -1,5 +1,6 @@
-// What says whether each table is a selection: title, section, size, source, the names of its
-// row anchors and the key texts of the rows ingest dropped (their rejections' details).
+// What says whether each table is a selection, and how its rows were read: title, section,
+// size, source, the names of its row anchors, the key texts of the rows ingest dropped (their
+// rejections' details), and each kept row's anchors with its key cell's text.
 UNWIND $table_ids AS tid
 MATCH (t:Table {table_id: tid})
 CALL (t) {
@@ -11,5 +12,14 @@ CALL (t) {
   WHERE x.rejection_id STARTS WITH 'ingest:' + t.table_id + '#r'
   RETURN collect(x.detail) AS dropped
 }
+CALL (t) {
+  OPTIONAL MATCH (t)-[:HAS_ROW]->(r:Row)
+  OPTIONAL MATCH (r)-[h:HAS_CELL]->()
+  WHERE h.column = t.key_column
+  WITH r, head(collect(h.text)) AS text
+  OPTIONAL MATCH (r)-[:ANCHOR]->(a:Entity)
+  WITH r, text, collect(a.entity_id) AS anchors
+  RETURN collect({anchors: anchors, text: text}) AS rows
+}
 RETURN t.table_id AS table_id, t.title AS title, t.section_title AS section_title,
-       t.n_rows AS n_rows, t.source AS source, names, dropped
+       t.n_rows AS n_rows, t.source AS source, names, dropped, rows

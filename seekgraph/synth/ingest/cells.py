@@ -11,6 +11,18 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
 - **Several entities in one cell** keep every named link, in order (one anchor each when the
   cell is in the key column), except, in a key cell, links named only inside parentheses
   (``Against All Odds (with Mariah Carey)`` lists the song; Mariah Carey is a guest).
+- **One thing or several.** A cell with several named links lists several things only when its
+  text says so: a separator outside parentheses (``,`` ``/`` ``&`` ``;`` `` and ``), or names
+  that split the text between them (each link names its own words, together most of the text:
+  ``Willie Davenport (USA) Leon Coleman (USA)``; not ``Chennai Southern side of the Madras
+  University``, whose other words are a phrase). Otherwise the cell names one thing, the link
+  that names most of its text (``Talbot-Lago - Talbot`` is Talbot-Lago; `one_thing`).
+- **A link that names something else.** A cell ``2007–08`` linking ``2007–08 Liga de Honra``,
+  ``Brazil`` linking ``Brazil at the 1979 Pan American Games`` or ``Minnesota Vikings`` linking
+  ``2011 Minnesota Vikings season``, or any page whose title starts with a year or season the
+  cell does not show (``Tulsa`` linking ``1969 Tulsa Golden Hurricane football team``, ``19th in
+  Segunda División`` linking the league's season), holds the cell's text, not the page
+  (`names_other`).
 - **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a
   summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
   without an entity (``blank_key``); a key cell of more than 15 words is prose, not a name
@@ -32,6 +44,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from seekgraph.synth.ingest.records import Cell, title_from_id
 
@@ -150,8 +163,148 @@ def key_links(cell: Cell) -> tuple[str, ...]:
     outside = outside_parentheses(cell.text)
     main = tuple(link for link in named if names_link(outside, link))
     if main:
-        return main
+        return listed_links(cell, main)
     return () if _words(outside) else named
+
+
+_SEPARATOR = re.compile(r",|/|&|;|\+|\n|\band\b|\bet\b|\by\b", re.IGNORECASE)
+
+
+_DASH = re.compile(r"\s[-–—]\s")
+
+
+def _content(text: str) -> list[str]:
+    return [w for w in _words(text) if w not in _STOP]
+
+
+def _title_words(link: str) -> set[str]:
+    return {w for w in _words(strip_disambiguator(title_from_id(link))) if w not in _STOP}
+
+
+def _covered(text: str, link: str) -> set[str]:
+    title = _title_words(link)
+    return {w for w in _content(text) if w in title}
+
+
+def _spans(words: list[str], links: Sequence[str]) -> list[tuple[int, int]] | None:
+    """Where each link's name stands in `words`, in order and without overlap (None when one
+    is not there as a whole)."""
+    spans: list[tuple[int, int]] = []
+    cursor = 0
+    for link in links:
+        name = _words(strip_disambiguator(title_from_id(link)))
+        found = next(
+            (
+                (i, i + len(name))
+                for start in (cursor, 0)
+                for i in range(start, len(words) - len(name) + 1)
+                if words[i : i + len(name)] == name
+                and not any(a < i + len(name) and i < b for a, b in spans)
+            ),
+            None,
+        )
+        if not name or found is None:
+            return None
+        spans.append(found)
+        cursor = found[1]
+    return spans
+
+
+def lists_several(text: str, links: Sequence[str]) -> bool:
+    """True when a cell with these named links lists several things (see the module doc): a
+    separator outside parentheses, or each link's whole name standing in its own place in the
+    text, with only more names between them, never lowercase words (a dash between two names joins one compound
+    name: a race "Milan – San Remo", "Talbot-Lago - Talbot").
+
+    >>> lists_several("Yang Yang ( A ) Yang Yang ( S ) Wang Chunlu Sun Dandan",
+    ...               ["/wiki/Yang_Yang_(A)", "/wiki/Yang_Yang_(S)", "/wiki/Wang_Chunlu"])
+    True
+    >>> lists_several("Talbot-Lago - Talbot", ["/wiki/Talbot-Lago", "/wiki/Talbot"])
+    False
+    >>> lists_several("Atlético Marte Monterrey", ["/wiki/C.D._Atlético_Marte", "/wiki/C.F._Monterrey"])
+    True
+    >>> lists_several("Chennai Southern side of the Madras University",
+    ...               ["/wiki/Chennai", "/wiki/University_of_Madras"])
+    False
+    """
+    if len(links) < 2:
+        return False
+    outside = outside_parentheses(text)
+    if _SEPARATOR.search(outside):
+        return True
+    if len(links) == 2 and _DASH.search(outside):
+        return False
+    words = _words(outside)
+    spans = _spans(words, links)
+    if spans is not None:
+        covered = {i for a, b in spans for i in range(a, b)}
+    else:  # names shortened in the text ("Monterrey" for C.F. Monterrey): words of their own
+        covers = [{i for i, w in enumerate(words) if w in _title_words(link)} for link in links]
+        if not all(covers) or sum(map(len, covers)) != len(set().union(*covers)):
+            return False
+        covered = set().union(*covers)
+    shown = _WORD.findall(outside)
+    rest = [shown[i] for i, w in enumerate(words) if i not in covered and w not in _STOP]
+    # what the names leave is more names ("Sun Dandan"), not a phrase ("side of the")
+    return len(shown) == len(words) and all(w[:1].isupper() or w[:1].isdigit() for w in rest)
+
+
+def one_thing(text: str, links: Sequence[str]) -> str:
+    """The link that names most of the cell's text (the first on a tie)."""
+    outside = outside_parentheses(text) if _words(outside_parentheses(text)) else text
+    return max(links, key=lambda link: (len(_covered(outside, link)), -links.index(link)))
+
+
+def listed_links(cell: Cell, named: tuple[str, ...]) -> tuple[str, ...]:
+    """`named` as the entities the cell lists: all of them when it lists several things,
+    else the one that names its text."""
+    if len(named) < 2 or lists_several(cell.text, named):
+        return named
+    return (one_thing(cell.text, named),)
+
+
+_DATED = re.compile(r"^(\d{4}(?:-\d{2,4})?)\s")
+
+
+def _dashes(text: str) -> str:
+    return re.sub(r"\s*[–—−]\s*", "-", text)
+
+
+_SEASON = re.compile(r"^\d{4}(?:\s*[-–/]\s*\d{2,4})?$")
+_AT_THE = re.compile(r"\bat the\b")
+
+
+def names_other(text: str, link: str) -> bool:
+    """True when the linked page is about something other than what the cell says: an event or
+    season page behind a year, a country, a team or a sport (see the module doc).
+
+    >>> names_other("2007–08", "/wiki/2007–08_Liga_de_Honra")
+    True
+    >>> names_other("Brazil", "/wiki/Brazil_at_the_1979_Pan_American_Games")
+    True
+    >>> names_other("Minnesota Vikings", "/wiki/2011_Minnesota_Vikings_season")
+    True
+    >>> names_other("Tulsa", "/wiki/1969_Tulsa_Golden_Hurricane_football_team")
+    True
+    >>> names_other("2011-12 MiWay T20 Challenge", "/wiki/2011–12_MiWay_T20_Challenge")
+    False
+    >>> names_other("France", "/wiki/France")
+    False
+    """
+    shown = " ".join(text.split())
+    title = _fold(strip_disambiguator(title_from_id(link)))
+    folded = _fold(shown)
+    if not shown or title == folded:
+        return False
+    if _AT_THE.search(title) and not _AT_THE.search(folded):
+        return True
+    if title.endswith(" season") and "season" not in folded:
+        return True
+    dated = _DATED.match(_dashes(title))
+    if dated and dated.group(1) not in _dashes(folded):
+        return True  # a season or edition page behind a team, a league or a placing
+    extra = set(_content(title)) - set(_content(shown))
+    return bool(_SEASON.match(shown)) and bool(extra)
 
 
 def is_placeholder(text: str) -> bool:

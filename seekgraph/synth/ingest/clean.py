@@ -37,6 +37,12 @@ def _norm_header(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def table_context(table: RawTable) -> str:
+    """What may say what a table lists: its section (a title such as "2012 in amusement parks"
+    or "Nations Cup" names the article's topic, not the rows')."""
+    return table.section_title
+
+
 def regularise(table: RawTable) -> RawTable:
     """Pad short rows and cut long ones to the header width (after the ragged check passed)."""
     width = table.n_cols
@@ -94,6 +100,7 @@ def check_table(table: RawTable, config: IngestConfig) -> Verdict:
         min_score=config.min_key_score,
         min_link_ratio=config.min_key_link_ratio,
         min_uniqueness=config.min_key_uniqueness,
+        context=table_context(table),
     )
     if key is None:
         return Verdict("no_key_column", "no column is linked, distinct and entity-like enough")

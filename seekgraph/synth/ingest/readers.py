@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from seekgraph.synth.errors import IngestError
+from seekgraph.synth.ingest.headers import header_is_data
 from seekgraph.synth.ingest.records import Cell, PageRecord, RawTable, Unreadable, wiki_id
 
 TableItem = RawTable | Unreadable
@@ -108,8 +109,11 @@ def read_ottqa(path: Path, source: str = "ottqa", name: str | None = None) -> It
             continue
         table_id = str(obj.get("table_id") or record_id)
         try:
-            header = [_cell(h).text for h in obj["header"]]
+            head = [_cell(h) for h in obj["header"]]
             rows = [[_cell(c) for c in row] for row in obj["data"]]
+            header = [h.text for h in head]
+            if header_is_data(head, rows):  # the source's header is its first data row
+                rows, header = [head, *rows], [""] * len(head)
         except (KeyError, TypeError, ValueError) as e:
             yield Unreadable(table_id, "bad_shape", f"{type(e).__name__}: {e}")
             continue

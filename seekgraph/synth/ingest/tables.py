@@ -20,11 +20,13 @@ from seekgraph.synth.ingest.cells import (
     display_name,
     is_placeholder,
     key_links,
+    listed_links,
     mentions_only,
     named_links,
+    names_other,
     unlinked_name,
 )
-from seekgraph.synth.ingest.clean import Verdict, check_table, dropped_rows
+from seekgraph.synth.ingest.clean import Verdict, check_table, dropped_rows, table_context
 from seekgraph.synth.ingest.config import IngestConfig
 from seekgraph.synth.ingest.places import location, rejected_locations
 from seekgraph.synth.ingest.records import Cell, RawTable, Unreadable
@@ -82,7 +84,7 @@ def _ask_llm(
 
     close = [
         s
-        for s in column_stats(table.header, table.rows)
+        for s in column_stats(table.header, table.rows, table_context(table))
         if s.score >= key.score - 0.15 and s.literal_share < 0.5
     ]
     if len(close) < 2:
@@ -216,10 +218,10 @@ class _Rows:
         text = clean_text(cell.text)
         if not cell.links and is_placeholder(text):
             return []
-        links = named_links(cell)
+        links = listed_links(cell, named_links(cell))
         if c == key:
             links = tuple(anchors)
-        elif links and mentions_only(cell):
+        elif links and (mentions_only(cell) or all(names_other(text, x) for x in links)):
             mentions.update(links)  # the table page still links to them
             links = ()
         if links:

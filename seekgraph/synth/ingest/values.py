@@ -54,11 +54,23 @@ _WIKI_ATTRIBUTES = re.compile(
 )
 
 
+# a hidden sort key before the shown value ("2009.1 2009": sorts as 2009.1, shows 2009)
+_SORT_KEY = re.compile(r"^(\d+)\.\d+\s+(?=\1\b)")
+# a tie marker before a rank ("=20": tied 20th)
+_TIE = re.compile(r"^=\s*(?=\d+\s*$)")
+
+
 def clean_text(text: str) -> str:
     """Display form: NFKC, collapsed whitespace, no tokenised spaces before punctuation, no
-    wiki cell attributes left by the table's export (``align=right| 0`` → ``0``)."""
+    wiki cell attributes left by the table's export (``align=right| 0`` → ``0``), no hidden sort
+    key (``2009.1 2009`` → ``2009``) and no tie marker (``=20`` → ``20``).
+
+    >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
+    ('1996', '20', 'T-62')
+    """
     text = " ".join(unicodedata.normalize("NFKC", text).split())
     text = _WIKI_ATTRIBUTES.sub("", text)
+    text = _TIE.sub("", _SORT_KEY.sub("", text))
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)
 

@@ -1,0 +1,216 @@
+"""Reading tables right (issue 32 item 3), each rule on real OTT-QA rows of tuning tables (none
+is held out by `bench.ottqa_sample.is_heldout`), and the gate checks that catch each mode."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import neo4j
+import pytest
+
+from bench.ottqa_sample import is_heldout
+from seekgraph.graphdb import cypher
+from seekgraph.synth.ingest.cells import key_links, listed_links, named_links, names_other
+from seekgraph.synth.ingest.clean import table_context
+from seekgraph.synth.ingest.config import IngestConfig
+from seekgraph.synth.ingest.readers import read_ottqa
+from seekgraph.synth.ingest.records import RawTable
+from seekgraph.synth.ingest.tables import ingest_tables
+from seekgraph.synth.ingest.values import clean_text
+from seekgraph.synth.keycolumn import choose_key_column, is_literal
+from seekgraph.synth.leaper.common import LeaperConfig, Target, TaskRecord, write_tasks
+from seekgraph.synth.quality import QualityConfig, run_quality, table_reading_detail
+
+READING_CHECKS = ("key_not_entity", "one_thing_split", "value_of_other", "rows_merged")
+
+IDS = (
+    "110_metres_hurdles_0",
+    "1950_Italian_Grand_Prix_0",
+    "2013_in_association_football_7",
+    "2014_in_sports_10",
+    "Football_League_First_Division_Manager_of_the_Month_0",
+    "1884_New_Zealand_rugby_union_tour_of_New_South_Wales_1",
+    "2011_Kazakhstan_Premier_League_1",
+    "List_of_the_oldest_churches_in_the_United_States_0",
+    "2002_Santos_FC_season_0",
+    "China_at_the_2002_Winter_Olympics_0",
+)
+
+
+@pytest.fixture(scope="module")
+def tables(shared_data: Path) -> dict[str, RawTable]:
+    assert not any(is_heldout(t) for t in IDS)
+    found = {
+        t.table_id: t
+        for t in read_ottqa(shared_data / "ottqa" / "tables.train.jsonl.gz")
+        if isinstance(t, RawTable) and t.table_id in IDS
+    }
+    assert set(found) == set(IDS)
+    return found
+
+
+@pytest.mark.shared_data
+def test_a_cell_lists_several_things_only_when_its_text_does(
+    tables: dict[str, RawTable],
+) -> None:
+    hurdlers = tables["110_metres_hurdles_0"].rows[3][2]
+    assert hurdlers.text.startswith("Willie Davenport ( USA ) Leon Coleman")
+    assert key_links(hurdlers) == ("/wiki/Willie_Davenport", "/wiki/Leon_Coleman")
+    car = tables["1950_Italian_Grand_Prix_0"].rows[7][3]
+    assert car.text == "Talbot-Lago - Talbot"
+    assert listed_links(car, named_links(car)) == ("/wiki/Talbot-Lago",)
+    assert key_links(car) == ("/wiki/Talbot-Lago",)
+
+
+@pytest.mark.shared_data
+def test_a_value_keeps_its_text_when_the_link_names_something_else(
+    tables: dict[str, RawTable],
+) -> None:
+    season = tables["2013_in_association_football_7"].rows[6][4]
+    games = tables["2014_in_sports_10"].rows[9][4]
+    assert (season.text, season.links) == ("2011-12", ("/wiki/2011–12_Liga_I_Feminin",))
+    assert names_other(season.text, season.links[0])
+    assert (games.text, games.links) == (
+        "Thailand",
+        ("/wiki/Thailand_at_the_2014_Asian_Beach_Games",),
+    )
+    assert names_other(games.text, games.links[0])
+    hurdler = tables["110_metres_hurdles_0"].rows[3][2]
+    assert not any(names_other(hurdler.text, link) for link in hurdler.links)
+
+
+@pytest.mark.shared_data
+def test_sort_keys_are_not_shown(tables: dict[str, RawTable]) -> None:
+    month = tables["Football_League_First_Division_Manager_of_the_Month_0"].rows[0][1]
+    assert month.text == "1996.6 1996"
+    assert clean_text(month.text) == "1996"
+    assert names_other(clean_text(month.text), month.links[0])  # a season page behind a year
+    assert clean_text("=20") == "20" and clean_text("T-62") == "T-62"
+
+
+@pytest.mark.shared_data
+def test_records_and_scores_are_never_the_key(tables: dict[str, RawTable]) -> None:
+    score = tables["1884_New_Zealand_rugby_union_tour_of_New_South_Wales_1"].rows[0][5]
+    assert score.text == "33-0" and is_literal(score.text)
+    assert is_literal("12–4") and is_literal("W 3–1") and not is_literal("Team Sky")
+
+
+@pytest.mark.shared_data
+def test_the_section_says_what_the_table_lists(tables: dict[str, RawTable]) -> None:
+    table = tables["2011_Kazakhstan_Premier_League_1"]
+    assert table.header[:2] == ["Team", "Manager"] and "Personnel" in table.section_title
+    # the team cells are unlinked and the managers linked: the section ("Teams") decides
+    assert not any(row[0].links for row in table.rows)
+    with_context = choose_key_column(table.header, table.rows, context=table_context(table))
+    without = choose_key_column(table.header, table.rows)
+    assert with_context is not None and with_context.index == 0
+    assert without is not None and without.index == 1
+
+
+@pytest.mark.shared_data
+def test_a_header_row_that_is_data_is_read_as_data(tables: dict[str, RawTable]) -> None:
+    churches = tables["List_of_the_oldest_churches_in_the_United_States_0"]
+    assert churches.header == [""] * len(churches.header)
+    assert churches.rows[0][0].text == "Cathedral of San Juan Bautista"
+    assert churches.rows[1][0].text == "Porta Coeli Church"
+    santos = tables["2002_Santos_FC_season_0"]  # linked column names stay a header
+    assert santos.header == ["Pos", "Name", "Moving from"]
+
+
+def _task(answer: list[dict[str, object]], asked: list[str]) -> dict[str, object]:
+    return {
+        "task_id": "t",
+        "variant": "basic",
+        "question": "q",
+        "answer_json": json.dumps(answer),
+        "spec_json": json.dumps({"table_id": "T", "asked": asked}),
+        "tree_json": "{}",
+    }
+
+
+def test_gate_checks_for_each_way_a_table_is_read_wrong() -> None:
+    tables = {
+        "T": {
+            "rows": [
+                {"anchors": ["/wiki/Talbot-Lago", "/wiki/Talbot"], "text": "Talbot-Lago - Talbot"},
+                {"anchors": ["/wiki/A"], "text": "12–4"},
+                {"anchors": ["/wiki/A"], "text": "13–2"},
+            ]
+        }
+    }
+    answer = [
+        {"name": "Talbot-Lago", "entity_id": "/wiki/Talbot-Lago", "attributes": {}},
+        {"name": "Talbot", "entity_id": "/wiki/Talbot", "attributes": {}},
+        {
+            "name": "A",
+            "entity_id": "/wiki/A",
+            "attributes": {
+                "year": ["2011–12 Liga I Feminin", "1996"],
+                "nation": ["Thailand at the 2014 Asian Beach Games"],
+            },
+        },
+    ]
+    found = table_reading_detail(_task(answer, ["year", "nation"]), tables)
+    assert set(found) == {"key_not_entity", "one_thing_split", "value_of_other", "rows_merged"}
+    good = {"T": {"rows": [{"anchors": ["/wiki/A"], "text": "A"}]}}
+    clean = [{"name": "A", "entity_id": "/wiki/A", "attributes": {"year": ["1996"]}}]
+    assert table_reading_detail(_task(clean, ["year"]), good) == {}
+
+
+@pytest.mark.shared_data
+def test_gate_reads_the_ingested_rows_and_catches_a_split_key_cell(
+    clean_db: neo4j.Driver, database: str | None, tables: dict[str, RawTable]
+) -> None:
+    """Ingest a real table with the current rules and ask for its anchors: the reading checks
+    pass. Then give the relay row an anchor its key cell does not name (as an older ingest
+    split cells): the gate rejects the task as one_thing_split and counts it in the report."""
+    table = tables["China_at_the_2002_Winter_Olympics_0"]
+    ingest_tables(clean_db, [table], IngestConfig(), database=database)
+    rows = cypher.read(
+        clean_db, "quality/find_table_selections", database=database, table_ids=[table.table_id]
+    )
+    read = {r["text"]: sorted(r["anchors"]) for r in rows[0]["rows"]}
+    pair = next(t for t in read if t.startswith("Shen Xue"))
+    assert read[pair] == ["/wiki/Shen_Xue", "/wiki/Zhao_Hongbo"]
+    anchors = sorted({a for ids in read.values() for a in ids})
+    answer = [{"name": a, "entity_id": a, "attributes": {}} for a in anchors]
+    task = TaskRecord(
+        task_id="basic:medallists",
+        variant="basic",
+        question="Which medallists are listed?",
+        answers=answer,
+        targets=[Target("anchor", "entity", a, a) for a in anchors],
+        tree={},
+        spec={"table_id": table.table_id, "relations": []},
+    )
+    config = LeaperConfig(similarity="tokens", threshold=0.0)
+    write_tasks(clean_db, database, [task], config)
+    report = run_quality(clean_db, database, QualityConfig())
+    assert all(report.notes[f"check {c}"] == 0 for c in READING_CHECKS)
+
+    relay = next(t for t, ids in read.items() if len(ids) > 2)
+    clean_db.execute_query(
+        "MATCH (:Table {table_id: $tid})-[:HAS_ROW]->(r:Row)-[:HAS_CELL {text: $text}]->() "
+        "MERGE (x:Entity {entity_id: '/wiki/Figure_skating'}) SET x.name = 'Figure skating' "
+        "MERGE (r)-[:ANCHOR]->(x)",
+        tid=table.table_id,
+        text=relay,
+        database_=database,
+    )
+    again = run_quality(clean_db, database, QualityConfig())
+    assert again.notes["check one_thing_split"] == 1
+    assert again.notes["check key_not_entity"] == 0
+    status, _, _ = clean_db.execute_query(
+        "MATCH (t:Task {task_id: 'basic:medallists'}) RETURN t.status AS s, t.reason AS r",
+        database_=database,
+    )
+    assert (status[0]["s"], status[0]["r"]) == ("rejected", "one_thing_split")
+
+
+def test_a_dated_page_behind_an_undated_cell_is_not_the_value() -> None:
+    """Real cells of tuning tables: a team season page behind a school's name, a league season
+    behind a placing; the same season written with another dash is the page itself."""
+    assert names_other("Tulsa", "/wiki/1969_Tulsa_Golden_Hurricane_football_team")
+    assert names_other("2nd in Serie D Girone G", "/wiki/2015–16_Serie_D")
+    assert not names_other("2011-12 MiWay T20 Challenge", "/wiki/2011–12_MiWay_T20_Challenge")
