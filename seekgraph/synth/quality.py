@@ -297,7 +297,8 @@ def _splits(
     rows: list[dict[str, str]] = []
     unsourced = 0
     tasks = cypher.read(driver, "quality/find_task_sources", database=database)
-    units = source_units(tasks)  # a Union family's tables go to one side together
+    # a Union family's tables go to one side together (families of every status: stable)
+    units = source_units(cypher.read(driver, "quality/find_table_families", database=database))
     for r in tasks:
         split = split_of_sources(r["tables"], r["pages"], heldout_percent, units)
         if split == LEAK:
