@@ -13,4 +13,6 @@ echo "[test] mypy"
 echo "[test] import floors (import-linter)"
 .venv/bin/lint-imports
 echo "[test] pytest"
-.venv/bin/pytest --durations=25 "$@"
+# two workers, each test file on one of them (module-scoped builds stay whole), heavy files
+# first (tests/conftest.py orders them); each worker starts its own Neo4j
+.venv/bin/pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=25 "$@"

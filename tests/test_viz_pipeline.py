@@ -3,6 +3,7 @@ synthesis stages, then every kept WebLeaper task drawn, and the report stage at 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from seekgraph.viz import graphs
 from seekgraph.viz.browser_guide import MAX_GRAPH_NODES, editor_text, query_for
 from seekgraph.viz.html import render_html
 from seekgraph.viz.svg import render_svg
-from tests.conftest import run_pipeline
+from tests.conftest import REPO_ROOT, run_pipeline
 
 SYNTHESIS = (
     "ingest",
@@ -26,6 +27,18 @@ SYNTHESIS = (
     "leaper-reverse",
     "report",
 )
+
+
+def readme_table_counts() -> dict[str, tuple[int, int]]:
+    """(kept, rejected) per stage in README.md's generated pipeline table."""
+    spec = importlib.util.spec_from_file_location(
+        "gen_readme_numbers", REPO_ROOT / "scripts" / "gen_readme_numbers.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    counts: dict[str, tuple[int, int]] = module.table_counts((REPO_ROOT / "README.md").read_text())
+    return counts
 
 
 def _prop(tooltip: str, key: str) -> str:
@@ -42,6 +55,13 @@ def test_viz_and_report_over_the_default_pipeline(
     clean_db: neo4j.Driver, database: str | None, tmp_path: Path
 ) -> None:
     reports = run_pipeline(SYNTHESIS, clean_db, database, out_dir=tmp_path)
+    # the README's pipeline table is generated from a run; its synthesis rows are this build's
+    table = readme_table_counts()
+    built = {r.stage: (r.kept, r.rejected) for r in reports[:-1]}
+    assert {stage: table.get(stage) for stage in built} == built, (
+        "README.md's pipeline table differs from a build of the default data: "
+        "run `make run`, then `make docs`"
+    )
     report = reports[-1]
     assert report.stage == "report"
     assert Path(str(report.notes["report"])).is_file()
