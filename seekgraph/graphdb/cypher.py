@@ -160,6 +160,23 @@ def read(
     return _rows(records)
 
 
+def read_quietly(
+    driver: neo4j.Driver, name: str, *, database: str | None = None, **params: Any
+) -> list[dict[str, Any]]:
+    """`read` without the server's notifications, as `record.data()` dicts: for readers of a
+    graph some stages may not have reached yet (the report, pictures), whose queries name
+    labels and properties that do not exist yet."""
+    text = query(name)
+
+    def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
+        return [record.data() for record in tx.run(text, params)]
+
+    with driver.session(
+        database=database, notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF
+    ) as session:
+        return session.execute_read(work)
+
+
 def write(
     driver: neo4j.Driver, name: str, *, database: str | None = None, **params: Any
 ) -> list[dict[str, Any]]:

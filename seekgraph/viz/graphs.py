@@ -203,13 +203,5 @@ def kp_bindings(
 
 
 def _read(driver: neo4j.Driver, name: str, database: str | None, **params: Any) -> list[Any]:
-    """`seekgraph.cypher.read` without server notifications (labels of later stages may not exist)."""
-    text = cypher.query(name)
-
-    def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
-        return [record.data() for record in tx.run(text, params)]
-
-    with driver.session(
-        database=database, notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF
-    ) as s:
-        return s.execute_read(work)
+    """A picture query's rows (`cypher.read_quietly`: labels may not exist yet)."""
+    return cypher.read_quietly(driver, name, database=database, **params)

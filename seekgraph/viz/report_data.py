@@ -53,16 +53,8 @@ def thresholds(driver: neo4j.Driver, database: str | None) -> tuple[float, float
 def read_rows(
     driver: neo4j.Driver, name: str, database: str | None, **params: Any
 ) -> list[dict[str, Any]]:
-    """`seekgraph.cypher.read` without server notifications (labels of later stages may not exist yet)."""
-    text = cypher.query(name)
-
-    def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
-        return [record.data() for record in tx.run(text, params)]
-
-    with driver.session(
-        database=database, notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF
-    ) as s:
-        return s.execute_read(work)
+    """A report query's rows (`cypher.read_quietly`: labels of later stages may not exist yet)."""
+    return cypher.read_quietly(driver, name, database=database, **params)
 
 
 def variant_order(rows: list[dict[str, Any]]) -> list[str]:
