@@ -214,3 +214,28 @@ def test_a_dated_page_behind_an_undated_cell_is_not_the_value() -> None:
     assert names_other("Tulsa", "/wiki/1969_Tulsa_Golden_Hurricane_football_team")
     assert names_other("2nd in Serie D Girone G", "/wiki/2015–16_Serie_D")
     assert not names_other("2011-12 MiWay T20 Challenge", "/wiki/2011–12_MiWay_T20_Challenge")
+
+
+def test_one_row_in_each_table_of_a_union_is_no_merge() -> None:
+    """A Union answer stands in one row of each of its tables; its value lists differ in length
+    because the tables differ (Nobel gives one year, Booker another), not because rows of one
+    table were merged. Two rows of one table with lists that no longer line up still are."""
+    tables = {
+        "nobel": {"rows": [{"anchors": ["/wiki/W_G"], "text": "William Golding"}]},
+        "booker": {"rows": [{"anchors": ["/wiki/W_G"], "text": "William Golding"}]},
+    }
+    answer = [
+        {
+            "name": "William Golding",
+            "entity_id": "/wiki/W_G",
+            "attributes": {"year": ["1983", "1980"], "country": ["United Kingdom"]},
+        }
+    ]
+    union = {
+        **_task(answer, ["year", "country"]),
+        "variant": "union",
+        "spec_json": json.dumps({"table_ids": ["nobel", "booker"], "asked": ["year", "country"]}),
+    }
+    assert "rows_merged" not in table_reading_detail(union, tables)
+    tables["booker"]["rows"].append({"anchors": ["/wiki/W_G"], "text": "William Golding"})
+    assert "rows_merged" in table_reading_detail(union, tables)

@@ -26,8 +26,9 @@ name as its reason, and counted in the stage report):
   (`seekgraph.synth.ingest.cells.lists_several` says it does not list several);
 - ``value_of_other``: a gold value is a linked page about something else (a season page, "X at
   the Y Games"), a hidden sort key ("2009.1 2009") or a tie marker ("=20");
-- ``rows_merged``: an answer spans several rows of its table and its asked values no longer
-  line up row by row (lists of different lengths).
+- ``rows_merged``: an answer spans several rows of one of its tables and its asked values no
+  longer line up row by row (lists of different lengths); one row in each table of a Union
+  family is no merge.
 - ``split_leak``: a task whose source tables are some held-out and some train
   (`seekgraph.synth.split`); every other kept task gets the split of its tables, so no table is a
   source of a held-out and of a train task.
@@ -180,7 +181,7 @@ def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]])
     found: dict[str, str] = {}
     records = gold_records(row["answer_json"])
     answers = {r.entity_id for r in records if r.entity_id}
-    rows_of: dict[str, int] = {}
+    rows_of: dict[tuple[str, str], int] = {}  # (table, anchor) -> rows: a Union spans tables
     for tid in _task_tables(row):
         table = tables.get(tid)
         if table is None:
@@ -193,7 +194,7 @@ def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]])
         for r in rows:
             anchors = [a for a in r["anchors"] if a in answers]
             for a in r["anchors"]:
-                rows_of[a] = rows_of.get(a, 0) + 1
+                rows_of[tid, a] = rows_of.get((tid, a), 0) + 1
             linked = [a for a in r["anchors"] if a.startswith("/wiki/")]
             if len(anchors) > 1 and len(linked) > 1 and not lists_several(r["text"] or "", linked):
                 found.setdefault("one_thing_split", f"{tid}: {r['text']!r} -> {anchors}")
@@ -209,7 +210,7 @@ def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]])
             bad = [v for v in values if _OTHER_VALUE.search(v)]
             if bad and relation in asked:
                 found.setdefault("value_of_other", f"{record.name} {relation}: {bad[0]!r}")
-        spans = rows_of.get(record.entity_id, 0)
+        spans = max((n for (_, a), n in rows_of.items() if a == record.entity_id), default=0)
         lengths = {len(v) for k, v in record.attributes.items() if v and k in asked}
         if spans > 1 and len(lengths) > 1:
             found.setdefault(
