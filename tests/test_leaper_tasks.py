@@ -259,3 +259,30 @@ def test_a_question_too_long_to_ask_or_index_is_rejected_and_stored_cut(
     assert rows["leaper-gone"]["n"] == CONFIG.max_question_chars
     assert rows["leaper-short"]["status"] == "kept"
     assert report.reasons == {"question_too_long": 1, "empty_answer": 1}
+
+
+def test_union_rerun_reads_the_recorded_grouping_until_a_root_changes(
+    graph: neo4j.Driver, database: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The topic grouping (which embeds every root) is recorded by a digest of its inputs: a
+    re-run over the same trees computes none; a changed root computes it again, once."""
+    import seekgraph.synth.leaper.tasks_union as union
+
+    calls: list[int] = []
+    real = union.topic_groups
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(union, "topic_groups", counted)
+    build_trees(graph, database, CONFIG)
+    first = build_union_tasks(graph, database, CONFIG)
+    build_union_tasks(graph, database, CONFIG)
+    assert len(calls) == 1 and first.notes["topic groups"] >= 1
+    graph.execute_query("MATCH (t:Tree) WITH t ORDER BY t.tree_id LIMIT 1 SET t.root = 'Moons'")
+    again = build_union_tasks(graph, database, CONFIG)
+    assert len(calls) == 2 and again.notes["topic groups"] == first.notes["topic groups"]
+    # only the current inputs' grouping is kept
+    records, _, _ = graph.execute_query("MATCH (g:TopicGrouping) RETURN count(g) AS n")
+    assert records[0]["n"] == 1

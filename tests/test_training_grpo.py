@@ -6,7 +6,7 @@ What these tests prove, and what not:
   Neo4j and SmolLM2's real tokenizer/chat template: the policy's tool calls are executed, their
   `<tool_response>` turns are appended exactly as the chat template renders them, and those
   tokens — and only those — have env_mask 0 (no loss); the rewards score the whole trajectory.
-- `test_grpo_smoke` runs TRL's GRPOTrainer with the real SmolLM2-135M on CPU for 1 step (4 rollouts of one task). The
+- `test_grpo_smoke` runs TRL's GRPOTrainer with the real SmolLM2-135M on CPU for 1 step (2 rollouts of one task). The
   environment seeds two real tool rounds (search the question, visit its top hit); the policy
   then samples its own turn(s). A 135M model with 16 tokens per turn does not write valid tool
   calls, so this proves the plumbing (seeded tool rounds, policy turns through `rollout_func`,
@@ -183,8 +183,8 @@ def test_grpo_smoke(
         top_k=2,
         evidence_chars=400,
         date="2026-11-30",
-        num_generations=4,
-        per_device_train_batch_size=4,
+        num_generations=2,
+        per_device_train_batch_size=2,
         temperature=1.0,
         max_steps=1,
         learning_rate=1e-4,
@@ -218,7 +218,7 @@ def test_grpo_smoke(
             assert f"rewards/{name}/mean" in s
     # every rollout: the two seeded tool rounds, then at least one policy turn
     episodes = [e for b in metrics["rollouts"] for e in b["rounds"]]
-    assert len(episodes) == 4 and all(r >= 3 for r in episodes)
+    assert len(episodes) == 2 and all(r >= 3 for r in episodes)
     assert all(n >= 2 for b in metrics["rollouts"] for n in b["tool_calls"])
     # the efficiency reward counts only the policy's own calls, not the seeded visit's finds
     own_calls = [n for b in metrics["rollouts"] for n in b["policy_tool_calls"]]

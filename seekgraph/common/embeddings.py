@@ -19,6 +19,8 @@ from seekgraph.common.offline import offline_and_quiet
 from seekgraph.graphdb.errors import SeekgraphError
 
 EMBEDDING_DIM = 384
+# names the vectors: a digest of anything computed from them includes it
+EMBEDDER_NAME = "all-MiniLM-L6-v2"
 
 
 class EmbedderError(SeekgraphError):

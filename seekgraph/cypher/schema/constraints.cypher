@@ -13,6 +13,7 @@ CREATE CONSTRAINT header_key IF NOT EXISTS FOR (n:Header) REQUIRE n.key IS UNIQU
 CREATE CONSTRAINT tree_id IF NOT EXISTS FOR (n:Tree) REQUIRE n.tree_id IS UNIQUE;
 CREATE CONSTRAINT biclique_id IF NOT EXISTS FOR (n:Biclique) REQUIRE n.biclique_id IS UNIQUE;
 CREATE CONSTRAINT topic_group_id IF NOT EXISTS FOR (n:TopicGroup) REQUIRE n.group_id IS UNIQUE;
+CREATE CONSTRAINT topic_grouping_digest IF NOT EXISTS FOR (n:TopicGrouping) REQUIRE n.digest IS UNIQUE;
 CREATE CONSTRAINT task_id IF NOT EXISTS FOR (n:Task) REQUIRE n.task_id IS UNIQUE;
 // WebShaper
 CREATE CONSTRAINT variable_id IF NOT EXISTS FOR (n:Variable) REQUIRE n.variable_id IS UNIQUE;
