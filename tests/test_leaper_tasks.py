@@ -286,3 +286,33 @@ def test_union_rerun_reads_the_recorded_grouping_until_a_root_changes(
     # only the current inputs' grouping is kept
     records, _, _ = graph.execute_query("MATCH (g:TopicGrouping) RETURN count(g) AS n")
     assert records[0]["n"] == 1
+
+
+def test_reverse_pivots_and_clues_are_descriptive_and_clues_hold_in_one_row(
+    graph: neo4j.Driver, database: str | None
+) -> None:
+    from seekgraph.synth.leaper.tasks_reverse import _Union, pivot_candidates
+
+    def fact(entity: str, relation: str, kind: str, value: str) -> dict[str, str]:
+        return {"entity_id": entity, "relation": relation, "kind": kind, "id": value,
+                "name": value.split(":", 1)[-1], "table_id": "t"}  # fmt: skip
+
+    facts = [
+        fact(e, "points", "value", f"number:{p}") for e, p in (("a", 3), ("b", 3), ("c", 3))
+    ] + [fact(e, "country", "entity", "/wiki/X") for e in ("a", "b")]
+    union = _Union("u", {}, ["t"], ["points", "country"], [], "team", "teams", ["a"],
+                   {}, facts, {}, {})  # fmt: skip
+    # "points" would give the densest pivot (two others share 3), but a count is no description
+    assert [(c[1], c[2]) for c in pivot_candidates(union)] == [("a", "country")]
+    # every kept task of the fixture: each clue holds in one and the same row of one table
+    _all_stages(graph, database)
+    for task in _tasks(graph, "reverse-union"):
+        spec = json.loads(task["spec_json"])
+        rows, _, _ = graph.execute_query(
+            "UNWIND $clues AS c MATCH (:Entity {entity_id: $bridge})-[f:FACT "
+            "{relation: c.relation}]->(v) WHERE coalesce(v.entity_id, v.value_id) = c.id "
+            "AND f.table_id IN $tables RETURN c.id AS clue, collect([f.table_id, f.row]) AS at",
+            bridge=spec["bridge"], clues=spec["clues"], tables=spec["table_ids"],
+        )  # fmt: skip
+        shared = set.intersection(*({tuple(x) for x in r["at"]} for r in rows))
+        assert len(rows) == len(spec["clues"]) and shared, task["question"]

@@ -5,7 +5,7 @@ The question-only teacher plans from this and from nothing else. It reads the qu
 task synthesis writes (`seekgraph.synth.leaper.questions`, `seekgraph.synth.shaper.questions`)
 the way a person reads them: quoted table titles with their sections, the kind of entity asked
 for ("Which authors …"), the attributes ("For each, give their year"), a Reverse-Union task's
-clues ("exactly one author whose title is The Sea") and pivot, a KP task's clauses ("the answer
+clues ("find the only one whose title is The Sea") and pivot, a KP task's clauses ("the answer
 is listed in the Wikipedia table "Prix Goncourt" with work "Le Rivage des Syrtes""). A question
 in no known form gives a plan of kind ``unknown`` with whatever quoted names it holds.
 
@@ -39,9 +39,10 @@ _UNION_SAME = re.compile(
 )
 _OTHER = re.compile(rf"as (?P<noun>.+?), in (?P<ref>{_REF})")
 _REVERSE = re.compile(
-    r"^Among the (?P<noun>.+?) listed in the Wikipedia tables (?P<refs>.+?), exactly one "
-    r"(?P<kind>\S+(?: \S+)*?) (?P<clues>(?:whose|who|that) .+?)\. Find its (?P<pivot>.+?), "
-    r"then list every other .+? with the same .+?\.(?: For each, give (?P<attrs>.+?)\.)?$"
+    r"^Of the (?P<noun>.+?) listed in the Wikipedia tables (?P<refs>.+?), find the only one "
+    r"(?P<clues>(?:whose|who|that) .+?)(?: in the same row)?\. Then find its (?P<pivot>.+?) "
+    r"and list every other .+? with the same .+?\."
+    r"(?: For each, give (?P<attrs>.+?)(?:, as each table states them)?\.)?$"
 )
 _KP = re.compile(r"^Find every answer such that (?P<body>.+?)\.(?: \((?P<unknowns>[^()]*)\))?$")
 _ROW_LISTED = re.compile(

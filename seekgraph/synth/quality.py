@@ -92,8 +92,8 @@ CHECKS = (
 # a value that is another page's title or carries sort-key or tie-marker debris
 _OTHER_VALUE = re.compile(r"\bat the \d{4}\b|^\d{4}\S* .+ season$|^(\d+)\.\d+\s+\1\b|^=\s*\d+$")
 # the kind(s) a templated WebLeaper question names: Basic and Union ("Which X are listed in"),
-# Union over tables whose keys differ ("..., as Y, in"), Reverse-Union ("Among the X listed")
-_NAMED_KINDS = re.compile(r"^(?:Which|Among the) (.+?) (?:are )?listed in\b")
+# Union over tables whose keys differ ("..., as Y, in"), Reverse-Union ("Of the X listed")
+_NAMED_KINDS = re.compile(r"^(?:Which|Of the) (.+?) (?:are )?listed in\b")
 _ALSO_AS = re.compile(r"\bas ([^,]+), in \"")
 
 

@@ -214,22 +214,40 @@ def target_of(role: str, fact: dict[str, Any]) -> Target:
 
 
 def answer_records(
-    answers: list[tuple[str, str]], facts: list[dict[str, Any]], relations: list[str]
+    answers: list[tuple[str, str]],
+    facts: list[dict[str, Any]],
+    relations: list[str],
+    tables: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The gold records: each answer ``(entity id, name)`` with its values under `relations`
     (from `facts`, rows of ``leaper/find_entity_facts``), values sorted by name.
 
+    With `tables` (table id -> how the question names it) and facts from more than one table,
+    each record also says where each value comes from (``sources``: relation -> value -> the
+    tables stating it): a Union record that lists "passengers: 12,782,167, 6,531,927" must say
+    which year's table gave which.
+
     >>> answer_records([("/wiki/A", "A")], [{"entity_id": "/wiki/A", "relation": "year",
     ...     "name": "1980", "id": "year:1980", "kind": "value"}], ["year"])
     [{'name': 'A', 'entity_id': '/wiki/A', 'attributes': {'year': ['1980']}}]
+    >>> answer_records([("/wiki/A", "A")], [{"entity_id": "/wiki/A", "relation": "year",
+    ...     "name": y, "table_id": t} for y, t in (("1980", "t1"), ("1983", "t2"))], ["year"],
+    ...     {"t1": "Booker", "t2": "Nobel"})[0]["sources"]
+    {'year': {'1980': ['Booker'], '1983': ['Nobel']}}
     """
     values: dict[str, dict[str, set[str]]] = {}
+    sources: dict[str, dict[str, dict[str, set[str]]]] = {}
     for f in facts:
         if f["relation"] in relations:
-            names = values.setdefault(f["entity_id"], {}).setdefault(f["relation"], set())
-            names.add(str(f["name"] or f["id"]))
-    return [
-        {
+            name = str(f["name"] or f["id"])
+            values.setdefault(f["entity_id"], {}).setdefault(f["relation"], set()).add(name)
+            if tables and f.get("table_id") in tables:
+                by_value = sources.setdefault(f["entity_id"], {}).setdefault(f["relation"], {})
+                by_value.setdefault(name, set()).add(tables[f["table_id"]])
+    several = len({f.get("table_id") for f in facts if f["relation"] in relations}) > 1
+    records = []
+    for eid, name in answers:
+        record: dict[str, Any] = {
             "name": name,
             "entity_id": eid,
             "attributes": {
@@ -238,8 +256,13 @@ def answer_records(
                 if values.get(eid, {}).get(r)
             },
         }
-        for eid, name in answers
-    ]
+        if tables and several:
+            record["sources"] = {
+                r: {v: sorted(t) for v, t in sorted(by_value.items())}
+                for r, by_value in sorted(sources.get(eid, {}).items())
+            }
+        records.append(record)
+    return records
 
 
 def held_relations(

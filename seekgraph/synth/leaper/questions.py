@@ -182,15 +182,27 @@ def reverse_question(
     kinds: dict[str, set[str]],
     labels: dict[str, str] | None = None,
 ) -> str:
-    """Find one entity from its clues, read its pivot, list the others sharing it."""
+    """Find one entity from its clues, read its pivot, list the others sharing it.
+
+    Several clues are read in one row ("in the same row"); several tables give each asked
+    value as that table states it.
+
+    >>> reverse_question([TableRef("Booker Prize"), TableRef("Nobel Prize in Literature")],
+    ...     "author", "authors", [("nationality", "Nigeria", "entity")], "year", [], {})
+    'Of the authors listed in the Wikipedia tables "Booker Prize" and "Nobel Prize in \
+Literature", find the only one whose nationality is Nigeria. Then find its year and list every \
+other author in these tables with the same year.'
+    """
     labels = labels or {}
     described = " and ".join(condition_phrase(labels.get(r, r), value, k) for r, value, k in clues)
+    row = " in the same row" if len(clues) > 1 else ""
     pivot = relation_words(labels.get(pivot_relation, pivot_relation))
-    asked = f" For each, give {_attributes(relations, kinds, labels)}." if relations else ""
+    each = ", as each table states them" if len(tables) > 1 else ""
+    asked = f" For each, give {_attributes(relations, kinds, labels)}{each}." if relations else ""
     return (
-        f"Among the {kind_plural} listed in the Wikipedia tables {join([t.quoted() for t in tables])}, "
-        f"exactly one {kind} {described}. Find its {pivot}, then list every other {kind} in these "
-        f"tables with the same {pivot}.{asked}"
+        f"Of the {kind_plural} listed in the Wikipedia tables {join([t.quoted() for t in tables])}, "
+        f"find the only one {described}{row}. Then find its {pivot} and list every other {kind} "
+        f"in these tables with the same {pivot}.{asked}"
     )
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import neo4j
@@ -45,6 +45,7 @@ from seekgraph.synth.leaper.common import (
     target_of,
     value_kinds,
 )
+from seekgraph.synth.leaper.descriptive import is_descriptive
 from seekgraph.synth.leaper.proofs import prove_reverse
 from seekgraph.synth.leaper.questions import (
     asked_words,
@@ -121,6 +122,8 @@ class _Union:
     names: dict[str, str]  # entity id -> name, every anchor of the family
     facts: list[dict[str, Any]]  # every anchor's facts in the family's tables
     labels: dict[str, str]  # relation -> how the family's tables name it
+    table_names: dict[str, str]  # table id -> how the question names it
+    _descriptive: dict[str, bool] = field(default_factory=dict, repr=False)
 
     def values(self, entity: str, relation: str) -> set[tuple[str, str, str]]:
         """(kind, id, name) of the entity's values under `relation`."""
@@ -129,6 +132,20 @@ class _Union:
             for f in self.facts
             if f["entity_id"] == entity and f["relation"] == relation
         }
+
+    def descriptive(self, relation: str) -> bool:
+        """Whether `relation` describes the family's things (not a count, rank, result or
+        score), judged by its header and every value it holds in the family's tables."""
+        if relation in self._descriptive:
+            return self._descriptive[relation]
+        values = [
+            (value_kind(str(f["id"]), f["kind"] == "entity"), str(f["name"] or f["id"]))
+            for f in self.facts
+            if f["relation"] == relation
+        ]
+        words = self.labels.get(relation) or relation_words(relation)
+        self._descriptive[relation] = is_descriptive(words, values)
+        return self._descriptive[relation]
 
     def holders(self, relation: str, value: str) -> set[str]:
         return {
@@ -164,15 +181,53 @@ def read_union(driver: neo4j.Driver, database: str | None, union: dict[str, Any]
         names=names,
         facts=facts,
         labels=table_labels(h for r in rows for h in r.get("headers") or []),
+        table_names={r["table_id"]: table_ref(r).quoted(marks=False) for r in rows},
     )
+
+
+def row_clues(
+    driver: neo4j.Driver,
+    database: str | None,
+    union: _Union,
+    bridge: str,
+    pivot_relation: str,
+    max_clues: int,
+) -> list[dict[str, Any]] | None:
+    """Clues that single out `bridge`, all read in one row of one of the family's tables
+    (the first row, in table and row order, whose descriptive values suffice), or None.
+
+    Clues from two rows ("the author whose year is 1980 and whose country is Nigeria", each
+    true of a different win) describe no row a reader can find; counts, ranks, results and
+    scores describe no thing (`_Union.descriptive`).
+    """
+    facts = cypher.read(
+        driver,
+        "leaper/find_entity_row_facts",
+        database=database,
+        entity_id=bridge,
+        table_ids=union.table_ids,
+    )
+    rows: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for f in facts:
+        if f["relation"] == pivot_relation or not nameable(f["relation"]):
+            continue
+        if union.descriptive(f["relation"]):
+            rows.setdefault((f["table_id"], f["row"]), []).append(f)
+    for row_facts in rows.values():
+        clues = choose_clues(driver, database, bridge, row_facts, max_clues)
+        if clues is not None:
+            return clues
+    return None
 
 
 def pivot_candidates(union: _Union) -> list[tuple[int, str, str, tuple[str, str, str]]]:
     """``(answers, bridge, relation, (kind, value id, value name))`` for every bridge and every
-    shared relation under which it has one value, densest first."""
+    shared relation under which it has one value, densest first. Only descriptive relations
+    pivot (`is_descriptive`): "the same country", never "the same points"."""
     out = []
+    pivots = [r for r in union.relations if nameable(r) and union.descriptive(r)]
     for bridge in union.common:
-        for relation in [r for r in union.relations if nameable(r)]:
+        for relation in pivots:
             values = union.values(bridge, relation)
             if len(values) != 1:
                 continue
@@ -231,12 +286,7 @@ def _bridge_task(
     backend: LLMBackend | None,
 ) -> TaskRecord:
     """The task of one bridge and pivot: clues from its own rows, answers, records, R."""
-    own = [
-        f
-        for f in union.facts
-        if f["entity_id"] == bridge and f["relation"] != relation and nameable(f["relation"])
-    ]
-    clues = choose_clues(driver, database, bridge, own, config.max_clues)
+    clues = row_clues(driver, database, union, bridge, relation, config.max_clues)
     answers = sorted(union.holders(relation, pivot[1]) - {bridge})
     shared = [r for r in union.relations if r != relation]
     facts = [f for f in union.facts if f["entity_id"] in set(answers) and f["relation"] in shared]
@@ -268,7 +318,9 @@ def _bridge_task(
         variant="reverse-union",
         question=question,
         question_source=source,
-        answers=answer_records([(e, union.names.get(e, e)) for e in answers], facts, asked),
+        answers=answer_records(
+            [(e, union.names.get(e, e)) for e in answers], facts, asked, union.table_names
+        ),
         targets=[Target("answer", "entity", e, union.names.get(e, e)) for e in answers]
         + [Target("anchor", "entity", bridge, union.names.get(bridge, bridge))]
         + [Target("attribute", kind, pivot_id, pivot_name)]

@@ -280,6 +280,9 @@ def union_task(
     targets += [Target("anchor", "entity", e, names[e]) for e in sorted(set().union(*anchor_sets))]
     targets += [target_of("attribute", f) for f in facts]
     tables = [table_ref(t) for t in chosen]
+    table_names = {
+        t["table_id"]: ref.quoted(marks=False) for t, ref in zip(chosen, tables, strict=True)
+    }
     question, source = paraphrase(
         union_question(
             tables, [t["kind_plural"] for t in chosen], asked, value_kinds(facts), labels
@@ -292,7 +295,7 @@ def union_task(
         variant="union",
         question=question,
         question_source=source,
-        answers=answer_records([(e, names[e]) for e in common], facts, asked),
+        answers=answer_records([(e, names[e]) for e in common], facts, asked, table_names),
         targets=targets,
         tree={
             "roots": [t["root"] for t in chosen],
