@@ -239,3 +239,30 @@ def test_one_row_in_each_table_of_a_union_is_no_merge() -> None:
     assert "rows_merged" not in table_reading_detail(union, tables)
     tables["booker"]["rows"].append({"anchors": ["/wiki/W_G"], "text": "William Golding"})
     assert "rows_merged" in table_reading_detail(union, tables)
+
+
+def test_a_record_that_gives_its_rows_apart_is_no_merge() -> None:
+    """Two rows of one table under one key (two editions won): the gold record keeps each
+    row's values together (``rows``), so the pairing is not lost and the gate keeps it."""
+    tables = {
+        "T": {
+            "rows": [
+                {"anchors": ["/wiki/A"], "text": "A"},
+                {"anchors": ["/wiki/A"], "text": "A"},
+            ]
+        }
+    }
+    merged = {
+        "name": "A",
+        "entity_id": "/wiki/A",
+        "attributes": {"year": ["1980", "1983"], "club": ["X"]},
+    }
+    assert "rows_merged" in table_reading_detail(_task([merged], ["year", "club"]), tables)
+    paired = {
+        **merged,
+        "rows": [
+            {"table": "T", "attributes": {"year": ["1980"], "club": ["X"]}},
+            {"table": "T", "attributes": {"year": ["1983"]}},
+        ],
+    }
+    assert table_reading_detail(_task([paired], ["year", "club"]), tables) == {}

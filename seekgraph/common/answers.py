@@ -2,7 +2,9 @@
 
 A task's gold answer (`Task.answer_json`) is a list of records
 ``{"name", "entity_id", "attributes": {relation: [values]}}``; a single-entity task has one
-record without attributes. On the wire (the teacher's and the policy's ``<answer>``) a record
+record without attributes. A record may also carry ``rows`` (an entity listed in several rows
+of one table: ``[{"table", "attributes"}]``, its values row by row) and ``sources`` (values
+from several tables: relation -> value -> tables); scoring reads only the attributes. On the wire (the teacher's and the policy's ``<answer>``) a record
 is one line, its attributes after ``|``, several values joined by ``;``::
 
     Kazuo Ishiguro | country: United Kingdom | year: 2017
@@ -36,6 +38,9 @@ class AnswerRecord:
     name: str
     attributes: dict[str, list[str]] = field(default_factory=dict)
     entity_id: str = ""
+    # an entity listed in several rows of one table: its values row by row (each a
+    # relation -> values map), so which value goes with which is kept; () otherwise
+    rows: tuple[dict[str, list[str]], ...] = ()
 
     def line(self) -> str:
         """The record on the wire: ``name | relation: v1; v2 | ...``."""
@@ -68,8 +73,14 @@ def gold_records(answer_json: str | None) -> list[AnswerRecord]:
                 str(k): [str(v) for v in (vs if isinstance(vs, list) else [vs])]
                 for k, vs in (item.get("attributes") or {}).items()
             }
+            rows = tuple(
+                {str(k): [str(v) for v in vs] for k, vs in (row.get("attributes") or {}).items()}
+                for row in item.get("rows") or []
+                if isinstance(row, dict)
+            )
             if name:
-                records.append(AnswerRecord(name, attributes, str(item.get("entity_id") or "")))
+                entity_id = str(item.get("entity_id") or "")
+                records.append(AnswerRecord(name, attributes, entity_id, rows))
         elif isinstance(item, list):
             if item:
                 records.append(AnswerRecord(" ".join(str(x) for x in item)))

@@ -27,8 +27,8 @@ name as its reason, and counted in the stage report):
 - ``value_of_other``: a gold value is a linked page about something else (a season page, "X at
   the Y Games"), a hidden sort key ("2009.1 2009") or a tie marker ("=20");
 - ``rows_merged``: an answer spans several rows of one of its tables and its asked values no
-  longer line up row by row (lists of different lengths); one row in each table of a Union
-  family is no merge.
+  longer line up row by row (lists of different lengths) and the record does not give them
+  row by row (``rows``); one row in each table of a Union family is no merge.
 - ``split_leak``: a task whose source tables are some held-out and some train
   (`seekgraph.synth.split`); every other kept task gets the split of its tables, so no table is a
   source of a held-out and of a train task.
@@ -212,7 +212,7 @@ def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]])
                 found.setdefault("value_of_other", f"{record.name} {relation}: {bad[0]!r}")
         spans = max((n for (_, a), n in rows_of.items() if a == record.entity_id), default=0)
         lengths = {len(v) for k, v in record.attributes.items() if v and k in asked}
-        if spans > 1 and len(lengths) > 1:
+        if spans > 1 and len(lengths) > 1 and not record.rows:
             found.setdefault(
                 "rows_merged", f"{record.name}: {spans} rows, value lists of {sorted(lengths)}"
             )

@@ -234,6 +234,14 @@ def answer_records(
     ...     "name": y, "table_id": t} for y, t in (("1980", "t1"), ("1983", "t2"))], ["year"],
     ...     {"t1": "Booker", "t2": "Nobel"})[0]["sources"]
     {'year': {'1980': ['Booker'], '1983': ['Nobel']}}
+
+    An entity in several rows of one table also gets its values row by row (``rows``):
+
+    >>> answer_records([("/wiki/A", "A")], [{"entity_id": "/wiki/A", "relation": r, "name": v,
+    ...     "table_id": "t", "row": row} for r, v, row in (("year", "1980", 0), ("club", "X", 0),
+    ...     ("year", "1983", 4), ("club", "Y", 4))], ["year", "club"])[0]["rows"]
+    [{'table': 't', 'attributes': {'club': ['X'], 'year': ['1980']}}, {'table': 't', \
+'attributes': {'club': ['Y'], 'year': ['1983']}}]
     """
     values: dict[str, dict[str, set[str]]] = {}
     sources: dict[str, dict[str, dict[str, set[str]]]] = {}
@@ -245,6 +253,7 @@ def answer_records(
                 by_value = sources.setdefault(f["entity_id"], {}).setdefault(f["relation"], {})
                 by_value.setdefault(name, set()).add(tables[f["table_id"]])
     several = len({f.get("table_id") for f in facts if f["relation"] in relations}) > 1
+    by_row = _values_by_row(facts, relations)
     records = []
     for eid, name in answers:
         record: dict[str, Any] = {
@@ -256,6 +265,12 @@ def answer_records(
                 if values.get(eid, {}).get(r)
             },
         }
+        rows = by_row.get(eid, {})
+        if len(rows) > len({table for table, _ in rows}):  # several rows of one table
+            record["rows"] = [
+                {"table": (tables or {}).get(table, table), "attributes": values}
+                for (table, _), values in sorted(rows.items(), key=lambda kv: (kv[0][0], kv[0][1]))
+            ]
         if tables and several:
             record["sources"] = {
                 r: {v: sorted(t) for v, t in sorted(by_value.items())}
@@ -263,6 +278,23 @@ def answer_records(
             }
         records.append(record)
     return records
+
+
+def _values_by_row(
+    facts: list[dict[str, Any]], relations: list[str]
+) -> dict[str, dict[tuple[str, int], dict[str, list[str]]]]:
+    """entity -> (table, row) -> relation -> values: the asked values row by row, so an entity
+    listed in several rows of one table (two editions won, three games under one name) keeps
+    which value goes with which."""
+    rows: dict[str, dict[tuple[str, int], dict[str, set[str]]]] = {}
+    for f in facts:
+        if f["relation"] in relations and f.get("row") is not None:
+            at = rows.setdefault(f["entity_id"], {}).setdefault((f["table_id"], f["row"]), {})
+            at.setdefault(f["relation"], set()).add(str(f["name"] or f["id"]))
+    return {
+        e: {k: {r: sorted(v) for r, v in sorted(vals.items())} for k, vals in by.items()}
+        for e, by in rows.items()
+    }
 
 
 def held_relations(
