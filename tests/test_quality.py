@@ -82,7 +82,16 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
         answer_refs=["/wiki/Byatt"],
         source="seed",
     )
-    save_tasks(clean_db, [circular], database)
+    # a seed of one triple, never expanded: one lookup in one table
+    single = KPTask(
+        "shaper:single",
+        (Triple(Var("?"), "award", (booker,)),),
+        question='Who won "Booker"?',
+        answer=["Byatt"],
+        answer_refs=["/wiki/Byatt"],
+        source="seed",
+    )
+    save_tasks(clean_db, [circular, single], database)
 
     report = run_quality(clean_db, database, QualityConfig())
     statuses = _statuses(clean_db)
@@ -92,8 +101,9 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
     assert statuses["bad:dup-b"] == ("rejected", "duplicate_question")
     assert statuses["bad:absent"] == ("rejected", "attribute_absent")
     assert statuses["shaper:circular"] == ("rejected", "circular")
+    assert statuses["shaper:single"] == ("rejected", "single_lookup")
     assert all(statuses[t][0] == "kept" for t in good)
-    assert report.rejected == 5
+    assert report.rejected == 6
     assert report.notes["check duplicate_question"] == 1
 
     again = run_quality(clean_db, database, QualityConfig())

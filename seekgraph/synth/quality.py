@@ -10,6 +10,8 @@ name as its reason, and counted in the stage report):
 - ``attribute_absent``: a WebLeaper question asks for an attribute no gold record holds;
 - ``circular``: a KP task's variable can only be an entity the question names
   (`seekgraph.synth.shaper.seeds.circular_variable`, executed per variable);
+- ``single_lookup``: a synthesised KP task of one triple (a seed that was never expanded): one
+  lookup in one table, nothing to research; its expansions are the tasks;
 - ``partial_table``: a WebLeaper question asks "which ... are listed" over a table that is a
   selection (`seekgraph.synth.leaper.selection`) without saying so: a Basic question must name
   the first rows of a table cut at its source's cap, or say the table gives a selection; a
@@ -80,6 +82,7 @@ CHECKS = (
     "duplicate_question",
     "attribute_absent",
     "circular",
+    "single_lookup",
     "partial_table",
     "kind_from_header",
     "attribute_debris",
@@ -272,20 +275,27 @@ def _leaper_checks(
             found[check].append((row["task_id"], detail))
 
 
-def _circular_tasks(driver: neo4j.Driver, database: str | None) -> list[tuple[str, str]]:
+def _kp_checks(
+    driver: neo4j.Driver,
+    database: str | None,
+    found: dict[str, list[tuple[str, str]]],
+    circular: bool,
+) -> None:
+    """single_lookup and (when `circular`) circular over every kept synthesised KP task."""
     from seekgraph.synth.shaper.ops import GraphOps
     from seekgraph.synth.shaper.seeds import circular_variable
     from seekgraph.synth.shaper.store import load_tasks
 
     ops = GraphOps(driver, database)
-    found = []
     for task in load_tasks(driver, database, status="kept"):
         if task.source == "published":
             continue  # published rows are kept as given; their execution is recorded apart
-        var = circular_variable(ops, task)
+        if len(task.triples) < 2:
+            found["single_lookup"].append((task.task_id, f"{len(task.triples)} triple"))
+            continue
+        var = circular_variable(ops, task) if circular else None
         if var is not None:
-            found.append((task.task_id, f"{var} is only a named entity"))
-    return found
+            found["circular"].append((task.task_id, f"{var} is only a named entity"))
 
 
 def _splits(
@@ -360,8 +370,7 @@ def run_quality(
     _leaper_checks(driver, database, found)
     if progress is not None:
         progress(1)
-    if config.circular:
-        found["circular"] = _circular_tasks(driver, database)
+    _kp_checks(driver, database, found, config.circular)
     if progress is not None:
         progress(1)
     splits, unsourced = _splits(driver, database, config.heldout_percent, found["split_leak"])

@@ -205,10 +205,10 @@ SHAPER_EXPAND = Stage(
 QUALITY = Stage(
     "quality",
     "the quality gate: summary-row answers, invented ids, duplicate questions, absent "
-    "attributes, circular KP tasks, selections asked as full lists, kinds the answers are "
-    "not, header debris, keys that are records, split cells, values of other pages, merged "
-    "rows, tasks over held-out and train tables (split_leak) rejected; the held-out split "
-    "set by source tables; kept tasks exported",
+    "attributes, circular and single-lookup KP tasks, selections asked as full lists, kinds "
+    "the answers are not, header debris, keys that are records, split cells, values of other "
+    "pages, merged rows, tasks over held-out and train tables (split_leak) rejected; the "
+    "held-out split set by source tables; kept tasks exported",
     QualityConfig,
     "quality",
     run_quality,
