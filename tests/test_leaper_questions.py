@@ -14,7 +14,7 @@ from seekgraph.synth.leaper.questions import (
     paraphrase_keeps,
     quoted_names,
 )
-from seekgraph.synth.phrasing import TableRef
+from seekgraph.synth.phrasing.tables import TableRef
 
 
 def test_the_keep_check() -> None:

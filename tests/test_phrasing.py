@@ -1,18 +1,18 @@
-"""Plain-English question pieces from headers nobody tuned for (synth.phrasing)."""
+"""Plain-English question pieces from headers nobody tuned for (synth.phrasing.*)."""
 
 from __future__ import annotations
 
 import pytest
 
-from seekgraph.synth.phrasing import (
+from seekgraph.synth.phrasing.attributes import (
     Phrase,
     attribute_phrase,
     condition_phrase,
-    entity_kind,
-    label,
     phrase_attribute,
-    plural,
 )
+from seekgraph.synth.phrasing.header_kind import entity_kind
+from seekgraph.synth.phrasing.headers import label
+from seekgraph.synth.phrasing.words import plural
 
 
 @pytest.mark.parametrize(

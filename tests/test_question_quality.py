@@ -18,7 +18,10 @@ from bench.ottqa_sample import is_heldout, records
 from seekgraph.synth.kinds import answers_kind, kind_fits, page_kind
 from seekgraph.synth.leaper.common import LeaperConfig, TaskRecord, write_tasks
 from seekgraph.synth.leaper.selection import selection_of
-from seekgraph.synth.phrasing import attribute_debris, entity_kind, header_words, phrase_attribute
+from seekgraph.synth.phrasing.attributes import phrase_attribute
+from seekgraph.synth.phrasing.debris import attribute_debris
+from seekgraph.synth.phrasing.header_kind import entity_kind
+from seekgraph.synth.phrasing.headers import header_words
 from seekgraph.synth.quality import QualityConfig, run_quality
 from tests.conftest import run_pipeline
 

@@ -8,6 +8,7 @@ for ("Which authors …"), the attributes ("For each, give their year"), a Rever
 clues ("find the only one whose title is The Sea") and pivot, a KP task's clauses ("the answer
 is listed in the Wikipedia table "Prix Goncourt" with work "Le Rivage des Syrtes""). A question
 in no known form gives a plan of kind ``unknown`` with whatever quoted names it holds.
+The plan also says what to look for on a table page (`visit_goal`).
 
 >>> p = parse_question('Which authors are listed in the Wikipedia table "Booker Prize" '
 ...                    '(section "Winners")? For each, give their country and their year.')
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from seekgraph.synth.phrasing.words import join
 
 _REF = r'"[^"]+"(?: \(section "[^"]+"\))?'
 _REF_PARTS = re.compile(r'"(?P<title>[^"]+)"(?: \(section "(?P<section>[^"]+)"\))?')
@@ -220,3 +223,23 @@ def parse_question(question: str) -> QuestionPlan:
         tables = tuple(dict.fromkeys(c.table for c in clauses if c.table is not None))
         return QuestionPlan("kp", tables, clauses=clauses, names=names)
     return QuestionPlan("unknown", _refs(q), names=names)
+
+
+def visit_goal(plan: QuestionPlan, name: TableName) -> str:
+    """What to look for on a table page: the question's attribute words, clue values and,
+    for KP, the relations and constants of the clauses on this table."""
+    asked = list(plan.attributes)
+    values: list[str] = []
+    if plan.kind == "reverse":
+        asked += [r for r, _ in plan.clues] + [plan.pivot]
+        values += [v for _, v in plan.clues]
+    for c in plan.clauses:
+        if c.table == name:
+            asked.append(c.relation)
+            values += [t.text for t in (*c.key, *c.cells) if not t.unknown]
+    goal = f"Every row of the table '{name.title}'"
+    if asked:
+        goal += f" with its {join(list(dict.fromkeys(asked)))}"
+    if values:
+        goal += f"; the rows of {join(list(dict.fromkeys(values)))}"
+    return goal

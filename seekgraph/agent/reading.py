@@ -199,3 +199,18 @@ def mentions(text: str, name: str) -> bool:
     """Whether `name` occurs in `text` as whole words (after `value_key` on both)."""
     key = value_key(name)
     return bool(key) and f" {key} " in f" {value_key(text)} "
+
+
+def split_cell(cell: str) -> list[str]:
+    """A cell's values: "Novel, short story" holds two."""
+    parts = [p.strip() for p in cell.replace(";", ",").split(",") if p.strip()]
+    return parts or ([cell] if cell else [])
+
+
+def cell_in(cell: str, keys: set[str]) -> bool:
+    return value_key(cell) in keys or any(value_key(p) in keys for p in split_cell(cell))
+
+
+def bare(value: str) -> str:
+    """A value without the words that only qualify it (`QUALIFIERS`)."""
+    return " ".join(w for w in value.split() if w.lower() not in QUALIFIERS) or value

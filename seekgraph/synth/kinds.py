@@ -30,7 +30,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from seekgraph.synth.phrasing import GENERIC_KIND, plural, singular
+from seekgraph.synth.phrasing.header_kind import GENERIC_KIND
+from seekgraph.synth.phrasing.words import plural, singular
 
 
 def _words(text: str) -> frozenset[str]:
@@ -307,7 +308,7 @@ def answers_kind(
 ) -> Kind:
     """The kind most answers are (see the module doc); `page_kinds` has one item per answer
     (None where it has no page or its page does not say), `header_kind` is the key header's
-    (singular, plural) from `seekgraph.synth.phrasing.entity_kind`.
+    (singular, plural) from `seekgraph.synth.phrasing.header_kind.entity_kind`.
 
     Majorities are taken over the answers whose pages say what they are; an answer without a
     page (an unlinked name) is taken to be of the kind of the others. When no page says, the

@@ -20,8 +20,8 @@ name as its reason, and counted in the stage report):
   most of its answers are by their own pages (`seekgraph.synth.kinds.kind_fits`), or it is the
   generic "entries";
 - ``attribute_debris``: an attribute a WebLeaper question asks for is header debris
-  (`seekgraph.synth.phrasing.attribute_debris`: punctuation, star marks, newlines, unexplained
-  abbreviations).
+  (`seekgraph.synth.phrasing.debris.attribute_debris`: punctuation, star marks, newlines,
+  unexplained abbreviations).
 - ``key_not_entity``: most key cells of a task's table are records, scores, dates or numbers
   (`seekgraph.synth.keycolumn.is_literal`), not things the table lists;
 - ``one_thing_split``: a key cell naming one thing was split into several answers
@@ -63,7 +63,7 @@ from seekgraph.synth.ingest.cells import (
 from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.kinds import kind_fits, page_kind
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
-from seekgraph.synth.phrasing import attribute_debris
+from seekgraph.synth.phrasing.debris import attribute_debris
 from seekgraph.synth.split import (
     HELDOUT_PERCENT,
     LEAK,

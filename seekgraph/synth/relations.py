@@ -39,7 +39,7 @@ from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport, last_notes
 from seekgraph.synth.errors import RelationError
-from seekgraph.synth.phrasing import singular
+from seekgraph.synth.phrasing.words import singular
 
 # Cosine similarity at which two relation names merge: 0.84 keeps "film"/"movie" (0.843) and
 # drops near misses such as "tournament venue"/"tournament" (0.81) on the OTT-QA headers.

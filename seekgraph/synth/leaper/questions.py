@@ -17,15 +17,11 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from seekgraph.synth.phrasing import (
-    GENERIC_KIND,
-    TableRef,
-    condition_phrase,
-    join,
-    label,
-    phrase_attribute,
-    relation_words,
-)
+from seekgraph.synth.phrasing.attributes import condition_phrase, phrase_attribute
+from seekgraph.synth.phrasing.header_kind import GENERIC_KIND
+from seekgraph.synth.phrasing.headers import label
+from seekgraph.synth.phrasing.tables import TableRef
+from seekgraph.synth.phrasing.words import join, relation_words
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend

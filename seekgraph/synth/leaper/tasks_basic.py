@@ -3,9 +3,9 @@
 Definition: for a tree with root ``q``, anchors ``A`` and relations ``Rel``, the task asks for
 every anchor and, for each, its values under ``Rel`` from the tree's table (a relation that
 fewer than half of the anchors hold a value for is not asked, nor one whose header cannot be
-said in words: `seekgraph.synth.phrasing.phrase_attribute`, counted per reason). The gold answer is
-one record per anchor with its values (`seekgraph.common.answer_records`); targets R = ``A`` (role
-``anchor``) ∪ the attribute values (role ``attribute``). The proof
+said in words: `seekgraph.synth.phrasing.attributes.phrase_attribute`, counted per reason). The
+gold answer is one record per anchor with its values (`seekgraph.common.answer_records`);
+targets R = ``A`` (role ``anchor``) ∪ the attribute values (role ``attribute``). The proof
 (`seekgraph.synth.leaper.proofs.prove_basic`) recomputes both sets from the table's rows.
 """
 

@@ -56,7 +56,8 @@ from seekgraph.synth.leaper.questions import (
     table_labels,
     table_ref,
 )
-from seekgraph.synth.phrasing import TableRef, relation_words, value_kind
+from seekgraph.synth.phrasing.tables import TableRef
+from seekgraph.synth.phrasing.words import relation_words, value_kind
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend

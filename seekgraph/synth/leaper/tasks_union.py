@@ -200,12 +200,13 @@ def select_family(
     Two trees whose anchor sets overlap more than `max_overlap` (Jaccard) are copies of one list
     (the same table twice, or a year's table and its update): their intersection asks nothing,
     so such a pair is never taken together. With `kinds` (tree → the kind of entity its key
-    column lists, `seekgraph.synth.phrasing.entity_kind`), a tree of the generic kind ``entry`` joins no
-    family: the question must name what it asks for in every table. (Key columns headed
-    differently, "Laureate" and "Author", hold the same kind of entity when they share
-    anchors, which every family does; the question then names each table's kind.) With `tables`
-    (tree → how the question names its table), two trees a question would name alike (same
-    title and section) are never taken together: the question could not tell them apart.
+    column lists, `seekgraph.synth.phrasing.header_kind.entity_kind`), a tree of the generic
+    kind ``entry`` joins no family: the question must name what it asks for in every table.
+    (Key columns headed differently, "Laureate" and "Author", hold the same kind of entity when
+    they share anchors, which every family does; the question then names each table's kind.)
+    With `tables` (tree → how the question names its table), two trees a question would name
+    alike (same title and section) are never taken together: the question could not tell them
+    apart.
 
     >>> select_family({"a": {"x", "y"}, "b": {"x", "y", "z"}, "c": {"x"}, "d": {"q"}})
     ['a', 'b']

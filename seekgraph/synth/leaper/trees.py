@@ -22,7 +22,7 @@ from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.kinds import answers_kind, page_kind
 from seekgraph.synth.leaper.common import LeaperConfig
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
-from seekgraph.synth.phrasing import entity_kind
+from seekgraph.synth.phrasing.header_kind import entity_kind
 
 STAGE = "leaper-trees"
 _GENERIC_SECTIONS = {"", "main", "list", "table", "overview", "results", "summary"}

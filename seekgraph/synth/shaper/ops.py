@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import neo4j
 
 from seekgraph.graphdb import cypher
-from seekgraph.synth.phrasing import TableRef
+from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.shaper.compile import execute
 from seekgraph.synth.shaper.kp import KPTask, Var, parse_relation
 

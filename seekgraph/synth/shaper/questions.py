@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from seekgraph.synth.phrasing import TableRef, relation_words
+from seekgraph.synth.phrasing.tables import TableRef
+from seekgraph.synth.phrasing.words import relation_words
 from seekgraph.synth.shaper.kp import Const, KPTask, Term, Triple, Var, parse_relation
 
 if TYPE_CHECKING:

@@ -1,0 +1,318 @@
+"""An attribute or a clue as a person says it, from a relation's header words and its values.
+
+The relation name a header maps to becomes a noun phrase by one of two rules:
+
+- a past participle ("born", "founded", "released", "located") is a verb: *when* or *where*
+  they were born, by the kind of its values (years and dates: when; places: where);
+- a noun phrase stays a noun: *their country*, *their 2012 population rank*.
+
+A header no person would say (an unexplained abbreviation, a determiner, symbols, a notes
+column) gives the reason it cannot be asked instead (`phrase_attribute`), and the question does
+not ask it.
+
+>>> attribute_phrase("born", {"year"})
+'the year they were born'
+>>> condition_phrase("country", "United Kingdom", "entity")
+'whose country is United Kingdom'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from seekgraph.synth.phrasing.headers import UNIT_WORDS
+from seekgraph.synth.phrasing.words import (
+    NOT_PARTICIPLES,
+    PREPOSITIONS,
+    participle,
+    relation_words,
+    values_are,
+)
+
+WHERE_PARTICIPLES = frozenset(["located", "based", "headquartered", "buried", "held"])
+ACTIVE = frozenset(["died", "retired", "debuted", "won"])  # 'the year they died', not 'were died'
+PERSON_VERBS = frozenset(
+    [
+        "born",
+        "died",
+        "married",
+        "retired",
+        "debuted",
+        "elected",
+        "appointed",
+        "drafted",
+        "signed",
+        "buried",
+    ]
+)
+_UNITS = frozenset(["year", "years", "date", "dates", "when", "place", "where"])
+
+
+def _verb(words: str, dated: bool = False) -> tuple[str, str] | None:
+    """(unit, verb phrase) when `words` end in a participle: 'year introduced' → ('year',
+    'were introduced'), 'died' → ('', 'died'); else None. After 'year' or 'date', or when the
+    values are dates (`dated`), any '-ed' word counts ('year designated', 'Reopened')."""
+    parts = words.split()
+    after_unit = len(parts) > 1 and parts[0].lower() in _UNITS
+    if not parts or not participle(parts[-1], after_unit or (dated and len(parts) == 1)):
+        return None
+    unit = parts[0].lower() if after_unit else ""
+    rest = " ".join(parts[1:] if unit else parts)
+    last = parts[-1].lower()
+    return unit, rest if last in ACTIVE else f"were {rest}"
+
+
+def attribute_phrase(name: str, value_kinds: Iterable[str] = ()) -> str:
+    """What a question asks for one attribute: 'their country', 'the year they were born'.
+
+    `name` is a relation name or a header's words (`label`).
+
+    >>> attribute_phrase("year introduced", {"year"})
+    'the year they were introduced'
+    """
+    words = relation_words(name)
+    kinds = set(value_kinds)
+    verb = _verb(words, values_are(kinds, {"year", "date"}))
+    if verb is None:
+        if words.split()[-1].lower() in PREPOSITIONS:
+            return f'the "{words}" column'  # 'Drafted to', 'Originally by': no noun to name
+        return f"their {words}"
+    unit, phrase = verb
+    last = words.split()[-1].lower()
+    if unit in ("place", "where") or (
+        not unit and (last in WHERE_PARTICIPLES or values_are(kinds, {"entity", "text"}))
+    ):
+        return f"where they {phrase}"
+    if unit in ("year", "years", "date", "dates"):
+        return f"the {unit} they {phrase}"
+    return f"the {'year' if values_are(kinds, {'year'}) else 'date'} they {phrase}"
+
+
+# Abbreviations a header uses and the words a person says for them; an abbreviation missing
+# here (and any one- or two-letter word) makes the attribute unphrasable, so it is not asked.
+ABBREVIATIONS = {
+    "pos": "position",
+    "no": "number",
+    "nr": "number",
+    "num": "number",
+    "#": "number",
+    "pts": "points",
+    "pt": "points",
+    "gp": "games played",
+    "conf": "conference",
+    "apps": "appearances",
+    "app": "appearances",
+    "gls": "goals",
+    "yr": "year",
+    "yrs": "years",
+    "pct": "percentage",
+    "avg": "average",
+    "att": "attendance",
+    "dob": "date of birth",
+    "abbr": "abbreviation",
+    "co": "company",
+    "lga": "local government area",
+    "ht": "height",
+    "wt": "weight",
+    "cap": "capacity",
+    "pop": "population",
+    "est": "established",
+    "dept": "department",
+    "govt": "government",
+    "approx": "approximate",
+    "mgr": "manager",
+}
+_NOTE_WORDS = frozenset(
+    ["notes", "note", "comments", "comment", "remarks", "remark", "description", "details"]
+)
+_SPAN_WORDS = {
+    "start": "the year they started",
+    "started": "the year they started",
+    "end": "the year they ended",
+    "ended": "the year they ended",
+    "ends": "the year they end",
+}
+_PAST_VERBS = frozenset(
+    ["began", "became", "joined", "left", "entered", "moved", "started", "ended", "served"]
+)
+_SYMBOL_WORDS = {"%": "percent", "€": "euros", "$": "dollars", "£": "pounds"}
+_ACRONYM_CODES = frozenset(["icao", "iata", "faa", "isbn", "issn", "iso", "fips", "nrhp"])
+DETERMINERS = frozenset(["this", "that", "these", "those", "the", "a", "an", "his", "her", "its"])
+_IRREGULAR_PAST = {
+    "written": "wrote",
+    "sung": "sang",
+    "drawn": "drew",
+    "taken": "took",
+    "shown": "showed",
+    "given": "gave",
+    "chosen": "chose",
+    "driven": "drove",
+    "ridden": "rode",
+    "beaten": "beat",
+    "won": "won",
+    "built": "built",
+    "made": "made",
+    "held": "held",
+    "led": "led",
+    "sold": "sold",
+    "bought": "bought",
+    "run": "ran",
+}
+_SCORE = re.compile(r"^\d+\s*[–—-]\s*\d+(?:\s*\(.*\))?$")
+_SCORE_HEADERS = frozenset(["score", "scores", "result", "results", "final", "aggregate", "agg"])
+_YEAR_HEADERS = {
+    "year": "the year",
+    "years": "the years",
+    "season": "the season",
+    "date": "the date",
+}
+_ALLOWED = re.compile(r"^[\w\s'’–-]+$")
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """An attribute as a question asks for it (`text`), or why it cannot be asked (`reason`:
+    ``abbreviation``, ``preposition``, ``determiner``, ``symbols`` or ``no_words``)."""
+
+    text: str = ""
+    reason: str = ""
+
+
+def phrase_attribute(
+    name: str, value_kinds: Iterable[str] = (), values: Iterable[str] = ()
+) -> Phrase:
+    """One attribute as a person says it, from its header words (`label`) and the values it
+    holds, or the reason it cannot be said (then the question does not ask it).
+
+    >>> phrase_attribute("pos").text, phrase_attribute("year", {"year"}).text
+    ('their position', 'the year')
+    >>> phrase_attribute("result F–A", {"text"}, ["2–1", "0–0"]).text
+    'the score'
+    >>> phrase_attribute("h / a").reason, phrase_attribute("this week in reality").reason
+    ('abbreviation', 'determiner')
+    """
+    kinds = set(value_kinds)
+    texts = [str(v) for v in values if str(v).strip()]
+    words = relation_words(name).replace("&", " and ")
+    words = re.sub(r"(?<=\w)\s*,\s*(?=\w)", " and ", words)  # "City, State"
+    words = re.sub(r"\s*/\s*", " / ", words)
+    tokens = [t for t in words.split() if t]
+    if not tokens:
+        return Phrase(reason="no_words")
+    low = [t.lower() for t in tokens]
+    scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
+    if scores and (set(low) & _SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
+        return Phrase("the score")
+    if (
+        len(tokens) == 1
+        and low[0] in _YEAR_HEADERS
+        and values_are(kinds, {"year", "date", "text", "number"})
+    ):
+        return Phrase(_YEAR_HEADERS[low[0]])
+    if len(tokens) == 1 and low[0] in _ACRONYM_CODES:
+        return Phrase(f"their {tokens[0].upper()} code")
+    out: list[str] = []
+    for i, (token, lower) in enumerate(zip(tokens, low, strict=True)):
+        previous = low[i - 1] if i else ""
+        if token == "/":
+            out.append("and")
+        elif lower in _SYMBOL_WORDS:
+            out.append(_SYMBOL_WORDS[lower])
+        elif previous == "in" and lower in UNIT_WORDS:
+            out.append(token)  # "distance in km"
+        elif re.fullmatch(r"[^\W\d_]{1,2}[–—-][^\W\d_]{1,2}|\d+(st|nd|rd|th)", lower):
+            return Phrase(reason="abbreviation")  # "F–A", "W–L", "3rd"
+        elif lower in ABBREVIATIONS:
+            expanded = ABBREVIATIONS[lower]
+            if expanded == "number" and i + 1 < len(tokens) and low[i + 1] != "of":
+                expanded = "number of"  # "No . Specimens" -> "number of specimens"
+            out.extend(expanded.split())
+        elif len(lower) <= 2 and lower not in (
+            "of",
+            "in",
+            "by",
+            "to",
+            "at",
+            "on",
+            "or",
+            "tv",
+            "uk",
+            "us",
+        ):
+            return Phrase(reason="abbreviation")  # "h / a", "P", "W", "F–A"
+        elif re.fullmatch(r"[A-Z]{2,5}", token) and len(tokens) == 1:
+            return Phrase(reason="abbreviation")  # "UHF", "MSA": a bare acronym explains nothing
+        else:
+            out.append(token)
+    if out[0].lower() in DETERMINERS or any(
+        w.lower() in DETERMINERS - {"the", "a", "an"} for w in out
+    ):
+        return Phrase(reason="determiner")  # "This week in reality", "Currently at this location"
+    if out[0].lower() in ("and", "or") or out[-1].lower() in ("and", "or"):
+        return Phrase(reason="symbols")
+    text = " ".join(out)
+    if not _ALLOWED.match(text) or not re.search(r"[^\W\d_]", text):
+        return Phrase(reason="symbols")
+    lowered = [w.lower() for w in out]
+    if (lowered[0] in _NOTE_WORDS and len(out) <= 2) or lowered[-1] in _NOTE_WORDS:
+        return Phrase(reason="notes")  # "Notes", "Meaning or notes": remarks, not an attribute
+    if " ".join(lowered) in ("other information", "other info", "miscellaneous"):
+        return Phrase(reason="notes")
+    if len(out) >= 2 and re.fullmatch(r"1[5-9]\d\d|20\d\d", out[-1]) and lowered[-2] != "in":
+        out = [*out[:-1], "in", out[-1]]  # "Population 2010" -> "population in 2010"
+        text = " ".join(out)
+    elif (
+        len(out) >= 2
+        and lowered[-1] in UNIT_WORDS | {"km²", "mi²", "km2", "mi2"}
+        and lowered[-2] != "in"
+    ):
+        out = [*out[:-1], "in", out[-1]]  # "Area km²" -> "area in km²"
+        text = " ".join(out)
+    dated = values_are(kinds, {"year", "date", "number", "text"})
+    if len(out) == 1 and lowered[0] in _SPAN_WORDS and dated:
+        return Phrase(_SPAN_WORDS[lowered[0]])  # "Start", "End" of a run of years
+    if lowered[0] in _PAST_VERBS:
+        if not dated:
+            return Phrase(reason="verb")
+        return Phrase(f"the year they {text[0].lower()}{text[1:]}")  # "Began operation"
+    if len(out) == 2 and lowered[0] in ("number", "total") and participle(out[1], True):
+        return Phrase(f"how many were {lowered[1]}")  # "Number built", "Total produced"
+    if (
+        len(out) == 2
+        and lowered[0] not in _UNITS
+        and participle(out[1], False)
+        and lowered[0].endswith("s")
+    ):
+        if values_are(kinds, {"number"}):
+            return Phrase(f"how many {lowered[0]} they {lowered[1]}")  # "Games played"
+        return Phrase(f"the {lowered[0]} they {lowered[1]}")  # "Offices held", "Titles won"
+    if (
+        len(out) == 1 and re.fullmatch(r"[a-z]{3,}ed", lowered[0]) and not participle(out[0], False)
+    ) and lowered[0] not in NOT_PARTICIPLES:
+        return Phrase(f"when they were {lowered[0]}")  # "Killed", "Designated"
+    if len(out) >= 2 and out[-1].lower() == "by" and participle(out[-2], True):
+        verb = out[-2].lower()
+        past = _IRREGULAR_PAST.get(verb, verb)
+        return Phrase(f"who {past} them") if len(out) == 2 else Phrase(reason="preposition")
+    if out[-1].lower() in PREPOSITIONS:
+        return Phrase(reason="preposition")  # "Moving from", "For", "Against"
+    phrase = attribute_phrase(text, kinds)
+    return Phrase(phrase) if '"' not in phrase else Phrase(reason="preposition")
+
+
+def condition_phrase(name: str, value: str, value_kind: str) -> str:
+    """A clue about one entity: 'whose country is United Kingdom', 'who was born in 1954'."""
+    words = relation_words(name)
+    verb = _verb(words, value_kind in ("year", "date"))
+    if verb is None:
+        if words.split()[-1].lower() in PREPOSITIONS:
+            return f'whose "{words}" column reads {value}'
+        return f"whose {words} is {value}"
+    _, phrase = verb
+    last = words.split()[-1].lower()
+    preposition = "on" if value_kind == "date" else "in"
+    who = "who" if last in PERSON_VERBS else "that"
+    singular_verb = phrase.replace("were ", "was ", 1) if phrase.startswith("were ") else phrase
+    return f"{who} {singular_verb} {preposition} {value}"

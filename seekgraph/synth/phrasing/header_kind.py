@@ -1,0 +1,110 @@
+"""The kind of entity a table lists, named from its key column's header or its title.
+
+A question names what it asks for ("Which guests ...") before any page is read, so the kind
+comes from the table itself: the key column's header (singular and plural), or, when it is
+generic ("Name", "Title", "#"), the head noun of the table's title. `seekgraph.synth.kinds`
+then checks that kind against what the answers' own pages say they are.
+
+>>> entity_kind("Guests", "List of Top Gear guests")
+('guest', 'guests')
+"""
+
+from __future__ import annotations
+
+import re
+
+from seekgraph.synth.phrasing.words import (
+    PREPOSITIONS,
+    WORD,
+    lower_word,
+    participle,
+    plural,
+    singular,
+    tidy,
+)
+
+GENERIC = frozenset(
+    [
+        "name",
+        "names",
+        "title",
+        "titles",
+        "entry",
+        "entries",
+        "no",
+        "number",
+        "item",
+        "items",
+        "#",
+        "rank",
+        "pos",
+        "position",
+        "details",
+        "detail",
+        "notes",
+        "note",
+        "description",
+        "info",
+        "information",
+        "remarks",
+    ]
+)
+# the kind of a table whose entities have no common kind: never written into a question
+GENERIC_KIND = ("entry", "entries")
+_ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$", re.IGNORECASE)  # "1st", "3rd": a place, not a kind
+_TITLE_HEAD = re.compile(
+    r"^(?:list|lists|table|index|outline)\s+of\s+(?:the\s+)?(.+?)"
+    r"(?:\s+(?:in|of|by|from|for|with|at|on|to|during|since|who|that)\s+.*)?$",
+    re.IGNORECASE,
+)
+
+
+def _head_noun(text: str) -> str:
+    words = [w for w in WORD.findall(text) if not w.isdigit()]
+    return words[-1] if words else ""
+
+
+def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
+    """(singular, plural) of what the table lists: its key header, or its title's head noun.
+
+    A longer header is cut before its first preposition or participle ("Film title used in
+    nomination" → film title)."""
+    bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", tidy(key_header or ""))
+    parts = [p for p in re.split(r"\s+(?:or|and|&)\s+|\s*/\s*", bare) if WORD.search(p)]
+    if len(parts) > 1:
+        kinds = [entity_kind(part, None) for part in parts]
+        if all(k != ("entry", "entries") for k in kinds):
+            return " or ".join(k[0] for k in kinds), " or ".join(k[1] for k in kinds)
+    words = [w for w in WORD.findall(bare) if not w.isdigit() and not _ORDINAL.match(w)]
+    of = [i for i, w in enumerate(words) if w.lower() == "of"]
+    if of and words[0].lower() in GENERIC and of[0] + 1 < len(words):
+        words = words[of[0] + 1 :]  # "Name of school" -> "school"
+    cut = [
+        i
+        for i, w in enumerate(words)
+        if i > 0 and (w.lower() in PREPOSITIONS or participle(w, True)) and w.lower() != "of"
+    ]
+    if cut and len(words) > 2:
+        words = words[: cut[0]]
+    while len(words) > 1 and words[-1].lower() in ("name", "names"):
+        words = words[:-1]  # "Landmark name" -> "landmark" ("English title" stays)
+    if len(words) == 1 and participle(words[0], True):
+        words = []  # "Based", "Listed": a column about the entries, not their kind
+    header = " ".join(words)
+    if header and header.lower() not in GENERIC:
+        words = header.split()
+        last = words[-1]
+        abbreviation = last.isupper() and len(last) <= 4
+        head = last if abbreviation else singular(last)
+        heads = last if abbreviation else plural(head)
+        modifiers = " ".join(lower_word(w) for w in words[:-1] if not w.isdigit())
+        base = f"{modifiers} {head}".strip() if len(words) <= 3 else head
+        return base, f"{modifiers} {heads}".strip() if len(words) <= 3 else heads
+    if header.lower() in ("title", "titles"):
+        return "title", "titles"  # a filmography's "Title" column lists titles
+    match = _TITLE_HEAD.match((title or "").strip())
+    if match:
+        head = _head_noun(match.group(1))
+        if head:
+            return singular(head), plural(head)
+    return GENERIC_KIND

@@ -1,0 +1,173 @@
+"""A table header as words of a sentence: the debris of a header (footnote marks, stars,
+brackets, stray punctuation, title case) removed, a unit in brackets said in words.
+
+Headers are written for tables, not sentences ("FIFA Ranking [a]", "Distance ( km )", "Pos.");
+a question calls a relation by its cleaned header when that has words (`label`), else by the
+relation's name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from seekgraph.synth.phrasing.words import lower_word, relation_words, tidy
+
+UNIT_WORDS = frozenset(
+    [
+        "km",
+        "mi",
+        "m",
+        "ft",
+        "cm",
+        "mm",
+        "kg",
+        "lb",
+        "lbs",
+        "t",
+        "kw",
+        "mw",
+        "hp",
+        "mph",
+        "km/h",
+        "usd",
+        "eur",
+        "gbp",
+        "€",
+        "$",
+        "£",
+        "%",
+        "million",
+        "billion",
+    ]
+)
+
+
+_UNIT_NAMES = {
+    "km": "kilometres",
+    "mi": "miles",
+    "m": "metres",
+    "ft": "feet",
+    "cm": "centimetres",
+    "mm": "millimetres",
+    "kg": "kilograms",
+    "lb": "pounds",
+    "lbs": "pounds",
+    "usd": "US dollars",
+    "%": "percent",
+    "€ million": "millions of euros",
+    "$ million": "millions of dollars",
+    "£ million": "millions of pounds",
+    "usd million": "millions of US dollars",
+    "million": "millions",
+    "mph": "miles per hour",
+    "km/h": "kilometres per hour",
+}
+
+
+# Proper adjectives a header may start with ("Greek name", "Korean title"): kept capitalised.
+DEMONYMS = frozenset(
+    [
+        "Afghan",
+        "African",
+        "Albanian",
+        "American",
+        "Arabic",
+        "Argentine",
+        "Australian",
+        "Austrian",
+        "Belgian",
+        "Brazilian",
+        "British",
+        "Bulgarian",
+        "Canadian",
+        "Catalan",
+        "Chinese",
+        "Croatian",
+        "Czech",
+        "Danish",
+        "Dutch",
+        "Egyptian",
+        "English",
+        "Estonian",
+        "European",
+        "Filipino",
+        "Finnish",
+        "French",
+        "Gaelic",
+        "German",
+        "Greek",
+        "Hebrew",
+        "Hindi",
+        "Hungarian",
+        "Icelandic",
+        "Indian",
+        "Indonesian",
+        "Iranian",
+        "Irish",
+        "Israeli",
+        "Italian",
+        "Japanese",
+        "Korean",
+        "Latin",
+        "Latvian",
+        "Lithuanian",
+        "Malay",
+        "Mexican",
+        "Norwegian",
+        "Persian",
+        "Polish",
+        "Portuguese",
+        "Romanian",
+        "Russian",
+        "Scottish",
+        "Serbian",
+        "Slovak",
+        "Slovene",
+        "Slovenian",
+        "Spanish",
+        "Swedish",
+        "Swiss",
+        "Tamil",
+        "Telugu",
+        "Thai",
+        "Turkish",
+        "Ukrainian",
+        "Urdu",
+        "Vietnamese",
+        "Welsh",
+    ]
+)
+
+
+def header_words(header: str, keep: Iterable[str] = ()) -> str:
+    """A table header as words of a sentence: footnotes, stars and other brackets dropped, a
+    unit in brackets kept as "in <unit>", newlines and stray marks removed, title-case words
+    lowered, acronyms and names kept (``"FIFA Ranking [a]"`` → ``"FIFA ranking"``,
+    ``"Distance ( km )"`` → ``"distance in km"``)."""
+
+    def bracket(match: re.Match[str]) -> str:
+        inner = " ".join(match.group(0)[1:-1].split())
+        if inner and all(w.lower().strip(".") in UNIT_WORDS for w in inner.split()):
+            return f" in {_UNIT_NAMES.get(inner.lower(), inner)} "
+        return " "
+
+    text = tidy(" ".join((header or "").split()))
+    text = re.sub(r"\(\s*s\s*\)|/s\b", "", text)  # "Winner ( s )", "Winner/s"
+    bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", bracket, text)
+    words = [w.strip(".:*†‡^~") for w in re.split(r"[\s_]+", bare)]
+    names = DEMONYMS | set(keep)
+    return " ".join(w if w in names else lower_word(w) for w in words if w)
+
+
+def label(relation: str, header: str | None = None) -> str:
+    """What a question calls a relation: the table's own header when it has words, else the
+    relation's name."""
+    raw = header_words(header or "")
+    words = raw.rstrip(".")
+    name = relation_words(relation)
+    # "Pts.", "P": the relation reads better
+    abbreviated = (header or "").strip().endswith(".") or len(words) <= 2
+    if not re.search(r"[^\W\d_]", words) or (abbreviated and len(name) > len(words)):
+        return name
+    return words

@@ -1,0 +1,61 @@
+"""How a question names a source table: its title and section in quotes, a cut table by its
+first rows, a selection marked as one.
+
+A question must let a reader find the very table its answer comes from, so the name is exact
+(the title as the page spells it, the section when it tells tables apart) and says when the
+table is not the full list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+GENERIC_SECTIONS = frozenset(["", "main", "list", "table", "overview", "results", "summary"])
+
+
+@dataclass(frozen=True)
+class TableRef:
+    """A source table as a question names it. `first_rows` is set when the source cut the
+    table at that many rows (a question then asks for its first rows, which is exact), and
+    `selection` when the table is a selection (a "Notable ..." section): a question over
+    several tables marks each such table, so none reads as the full list.
+
+    >>> TableRef("2004 NFL Draft", "Round 1", 20).quoted()
+    '"2004 NFL Draft" (section "Round 1", first 20 rows)'
+    >>> TableRef("2004 NFL Draft", "Round 1", 20).where()
+    'the first 20 rows of the Wikipedia table "2004 NFL Draft" (section "Round 1")'
+    >>> TableRef("1948 NFL Draft", "Notable undrafted players", selection=True).quoted()
+    '"1948 NFL Draft" (section "Notable undrafted players", a selection)'
+    """
+
+    title: str
+    section: str = ""
+    first_rows: int = 0
+    selection: bool = False
+
+    def quoted(self, marks: bool = True) -> str:
+        """The title and section in quotes, with the row cap and selection marks unless
+        `marks` is false (`where` says them in prose instead)."""
+        title, section = _plain_quotes(self.title), _plain_quotes(self.section.strip())
+        parts = []
+        if section.lower() not in GENERIC_SECTIONS and section.lower() not in title.lower():
+            parts.append(f'section "{section}"')
+        if marks and self.first_rows:
+            parts.append(f"first {self.first_rows} rows")
+        if marks and self.selection:
+            parts.append("a selection")
+        return f'"{title}"' + (f" ({', '.join(parts)})" if parts else "")
+
+    def where(self) -> str:
+        """The table in a sentence: 'the Wikipedia table "X"', or its first rows."""
+        table = f"the Wikipedia table {self.quoted(marks=False)}"
+        return f"the first {self.first_rows} rows of {table}" if self.first_rows else table
+
+
+def _plain_quotes(text: str) -> str:
+    """Tokenised quotes (``dinar '') and inner double quotes as single quotes, so a quoted
+    title stays one quoted string."""
+    text = re.sub(r"``\s*", "'", text)
+    text = re.sub(r"\s*''", "'", text)
+    return text.replace('"', "'")

@@ -1,0 +1,204 @@
+"""The grammar every question piece shares: nouns in the singular and plural, participles
+and prepositions, a relation's name as words, a list in prose.
+
+Headers and relation names are the raw material of every phrase a question says (the kind of
+entity, an attribute, a clue); these are the word-level rules the phrase builders in
+`seekgraph.synth.phrasing` apply to them, kept in one place so each builder reads a header the
+same way.
+
+>>> singular("cities"), plural("alumnus"), relation_words("~2012_population_rank")
+('city', 'alumni', '2012 population rank')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+PARTICIPLES = frozenset(
+    [
+        "born",
+        "died",
+        "founded",
+        "established",
+        "opened",
+        "closed",
+        "released",
+        "built",
+        "formed",
+        "elected",
+        "appointed",
+        "located",
+        "based",
+        "headquartered",
+        "published",
+        "awarded",
+        "completed",
+        "launched",
+        "introduced",
+        "discovered",
+        "created",
+        "produced",
+        "directed",
+        "written",
+        "signed",
+        "drafted",
+        "acquired",
+        "inaugurated",
+        "debuted",
+        "retired",
+        "married",
+        "buried",
+        "held",
+        "won",
+        "flown",
+        "played",
+    ]
+)
+_IRREGULAR = {
+    "person": "people",
+    "man": "men",
+    "woman": "women",
+    "child": "children",
+    "series": "series",
+    "species": "species",
+    "country": "countries",
+    "city": "cities",
+    "alumnus": "alumni",
+    "alumna": "alumnae",
+    "criterion": "criteria",
+    "phenomenon": "phenomena",
+    "crisis": "crises",
+    "thesis": "theses",
+    "analysis": "analyses",
+    "wife": "wives",
+    "life": "lives",
+    "knife": "knives",
+    "leaf": "leaves",
+    "thief": "thieves",
+    "hero": "heroes",
+    "foot": "feet",
+    "mouse": "mice",
+    "goose": "geese",
+    "staff": "staff",
+    "personnel": "personnel",
+    "aircraft": "aircraft",
+    "sheep": "sheep",
+    "fish": "fish",
+    "genus": "genera",
+    "fungus": "fungi",
+    "cactus": "cacti",
+    "alga": "algae",
+    "larva": "larvae",
+    "nucleus": "nuclei",
+}
+_SINGULAR = {v: k for k, v in _IRREGULAR.items()}
+WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\wÀ-ÿ'-]*")
+
+
+def relation_words(relation: str) -> str:
+    """``~2012_population_rank`` → ``2012 population rank``."""
+    return " ".join(relation.removeprefix("~").replace("_", " ").split())
+
+
+def singular(word: str) -> str:
+    """The singular of a lower-cased noun: irregular forms by table, else by rule.
+
+    >>> singular("alumni"), singular("cities"), singular("matches"), singular("series")
+    ('alumnus', 'city', 'match', 'series')
+    """
+    low = word.lower()
+    if low in _SINGULAR:
+        return _SINGULAR[low]
+    if low in _IRREGULAR or len(low) <= 3 or low.endswith(("ss", "us", "is")):
+        return low
+    if low.endswith("ies") and len(low) > 4:
+        return low[:-3] + "y"
+    if low.endswith(("ches", "shes", "sses", "xes")):
+        return low[:-2]
+    if low.endswith("s") and not low.endswith(("ss", "us", "is")):
+        return low[:-1]
+    return low
+
+
+def plural(word: str) -> str:
+    """The plural of a noun ("alumni" stays, never "alumnis").
+
+    >>> plural("alumni"), plural("footballer"), plural("city"), plural("club"), plural("alumnus")
+    ('alumni', 'footballers', 'cities', 'clubs', 'alumni')
+    """
+    if word.isupper() and len(word) <= 4:
+        return word  # "HS", "CR": an abbreviation keeps its form
+    low = singular(word)
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
+        return low[:-1] + "ies"
+    if low.endswith(("s", "x", "ch", "sh")):
+        return low + "es"
+    return low + "s"
+
+
+def tidy(header: str) -> str:
+    """Curly apostrophes straightened, tokenised possessives and punctuation rejoined
+    ("successor 's", "City , State")."""
+    header = header.replace("’", "'").replace("‘", "'")
+    header = re.sub(r"\s+([,;:])", r"\1", header)
+    return re.sub(r"\s+'s\b", "'s", header)
+
+
+def values_are(kinds: Iterable[str], wanted: set[str]) -> bool:
+    kinds = set(kinds)
+    return bool(kinds) and kinds <= wanted
+
+
+def lower_word(word: str) -> str:
+    """'Co-Hosts' → 'co-hosts', 'Highest-grossing' → 'highest-grossing', 'FIFA', 'iPod' and
+    'McDonald' kept (a capital after the first letter of a piece marks a name or acronym)."""
+    pieces = [p for p in re.split(r"[-/']", word) if p]
+    if any(ch.isupper() for p in pieces for ch in p[1:]):
+        return word
+    return word.lower()
+
+
+PREPOSITIONS = frozenset(
+    [
+        "by",
+        "to",
+        "from",
+        "at",
+        "for",
+        "of",
+        "in",
+        "on",
+        "with",
+        "as",
+        "into",
+        "via",
+        "per",
+        "against",
+        "versus",
+        "vs",
+    ]
+)
+NOT_PARTICIPLES = frozenset(["speed", "seed", "breed", "need", "feed", "hundred", "bed", "red"])
+
+
+def participle(word: str, after_unit: bool) -> bool:
+    low = word.lower()
+    if low in PARTICIPLES:
+        return True
+    return after_unit and low.endswith("ed") and len(low) >= 4 and low not in NOT_PARTICIPLES
+
+
+def join(items: Iterable[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def value_kind(value_id: str, is_entity: bool) -> str:
+    """entity, year, date, number or text (a Value id is ``<kind>:<normalized>``)."""
+    return "entity" if is_entity else value_id.split(":", 1)[0]
