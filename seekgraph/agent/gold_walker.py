@@ -50,8 +50,8 @@ def revealed_answer(
 
     >>> gold = [AnswerRecord("A B", {"year": ["1980", "1990"]}), AnswerRecord("C")]
     >>> revealed_answer(gold, ["A-B won in 1980.", "C lost in 1990."])
-    [AnswerRecord(name='A B', attributes={'year': ['1980']}, entity_id=''), \
-AnswerRecord(name='C', attributes={}, entity_id='')]
+    [AnswerRecord(name='A B', attributes={'year': ['1980']}, entity_id='', rows=()), \
+AnswerRecord(name='C', attributes={}, entity_id='', rows=())]
     """
     seen = [f" {normalize(u)} " for u in units]
     out = []

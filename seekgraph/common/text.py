@@ -20,7 +20,7 @@ def normalize(text: str) -> str:
 
 
 def titled(title: str, text: str) -> str:
-    """A page's text as the page reads: it begins with its title (a line of its own unless the
+    r"""A page's text as the page reads: it begins with its title (a line of its own unless the
     text already starts with it).
 
     >>> titled("Booker Prize", "The Booker Prize is ...")

@@ -13,7 +13,9 @@ A term used by a link triple gets its page once (``MATCH (p_t:Page)-[:ABOUT]->(t
 about one entity with the same id, docs/schema.md §1), so a link triple is a one-hop pattern:
 fewer relationships per query keeps the planner fast (planning dominates on small graphs).
 
->>> q = compile_task(KPTask("t", (Triple(Var("?"), "nationality", (Const("UK", "/wiki/UK", "Entity"),)),)))
+>>> from seekgraph.synth.shaper.kp import Const, KPTask, Triple, Var
+>>> uk = Const("UK", "/wiki/UK", "Entity")
+>>> q = compile_task(KPTask("t", (Triple(Var("?"), "nationality", (uk,)),)))
 >>> q.params["r0"], q.params["c0_e"]
 ('nationality', ['/wiki/UK'])
 """
