@@ -60,6 +60,7 @@ _LINK = re.compile(
     rf"^the Wikipedia article on (?P<src>{_TERMS}) links to the article on (?P<dst>{_TERMS})$"
 )
 _CLUE_WHOSE = re.compile(r'^whose (?:"(?P<q>.+?)" column reads|(?P<rel>.+?) is) (?P<value>.+)$')
+_CLUE_LISTED = re.compile(r"^that is listed with the (?P<rel>year|date|season) (?P<value>.+)$")
 _CLUE_VERB = re.compile(r"^(?:who|that) (?:was |were |is |are )?(?P<rel>.+?) (?:in|on) (?P<v>.+)$")
 _ATTR_SPLIT = re.compile(r", and |, | and (?=their |the |where )")
 
@@ -172,6 +173,9 @@ def _clue(text: str) -> tuple[str, str] | None:
     m = _CLUE_WHOSE.match(text)
     if m:
         return (m.group("q") or m.group("rel"), m.group("value"))
+    m = _CLUE_LISTED.match(text)
+    if m:
+        return (m.group("rel"), m.group("value"))
     m = _CLUE_VERB.match(text)
     if m:
         return (m.group("rel"), m.group("v"))

@@ -303,8 +303,16 @@ def phrase_attribute(
 
 
 def condition_phrase(name: str, value: str, value_kind: str) -> str:
-    """A clue about one entity: 'whose country is United Kingdom', 'who was born in 1954'."""
+    """A clue about one entity: 'whose country is United Kingdom', 'who was born in 1954';
+    a bare year or date column dates the row, not the thing ("the athlete whose date is April
+    28, 2002" is no description): 'that is listed with the date April 28, 2002'.
+
+    >>> condition_phrase("date", "April 28, 2002", "date")
+    'that is listed with the date April 28, 2002'
+    """
     words = relation_words(name)
+    if words.lower() in ("year", "date", "season") and value_kind in ("year", "date", "text"):
+        return f"that is listed with the {words.lower()} {value}"
     verb = _verb(words, value_kind in ("year", "date"))
     if verb is None:
         if words.split()[-1].lower() in PREPOSITIONS:
