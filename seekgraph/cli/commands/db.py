@@ -103,7 +103,7 @@ def logs(app: AppContext, lines: int) -> None:
 def init(app: AppContext) -> None:
     """Create constraints and indexes (idempotent) and record the schema version."""
     driver = app.driver()
-    n = apply_schema(driver, app.database)
+    n = apply_schema(driver, app.database, echo=click.echo)
     schema = describe_schema(driver, app.database)
     click.echo(
         f"schema v{SCHEMA_VERSION}: {n} statements applied; "
