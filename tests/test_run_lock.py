@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -81,7 +82,10 @@ def test_two_ingests_side_by_side_end_as_one(
     expected = fingerprint(clean_db, database)
     wipe(clean_db, database)
 
-    # both start at once: whichever takes the lock first ingests, the other waits for it
+    # this test holds the lock while both start, so both are waiting when it lets go; then
+    # one takes it and ingests, and the other waits for that one
+    me = RunLock(clean_db, database, "test", owner=f"{socket.gethostname()}:{os.getpid()}:t")
+    me.acquire()
     runs = [
         subprocess.Popen(
             _ingest(neo4j_connection, data, tmp_path / name),
@@ -93,15 +97,32 @@ def test_two_ingests_side_by_side_end_as_one(
         )
         for name in ("a", "b")
     ]
-    outputs = [run.communicate(timeout=300)[0] for run in runs]
-    assert [run.returncode for run in runs] == [0, 0], outputs
-    waited = [i for i, out in enumerate(outputs) if "waiting for the graph lock" in out]
-    assert len(waited) == 1, outputs
-    second, first = waited[0], 1 - waited[0]
-    said = outputs[second]
-    assert f"waiting for the graph lock held by stage ingest of pid {runs[first].pid} " in said
-    assert "took the graph lock after waiting" in said
-    assert "kept 0, rejected 0" in said  # the first did it all
+    outputs: list[list[str]] = [[], []]
+
+    def read(i: int) -> None:
+        assert runs[i].stdout is not None
+        for line in runs[i].stdout:
+            outputs[i].append(line)
+
+    readers = [threading.Thread(target=read, args=(i,), daemon=True) for i in range(2)]
+    for reader in readers:
+        reader.start()
+    waiting = "waiting for the graph lock held by stage test of pid"
+    deadline = time.monotonic() + 180
+    while not all(any(waiting in line for line in out) for out in outputs):
+        assert time.monotonic() < deadline and all(r.poll() is None for r in runs), outputs
+        time.sleep(0.1)
+    me.release()
+    for run, reader in zip(runs, readers, strict=True):
+        run.wait(timeout=300)
+        reader.join()
+    said = ["".join(out) for out in outputs]
+    assert [run.returncode for run in runs] == [0, 0], said
+    second = [i for i in (0, 1) if f"held by stage ingest of pid {runs[1 - i].pid} " in said[i]]
+    assert len(second) == 1, said  # exactly one waited for the other's ingest
+    assert "took the graph lock after waiting" in said[second[0]]
+    assert "ingest: kept 0, rejected 0" in said[second[0]]  # the first did it all
+    assert "ingest: kept 0" not in said[1 - second[0]]
     assert difference(expected, fingerprint(clean_db, database)) == ""
     assert _lock_nodes(clean_db, database) == 0  # both released
 

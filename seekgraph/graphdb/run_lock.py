@@ -103,14 +103,15 @@ class RunLock:
         return row
 
     def acquire(self) -> None:
-        """Take the lock, waiting up to `wait_seconds`; raises `GraphLockedError` naming the
+        """Take the lock, waiting up to `wait_seconds` (a line names the holder at first, when
+        it changes, and every `SAY_EVERY` seconds); raises `GraphLockedError` naming the
         holder when it is still held then."""
         started = time.monotonic()
-        said = -SAY_EVERY
+        said, told = -SAY_EVERY, ""  # when the last line was said, and about which holder
         while True:
             row = self.try_acquire()
             if row["mine"]:
-                if said >= 0:
+                if told:
                     self.echo(
                         f"took the graph lock after waiting {time.monotonic() - started:.0f}s"
                     )
@@ -122,8 +123,8 @@ class RunLock:
                     f"{self.stage} gave up after waiting {waited:.0f}s",
                     hint="let it finish and re-run, or wait longer with [neo4j] lock_wait_seconds",
                 )
-            if waited - said >= SAY_EVERY:
-                said = waited
+            if waited - said >= SAY_EVERY or row["owner"] != told:
+                said, told = waited, str(row["owner"])
                 self.echo(
                     f"waiting for the graph lock held by {describe_holder(row)} "
                     f"({waited:.0f}s of {self.wait_seconds:.0f}s)"
