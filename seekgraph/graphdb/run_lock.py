@@ -177,7 +177,14 @@ class RunLock:
         thread.start()
         try:
             yield
-        finally:
+        except BaseException:
             stop.set()
             thread.join()
-            self.release()
+            # the body's error is the one to show; a lock left behind by a lost connection is
+            # broken by the next run (this pid gone, or no heartbeat)
+            with contextlib.suppress(neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
+                self.release()
+            raise
+        stop.set()
+        thread.join()
+        self.release()
