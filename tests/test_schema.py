@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import neo4j
+import pytest
+from click.testing import CliRunner
 
-from seekgraph.graphdb.schema import SCHEMA_VERSION, apply_schema, describe_schema
-from tests.conftest import REPO_ROOT
+from seekgraph.cli import main
+from seekgraph.graphdb.schema import (
+    SCHEMA_VERSION,
+    SchemaVersionError,
+    apply_schema,
+    describe_schema,
+    recorded_version,
+)
+from seekgraph.graphdb.settings import ConnectionSettings
+from tests.conftest import REPO_ROOT, cli_login
 
 
 def test_init_twice_leaves_the_same_schema(driver: neo4j.Driver, database: str | None) -> None:
@@ -26,3 +36,108 @@ def test_schema_doc_mentions_every_constrained_label(
     for row in describe_schema(driver, database)["constraints"]:
         for label in row["labelsOrTypes"]:
             assert f"`{label}`" in doc, f"docs/schema.md does not describe {label}"
+
+
+def _vector_indexes(driver: neo4j.Driver, database: str | None) -> dict[str, bool]:
+    """Vector index name -> whether it is quantized."""
+    records, _, _ = driver.execute_query(
+        "SHOW VECTOR INDEXES YIELD name, options "
+        "RETURN name, options.indexConfig.`vector.quantization.enabled` AS quantized",
+        database_=database,
+    )
+    return {r["name"]: r["quantized"] for r in records}
+
+
+def _version(driver: neo4j.Driver, database: str | None) -> list[int]:
+    records, _, _ = driver.execute_query(
+        "MATCH (v:SchemaVersion) RETURN v.version AS v", database_=database
+    )
+    return [r["v"] for r in records]
+
+
+def _write_version_1_graph(driver: neo4j.Driver, database: str | None, *, record: bool) -> None:
+    """A graph as seekgraph wrote it at schema version 1: its page vector index quantized
+    (Neo4j's default then), a page with an embedding, version 1 recorded (or, before
+    versions were kept, nothing recorded)."""
+    driver.execute_query("DROP INDEX page_embedding IF EXISTS", database_=database)
+    driver.execute_query(
+        "CREATE VECTOR INDEX page_embedding IF NOT EXISTS FOR (p:Page) ON (p.embedding) "
+        "OPTIONS {indexConfig: {`vector.dimensions`: 384, "
+        "`vector.similarity_function`: 'cosine'}}",
+        database_=database,
+    )
+    driver.execute_query(
+        "CREATE (:Page {page_id: '/wiki/A', title: 'A', text: 'a', embedding: $e})",
+        {"e": [1.0] + [0.0] * 383},
+        database_=database,
+    )
+    if record:
+        driver.execute_query(
+            "CREATE (:SchemaVersion {name: 'seekgraph', version: 1})", database_=database
+        )
+    assert _vector_indexes(driver, database)["page_embedding"] is True
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["version-1", "no-version-with-data"])
+def test_a_graph_of_the_previous_version_is_migrated(
+    clean_db: neo4j.Driver, database: str | None, record: bool
+) -> None:
+    _write_version_1_graph(clean_db, database, record=record)
+    assert recorded_version(clean_db, database) == 1
+    said: list[str] = []
+    apply_schema(clean_db, database, echo=said.append)
+    assert said == ["schema migrated from version 1 to 2: vector indexes rebuilt unquantized"]
+    assert _vector_indexes(clean_db, database)["page_embedding"] is False
+    assert _version(clean_db, database) == [SCHEMA_VERSION]
+    records, _, _ = clean_db.execute_query(
+        "CALL db.index.vector.queryNodes('page_embedding', 1, $e) YIELD node "
+        "RETURN node.page_id AS id",
+        {"e": [1.0] + [0.0] * 383},
+        database_=database,
+    )
+    assert [r["id"] for r in records] == ["/wiki/A"]  # the data survived, searchable again
+    said.clear()
+    apply_schema(clean_db, database, echo=said.append)
+    assert said == []  # nothing left to migrate
+
+
+def test_an_empty_graph_is_at_the_current_version(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    assert recorded_version(clean_db, database) is None
+    said: list[str] = []
+    apply_schema(clean_db, database, echo=said.append)
+    assert said == [] and _version(clean_db, database) == [SCHEMA_VERSION]
+
+
+def test_a_graph_of_a_newer_seekgraph_is_refused_untouched(
+    clean_db: neo4j.Driver, database: str | None, neo4j_connection: ConnectionSettings
+) -> None:
+    newer = SCHEMA_VERSION + 1
+    clean_db.execute_query(
+        "MERGE (v:SchemaVersion {name: 'seekgraph'}) SET v.version = $v",
+        {"v": newer},
+        database_=database,
+    )
+    clean_db.execute_query("DROP INDEX task_question IF EXISTS", database_=database)
+    try:
+        before = describe_schema(clean_db, database)
+        with pytest.raises(SchemaVersionError, match="newer seekgraph") as refused:
+            apply_schema(clean_db, database)
+        assert "upgrade seekgraph" in refused.value.one_line()
+        result = CliRunner().invoke(main, [*cli_login(neo4j_connection), "db", "init"])
+        assert result.exit_code != 0
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1, result.output
+        assert lines[0].startswith(
+            f"Error: the graph was built by a newer seekgraph (schema version {newer}; "
+        )
+        assert lines[0].endswith(
+            "(upgrade seekgraph (`pip install -U seekgraph`), or point it at another database)"
+        )
+        assert describe_schema(clean_db, database) == before  # nothing created
+        assert _version(clean_db, database) == [newer]
+    finally:  # the session's graph goes back to this version for the other tests
+        clean_db.execute_query("MATCH (v:SchemaVersion) DELETE v", database_=database)
+        apply_schema(clean_db, database)
+    assert "task_question" in {r["name"] for r in describe_schema(clean_db, database)["indexes"]}

@@ -39,8 +39,15 @@ class AppContext:
         return self.driver()
 
     def stage_context(self, out_dir: Path = Path("out")) -> StageContext:
+        wait, stale = self.settings.connection.run_lock
         return StageContext(
-            self.driver(), self.database, out_dir, echo=click.echo, progress_stream=sys.stderr
+            self.driver(),
+            self.database,
+            out_dir,
+            echo=click.echo,
+            progress_stream=sys.stderr,
+            lock_wait_seconds=wait,
+            lock_stale_seconds=stale,
         )
 
     def close(self) -> None:

@@ -282,6 +282,19 @@ class Neo4jSection:
         "also for the managed server).",
         min=0.0,
     )
+    lock_wait_seconds: float = option(
+        300.0,
+        "How long a stage that rewrites shared parts (ingest, relations, leaper-trees) waits "
+        "for another run holding the graph's run lock before it stops with one line naming "
+        "the holder (0: do not wait).",
+        min=0.0,
+    )
+    lock_stale_seconds: float = option(
+        300.0,
+        "A run lock whose holder sent no heartbeat for this long is broken (a holder on this "
+        "host whose process is gone is broken at once).",
+        min=1.0,
+    )
 
 
 def _from_env(env: Mapping[str, str], names: Mapping[str, str], cls: type[Any]) -> dict[str, Any]:
@@ -326,6 +339,7 @@ def resolve_settings(
         Neo4jSection, neo_values, source=config.source, section="neo4j", flags=neo_flags
     )
     database = neo.database or None
+    locks = (neo.lock_wait_seconds, neo.lock_stale_seconds)
     if neo.uri:
         if not neo.password:
             raise ConfigError(
@@ -333,12 +347,18 @@ def resolve_settings(
                 "(--password, [neo4j] password in the config file, or NEO4J_PASSWORD)"
             )
         connection = ConnectionSettings(
-            neo.uri, neo.username, neo.password, database, False, neo.retry_seconds
+            neo.uri, neo.username, neo.password, database, False, neo.retry_seconds, locks
         )
     else:
         stored = server.password_file.read_text().strip() if server.password_file.exists() else ""
         connection = ConnectionSettings(
-            server.bolt_uri, "neo4j", neo.password or stored, database, True, neo.retry_seconds
+            server.bolt_uri,
+            "neo4j",
+            neo.password or stored,
+            database,
+            True,
+            neo.retry_seconds,
+            locks,
         )
     return Settings(server=server, connection=connection)
 

@@ -69,7 +69,7 @@ class Leases:
             {
                 r["owner"]
                 for r in list_leases(self.driver, self.database, self.stage)
-                if _gone_from_this_host(r["owner"])
+                if gone_from_this_host(r["owner"])
             }
         )
         if dead:
@@ -94,7 +94,7 @@ class Leases:
         )
 
 
-def _gone_from_this_host(owner: str) -> bool:
+def gone_from_this_host(owner: str) -> bool:
     """`owner` (``host:pid:random``) names a process of this host that no longer runs."""
     parts = owner.rsplit(":", 2)
     if len(parts) != 3 or parts[0] != socket.gethostname() or not parts[1].isdigit():

@@ -1,16 +1,99 @@
-"""Applies the constraints and indexes in `seekgraph/cypher/schema/` and records the schema version."""
+"""Applies the constraints and indexes in `seekgraph/cypher/schema/`, migrates an older graph,
+and records the schema version.
+
+The graph records the version it was built with (``(:SchemaVersion {name: 'seekgraph'})``).
+`MIGRATIONS` lists one step per change, from the version before it: `apply_schema` runs the
+steps from the recorded version on, in order, recording each step's version as it goes, so a
+graph of any older version is brought up to `SCHEMA_VERSION`. A graph recording a newer version
+than this seekgraph knows is refused with one line (upgrade seekgraph), before anything is
+changed. A graph with data but no recorded version was built before versions were kept and is
+treated as version 1 (every step is written so that running it on a graph that needs it only
+in part, or not at all, is harmless); an empty graph is simply at the current version.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import neo4j
 
 from seekgraph.graphdb import cypher
+from seekgraph.graphdb.errors import GraphDBError
 
-SCHEMA_VERSION = 2  # 2: vector indexes unquantized
 SCHEMA_FILES = ("schema/constraints", "schema/indexes", "agent/web_schema")
 # Later stages (agent: full-text and vector indexes) append their files here through `extra`.
+
+
+class SchemaVersionError(GraphDBError):
+    """The graph was built by a newer seekgraph than this one."""
+
+
+def _unquantize_vector_indexes(driver: neo4j.Driver, database: str | None) -> int:
+    """Drop vector indexes built with quantization (the default of schema version 1): their
+    scores depend on how the index segments were built, so two builds ranked the same pages
+    differently. The schema files create them again, unquantized."""
+    rows = cypher.read(driver, "schema/find_quantized_vector_indexes", database=database)
+    for row in rows:
+        # `name` comes from SHOW INDEXES, not from a user; an index name cannot be a parameter
+        driver.execute_query(f"DROP INDEX `{row['name']}` IF EXISTS", database_=database)
+    return len(rows)
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One change of the schema: what it does, from which version, and the step itself
+    (returns how many statements it ran)."""
+
+    from_version: int
+    what: str
+    step: Callable[[neo4j.Driver, str | None], int]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "vector indexes rebuilt unquantized", _unquantize_vector_indexes),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].from_version + 1  # 2: vector indexes unquantized
+
+
+def recorded_version(driver: neo4j.Driver, database: str | None = None) -> int | None:
+    """The version the graph records; 1 for a graph with data but no record (built before
+    versions were kept); None for an empty graph."""
+    row = cypher.read(driver, "schema/find_version", database=database)[0]
+    if row["version"] is not None:
+        return int(row["version"])
+    return 1 if row["has_data"] else None
+
+
+def migrate(
+    driver: neo4j.Driver,
+    database: str | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> int:
+    """Bring the graph to `SCHEMA_VERSION`: refuse a newer one, run the steps an older one
+    needs (each recorded as done). Returns the statements run."""
+    version = recorded_version(driver, database)
+    if version is None:
+        return 0
+    if version > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"the graph was built by a newer seekgraph (schema version {version}; this "
+            f"seekgraph knows up to {SCHEMA_VERSION}) and is left as it is",
+            hint="upgrade seekgraph (`pip install -U seekgraph`), or point it at another database",
+        )
+    count = 0
+    for migration in MIGRATIONS:
+        if migration.from_version < version:
+            continue
+        count += migration.step(driver, database)
+        done = migration.from_version + 1
+        cypher.write(driver, "schema/record_version", database=database, version=done)
+        if echo is not None:
+            echo(
+                f"schema migrated from version {migration.from_version} to {done}: {migration.what}"
+            )
+    return count
 
 
 def apply_schema(
@@ -19,13 +102,12 @@ def apply_schema(
     *,
     extra: tuple[str, ...] = (),
     timeout_seconds: int = 300,
+    echo: Callable[[str], None] | None = None,
 ) -> int:
-    """Create every constraint and index (IF NOT EXISTS), wait until ONLINE; returns statements run."""
-    count = 0
-    for row in cypher.read(driver, "schema/find_quantized_vector_indexes", database=database):
-        # `name` comes from SHOW INDEXES, not from a user; an index name cannot be a parameter
-        driver.execute_query(f"DROP INDEX `{row['name']}` IF EXISTS", database_=database)
-        count += 1
+    """Migrate an older graph (`migrate`), create every constraint and index (IF NOT EXISTS),
+    wait until ONLINE and record the version; returns the statements run. A graph newer than
+    this seekgraph raises `SchemaVersionError` and is not touched."""
+    count = migrate(driver, database, echo)
     for name in (*SCHEMA_FILES, *extra):
         for statement in cypher.statements(name):
             driver.execute_query(statement, database_=database)

@@ -70,6 +70,8 @@ class ConnectionSettings:
     database: str | None
     managed: bool
     retry_seconds: float = 30.0  # how long a managed transaction is retried (driver setting)
+    # (wait, stale) seconds of the graph's run lock ([neo4j] lock_wait_seconds, lock_stale_seconds)
+    run_lock: tuple[float, float] = (300.0, 300.0)
 
     def describe(self) -> str:
         db = self.database or "(default)"

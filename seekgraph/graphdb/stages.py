@@ -26,6 +26,8 @@ from typing import Any, Generic, TextIO, TypeVar
 import neo4j
 
 from seekgraph.graphdb import cypher
+from seekgraph.graphdb.leases import worker_id
+from seekgraph.graphdb.run_lock import RunLock
 
 C = TypeVar("C")
 
@@ -188,6 +190,9 @@ class StageContext:
     echo: Callable[[str], None] = print
     progress_stream: TextIO | None = field(default_factory=lambda: sys.stderr)
     progress_every: float = 10.0  # seconds between progress lines in a log
+    lock_wait_seconds: float = 300.0  # how long a stage waits for another run's graph lock
+    lock_stale_seconds: float = 300.0  # a lock without a heartbeat for this long is broken
+    run_id: str = field(default_factory=worker_id)  # the owner of this run's locks
 
     @contextmanager
     def progress(self, label: str, total: int | None = None) -> Iterator[Progress]:
@@ -205,6 +210,8 @@ class Stage(Generic[C]):
     `defaults` override the config class's defaults for this stage (two stages may share a
     class, e.g. `rollout` and `rollout-llm`); `optional` stages run in the pipeline only when
     asked for (`--with-training` or by name), `manual` ones only by name (they take hours).
+    `locks_graph` stages rewrite parts every run shares (tables, relations, trees): they run
+    holding the graph's run lock (`seekgraph.graphdb.run_lock`), so a second run waits.
     """
 
     name: str
@@ -215,10 +222,25 @@ class Stage(Generic[C]):
     optional: bool = False
     defaults: tuple[tuple[str, Any], ...] = ()
     manual: bool = False
+    locks_graph: bool = False
 
     def run(self, ctx: StageContext, config: C) -> StageReport:
-        """Run the stage and return its finished report (seconds set)."""
-        report = self.work(ctx, config)
+        """Run the stage (holding the run lock if `locks_graph`) and return its finished
+        report (seconds set)."""
+        if self.locks_graph:
+            lock = RunLock(
+                ctx.driver,
+                ctx.database,
+                self.name,
+                wait_seconds=ctx.lock_wait_seconds,
+                stale_seconds=ctx.lock_stale_seconds,
+                echo=ctx.echo,
+                owner=ctx.run_id,
+            )
+            with lock.held():
+                report = self.work(ctx, config)
+        else:
+            report = self.work(ctx, config)
         if report.seconds == 0.0:
             report.finish()
         return report

@@ -144,6 +144,7 @@ INGEST = Stage(
     IngestConfig,
     "ingest",
     run_ingest,
+    locks_graph=True,
 )
 RELATIONS = Stage(
     "relations",
@@ -151,6 +152,7 @@ RELATIONS = Stage(
     RelationsConfig,
     "relations",
     run_relations,
+    locks_graph=True,
 )
 LEAPER_TREES = Stage(
     "leaper-trees",
@@ -158,6 +160,7 @@ LEAPER_TREES = Stage(
     LeaperConfig,
     "leaper",
     run_leaper_trees,
+    locks_graph=True,
 )
 LEAPER_BASIC = Stage(
     "leaper-basic",

@@ -12,18 +12,18 @@ from seekgraph.graphdb.errors import AlreadyRunningError, ConfigError
 from seekgraph.graphdb.schema import SCHEMA_VERSION, apply_schema, describe_schema
 
 
-def _require_managed(app: AppContext, action: str) -> None:
+def _require_managed(app: AppContext, action: str, hint: str = "") -> None:
     if not app.settings.connection.managed:
         raise ConfigError(
             f"cannot {action}: seekgraph is configured to use the existing Neo4j at "
             f"{app.settings.connection.uri}",
-            hint="unset NEO4J_URI / [neo4j] uri to use the managed server",
+            hint=hint or "unset NEO4J_URI / [neo4j] uri to use the managed server",
         )
 
 
 @click.group()
 def db() -> None:
-    """Install, start, stop and initialise the Neo4j server; list rejections."""
+    """Install, start, stop, back up and initialise the Neo4j server; list rejections."""
 
 
 @db.command()
@@ -103,11 +103,70 @@ def logs(app: AppContext, lines: int) -> None:
 def init(app: AppContext) -> None:
     """Create constraints and indexes (idempotent) and record the schema version."""
     driver = app.driver()
-    n = apply_schema(driver, app.database)
+    n = apply_schema(driver, app.database, echo=click.echo)
     schema = describe_schema(driver, app.database)
     click.echo(
         f"schema v{SCHEMA_VERSION}: {n} statements applied; "
         f"{len(schema['constraints'])} constraints, {len(schema['indexes'])} indexes"
+    )
+
+
+@db.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--overwrite", is_flag=True, help="Replace FILE when it exists.")
+@pass_app
+def dump(app: AppContext, file: Path, overwrite: bool) -> None:
+    """Back up the managed server's graph into FILE (neo4j-admin dump + a manifest).
+
+    Neo4j Community dumps only a stopped database: a running server is stopped for the dump
+    and started again. FILE is a tar of the dump and a manifest (Neo4j and schema versions,
+    checksum) that `db restore` checks. For an external server, use neo4j-admin on its host
+    (docs/neo4j.md, Backups)."""
+    from seekgraph.graphdb.backup import EXTERNAL_HINT
+    from seekgraph.graphdb.backup import dump as dump_graph
+
+    _require_managed(app, "dump", EXTERNAL_HINT)
+    app.close()  # the server stops: the driver's connections end
+    result = dump_graph(
+        app.settings.server,
+        file,
+        database=app.database or "neo4j",
+        overwrite=overwrite,
+        echo=click.echo,
+    )
+    m = result.manifest
+    click.echo(
+        f"dumped {m['nodes']} nodes, {m['relationships']} relationships (schema "
+        f"v{m['schema_version']}, Neo4j {m['neo4j_version']}) to {file} "
+        f"({m['dump_bytes'] / 1e6:.1f} MB) in {result.seconds:.1f}s"
+        + ("; Neo4j started again" if result.restarted else "")
+    )
+
+
+@db.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.confirmation_option(prompt="Replace the current graph with the one in FILE?")
+@pass_app
+def restore(app: AppContext, file: Path) -> None:
+    """Replace the managed server's graph with the backup FILE (from `db dump`).
+
+    FILE is checked first (a seekgraph dump, undamaged, of this Neo4j version, of a schema this
+    seekgraph knows); anything else is refused and the current graph left as it is. The
+    current store is kept aside until the load has succeeded. A running server is stopped and
+    started again. For an external server, use neo4j-admin on its host (docs/neo4j.md)."""
+    from seekgraph.graphdb.backup import EXTERNAL_HINT
+    from seekgraph.graphdb.backup import restore as restore_graph
+
+    _require_managed(app, "restore", EXTERNAL_HINT)
+    app.close()
+    result = restore_graph(
+        app.settings.server, file, database=app.database or "neo4j", echo=click.echo
+    )
+    m = result.manifest
+    click.echo(
+        f"restored {m['nodes']} nodes, {m['relationships']} relationships (schema "
+        f"v{m['schema_version']}, dumped {m['created_at']}) from {file} in "
+        f"{result.seconds:.1f}s" + ("; Neo4j started again" if result.restarted else "")
     )
 
 

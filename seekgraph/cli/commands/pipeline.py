@@ -82,7 +82,7 @@ def pipeline(
     stages = select_stages(only, skip, with_training)
     ensure_server(app)
     ctx = app.stage_context(out_dir)
-    n = apply_schema(ctx.driver, ctx.database)
+    n = apply_schema(ctx.driver, ctx.database, echo=click.echo)
     click.echo(f"schema ready ({n} statements)")
     out_dir.mkdir(parents=True, exist_ok=True)
     flags: dict[str, dict[str, object]] = {s.name: dict(server_flags(app, s)) for s in stages}

@@ -93,7 +93,7 @@ def stage_command(stage: Stage) -> click.Command:  # type: ignore[type-arg]
             if given.get(key) is None and not (extra and key in extra.section(stage.section)):
                 given[key] = value
         ctx = app.stage_context(out_dir)
-        apply_schema(ctx.driver, ctx.database)
+        apply_schema(ctx.driver, ctx.database, echo=ctx.echo)
         report = run_stage(ctx, stage, app.config, given, extra)
         if strict and report.kept == 0 and (report.rejected or not report.skipped):
             raise StageError(

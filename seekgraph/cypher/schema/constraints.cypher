@@ -36,4 +36,5 @@ CREATE CONSTRAINT experiment_id IF NOT EXISTS FOR (n:Experiment) REQUIRE n.exper
 CREATE CONSTRAINT stage_run_id IF NOT EXISTS FOR (n:StageRun) REQUIRE n.run_id IS UNIQUE;
 CREATE CONSTRAINT rejection_id IF NOT EXISTS FOR (n:Rejection) REQUIRE n.rejection_id IS UNIQUE;
 CREATE CONSTRAINT lease_key IF NOT EXISTS FOR (n:Lease) REQUIRE n.key IS UNIQUE;
+CREATE CONSTRAINT run_lock_name IF NOT EXISTS FOR (n:RunLock) REQUIRE n.name IS UNIQUE;
 CREATE CONSTRAINT schema_version_name IF NOT EXISTS FOR (n:SchemaVersion) REQUIRE n.name IS UNIQUE;
