@@ -9,11 +9,14 @@ table of ``F``.
    answer), the answers are ``{a ∈ A \\ {b} : a has r = p in a table of F}``: every other
    entity of those tables sharing the pivot. The (b, r) pairs with the most answers are taken
    first (dense target sets), up to ``bridges_per_union`` tasks with distinct bridges; a pivot
-   shared by fewer than ``min_reverse_answers`` others is not used (thin tasks).
-2. *Deductive fuzz.* The clues describe ``b`` by its own attributes (its facts in the tables of
-   ``F``, never under ``r``), most selective first, as few as make ``b`` the only entity of the
-   whole graph holding all of them (at most ``max_clues``); ``leaper/find_clue_holders`` proves
-   the uniqueness, else the candidate is rejected ``clues_not_unique``.
+   shared by fewer than ``min_reverse_answers`` others is not used (thin tasks). Only a
+   descriptive relation pivots (`seekgraph.synth.leaper.descriptive`: no count, rank, result
+   or score).
+2. *Deductive fuzz.* The clues describe ``b`` by its own descriptive attributes, all read in
+   one row of one table of ``F`` (never under ``r``), most selective first, as few as make
+   ``b`` the only entity of the whole graph holding all of them (at most ``max_clues``);
+   ``leaper/find_clue_holders`` proves the uniqueness, else the candidate is rejected
+   ``clues_not_unique``.
 
 The gold records are the answers with their values under ``B \\ {r}``; targets R = answers
 (``answer``) ∪ {b} (``anchor``) ∪ {p} and the answers' values (``attribute``). Pivot and clues
