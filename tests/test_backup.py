@@ -13,19 +13,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import neo4j
 import pytest
 from click.testing import CliRunner
 
 from seekgraph.cli import main
 from seekgraph.graphdb import server
 from seekgraph.graphdb.backup import MANIFEST, neo4j_version
-from seekgraph.graphdb.driver import open_driver
 from seekgraph.graphdb.schema import SCHEMA_VERSION, apply_schema, describe_schema
-from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
+from seekgraph.graphdb.settings import ServerSettings
 from seekgraph.synth.stages import INGEST
 from tests.conftest import DEFAULT_DATA, run_stage, wipe
 from tests.scaffolding.fingerprint import Fingerprint, difference, fingerprint
+from tests.scaffolding.servers import connect
 from tests.scaffolding.servers import own_server as _own_server
 
 pytestmark = pytest.mark.neo4j  # a server of its own: dump and restore stop it
@@ -35,11 +34,6 @@ pytestmark = pytest.mark.neo4j  # a server of its own: dump and restore stop it
 def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerSettings]:
     with _own_server(tmp_path_factory.mktemp("backup-neo4j")) as settings:
         yield settings
-
-
-def _driver(settings: ServerSettings) -> neo4j.Driver:
-    password = settings.password_file.read_text().strip()
-    return open_driver(ConnectionSettings(settings.bolt_uri, "neo4j", password, None, True))
 
 
 def _cli(settings: ServerSettings, *args: str) -> tuple[int, str]:
@@ -53,7 +47,7 @@ def _cli(settings: ServerSettings, *args: str) -> tuple[int, str]:
 
 def _state(settings: ServerSettings) -> tuple[Fingerprint, dict[str, Any]]:
     """The graph's fingerprint and its constraints and indexes."""
-    with _driver(settings) as driver:
+    with connect(settings) as driver:
         return fingerprint(driver), describe_schema(driver)
 
 
@@ -62,7 +56,7 @@ def backup(own_server: ServerSettings, tmp_path_factory: pytest.TempPathFactory)
     """A graph of two tables (the CSV and the HTML table of the default data) and its backup."""
     data = tmp_path_factory.mktemp("two-tables")
     shutil.copytree(DEFAULT_DATA / "extra", data / "extra")
-    with _driver(own_server) as driver:
+    with connect(own_server) as driver:
         apply_schema(driver)
         report = run_stage(INGEST, driver, data=data)
         assert report.kept == 2, report.summary_lines()
@@ -93,7 +87,7 @@ def test_dump_then_restore_gives_back_the_graph(
     assert f"dumped {manifest['nodes']} nodes" in out and "Neo4j started again" in out
     code, out = _cli(own_server, "db", "dump", str(again))
     assert code != 0 and out.count("\n") == 1 and "already exists" in out
-    with _driver(own_server) as driver:
+    with connect(own_server) as driver:
         wipe(driver)
         driver.execute_query("CREATE (:Table {table_id: 'changed'})")
         driver.execute_query("DROP INDEX task_question")

@@ -22,14 +22,14 @@ from seekgraph.cli.pipeline import run_stage
 from seekgraph.common.config import ConfigFile
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.bulk_import import CsvParts, Fixups, NodeSet, RelSet, write_csv
-from seekgraph.graphdb.driver import open_driver
-from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
+from seekgraph.graphdb.settings import ServerSettings
 from seekgraph.graphdb.stages import StageContext, save_report
 from seekgraph.synth.ingest.bulk import bulk_load
 from seekgraph.synth.ingest.config import IngestConfig
 from seekgraph.synth.stages import INGEST
 from tests.scaffolding.bad_inputs import write_bad_folder
 from tests.scaffolding.fingerprint import difference, fingerprint
+from tests.scaffolding.servers import connect
 from tests.scaffolding.servers import own_server as _own_server
 
 
@@ -38,11 +38,6 @@ def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerSetti
     """A server of its own: the bulk load stops it and replaces its database."""
     with _own_server(tmp_path_factory.mktemp("bulk-neo4j")) as settings:
         yield settings
-
-
-def _connect(settings: ServerSettings) -> neo4j.Driver:
-    password = settings.password_file.read_text().strip()
-    return open_driver(ConnectionSettings(settings.bolt_uri, "neo4j", password, None, True))
 
 
 @pytest.fixture(scope="module")
@@ -121,11 +116,11 @@ def test_the_bulk_load_builds_the_graph_ingest_builds(
     assert second.skipped > 0.9 * expected_report.kept
     expected_again = fingerprint(clean_db, database)
 
-    drivers = [_connect(own_server)]
+    drivers = [connect(own_server)]
 
     def reconnect() -> neo4j.Driver:
         drivers[-1].close()
-        drivers.append(_connect(own_server))
+        drivers.append(connect(own_server))
         return drivers[-1]
 
     ctx = StageContext(drivers[0], None, tmp_path / "bulk", echo=lambda _: None)

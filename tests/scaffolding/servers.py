@@ -6,8 +6,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import neo4j
+
 from seekgraph.graphdb import server
-from seekgraph.graphdb.settings import ServerSettings
+from seekgraph.graphdb.driver import open_driver
+from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
 from tests.conftest import _installed_home
 
 
@@ -26,3 +29,9 @@ def own_server(home: Path) -> Iterator[ServerSettings]:
         yield settings
     finally:
         server.stop(settings, timeout=30.0)
+
+
+def connect(settings: ServerSettings) -> neo4j.Driver:
+    """A driver to a private server, logged in with the password it was started with."""
+    password = settings.password_file.read_text().strip()
+    return open_driver(ConnectionSettings(settings.bolt_uri, "neo4j", password, None, True))
