@@ -6,7 +6,7 @@ from __future__ import annotations
 import neo4j
 import pytest
 
-from seekgraph.agent.questions import Term, parse_question
+from seekgraph.agent.questions import TableName, Term, parse_question
 from seekgraph.agent.reading import Table, parse_search, parse_table, parse_visit, value_key
 from seekgraph.agent.web.tools import WebTools, cut_text
 from seekgraph.synth.leaper.questions import basic_question, reverse_question, union_question
@@ -52,15 +52,15 @@ def test_questions_of_every_template_are_read_back() -> None:
         ("year",),
     )
     kp = parse_question(
-        'Find every answer such that the answer is listed in the Wikipedia table "Booker Prize" '
-        '(section "Winners") with country entity A; entity A is the country of "Jon Fosse" in '
-        'the Wikipedia table "Nobel laureates"; the Wikipedia article on "Europe" links to the '
-        "article on entity A. (entity A is unknown and must be found.)"
+        'Which novels are listed in the Wikipedia table "Booker Prize" (section "Winners") with '
+        'a country that is the country of "Jon Fosse" in the Wikipedia table "Nobel laureates" '
+        'and have a Wikipedia article that links to the article on "Europe"?'
     )
     assert kp.kind == "kp" and [c.kind for c in kp.clauses] == ["row", "row", "link"]
-    assert kp.clauses[1].key == (Term("Jon Fosse", False),) and kp.clauses[1].cells == (
+    assert kp.clauses[0].key == (Term("Jon Fosse", False),) and kp.clauses[0].cells == (
         Term("A", True),
     )
+    assert kp.tables == (TableName("Nobel laureates"), TableName("Booker Prize", "Winners"))
     assert parse_question("What is the capital of France?").kind == "unknown"
 
 

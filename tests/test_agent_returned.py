@@ -88,7 +88,9 @@ _WEB_WORD = st.text(alphabet="xyz", min_size=1, max_size=8)
 
 @settings(max_examples=60, deadline=None)
 @given(
-    queries=st.lists(_AGENT, min_size=1, max_size=3),
+    queries=st.lists(
+        _AGENT.filter(lambda q: q.strip()), min_size=1, max_size=3
+    ),  # tools refuse a blank query
     results=st.lists(st.tuples(_WEB_WORD, _WEB_WORD, _WEB_LINE), max_size=3),
     goal=_AGENT.filter(lambda g: g.strip()),
     urls=st.lists(_AGENT, min_size=1, max_size=3),

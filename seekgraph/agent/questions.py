@@ -5,8 +5,9 @@ The question-only teacher plans from this and from nothing else. It reads the qu
 task synthesis writes (`seekgraph.synth.leaper.questions`, `seekgraph.synth.shaper.questions`)
 the way a person reads them: quoted table titles with their sections, the kind of entity asked
 for ("Which authors …"), the attributes ("For each, give their year"), a Reverse-Union task's
-clues ("find the only one whose title is The Sea") and pivot, a KP task's clauses ("the answer
-is listed in the Wikipedia table "Prix Goncourt" with work "Le Rivage des Syrtes""). A question
+clues ("find the only one whose title is The Sea") and pivot, a KP task's clauses ("Which
+novels are listed in the Wikipedia table "Prix Goncourt" with the same author as …?", read by
+`seekgraph.agent.kp_reading`). A question
 in no known form gives a plan of kind ``unknown`` with whatever quoted names it holds.
 The plan also says what to look for on a table page (`visit_goal`).
 
@@ -21,12 +22,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from seekgraph.agent.kp_reading import read_kp
+from seekgraph.agent.question_parts import Clause, TableName, Term
 from seekgraph.synth.phrasing.words import join
+
+__all__ = ["Clause", "QuestionPlan", "TableName", "Term", "parse_question", "visit_goal"]
 
 _REF = r'"[^"]+"(?: \(section "[^"]+"\))?'
 _REF_PARTS = re.compile(r'"(?P<title>[^"]+)"(?: \(section "(?P<section>[^"]+)"\))?')
-_TERM = r'(?:the answer|entity [A-Z]+|"[^"]*")'
-_TERMS = rf"{_TERM}(?: or {_TERM})*"
 
 _LIST = re.compile(
     rf"^Which (?P<noun>.+?) are listed in the Wikipedia table (?P<ref>{_REF})\?"
@@ -47,56 +50,10 @@ _REVERSE = re.compile(
     r"and list every other .+? with the same .+?\."
     r"(?: For each, give (?P<attrs>.+?)(?:, as each table states them)?\.)?$"
 )
-_KP = re.compile(r"^Find every answer such that (?P<body>.+?)\.(?: \((?P<unknowns>[^()]*)\))?$")
-_ROW_LISTED = re.compile(
-    rf"^(?P<x>{_TERM}) is listed in the Wikipedia table (?P<ref>{_REF}) with "
-    rf"(?P<rel>.+?) (?P<objs>{_TERMS})$"
-)
-_ROW_OF = re.compile(
-    rf"^(?P<x>{_TERM}) is the (?P<rel>.+?) of (?P<objs>{_TERMS}) in the Wikipedia table "
-    rf"(?P<ref>{_REF})$"
-)
-_LINK = re.compile(
-    rf"^the Wikipedia article on (?P<src>{_TERMS}) links to the article on (?P<dst>{_TERMS})$"
-)
 _CLUE_WHOSE = re.compile(r'^whose (?:"(?P<q>.+?)" column reads|(?P<rel>.+?) is) (?P<value>.+)$')
 _CLUE_LISTED = re.compile(r"^that is listed with the (?P<rel>year|date|season) (?P<value>.+)$")
 _CLUE_VERB = re.compile(r"^(?:who|that) (?:was |were |is |are )?(?P<rel>.+?) (?:in|on) (?P<v>.+)$")
 _ATTR_SPLIT = re.compile(r", and |, | and (?=their |the |where )")
-
-
-@dataclass(frozen=True)
-class TableName:
-    """A table as the question names it."""
-
-    title: str
-    section: str = ""
-
-    @property
-    def query(self) -> str:
-        """What to type into the search box to find it."""
-        return f"{self.title} {self.section}".strip()
-
-
-@dataclass(frozen=True)
-class Term:
-    """A KP clause's term: a constant ("Sofia") or an unknown (``answer``, ``A``)."""
-
-    text: str
-    unknown: bool
-
-
-@dataclass(frozen=True)
-class Clause:
-    """One KP clause. ``row``: in `table`, a row whose entity is `key` has `relation` in
-    `cells`; ``link``: the article on `key` links to the article on one of `cells`."""
-
-    kind: str  # row | link
-    key: tuple[Term, ...]
-    relation: str
-    cells: tuple[Term, ...]
-    table: TableName | None = None
-    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -136,37 +93,6 @@ def _attributes(text: str | None) -> tuple[str, ...]:
     if not text:
         return ()
     return tuple(attribute_words(p) for p in _ATTR_SPLIT.split(text) if p.strip())
-
-
-def _terms(text: str) -> tuple[Term, ...]:
-    out = []
-    for part in re.findall(_TERM, text):
-        if part.startswith('"'):
-            out.append(Term(part[1:-1], False))
-        else:
-            out.append(Term("answer" if part == "the answer" else part.split()[-1], True))
-    return tuple(out)
-
-
-def _clause(text: str) -> Clause | None:
-    m = _ROW_LISTED.match(text)
-    if m:
-        ref = _refs(m.group("ref"))[0]
-        return Clause(
-            "row", _terms(m.group("x")), m.group("rel"), _terms(m.group("objs")), ref, text
-        )
-    m = _ROW_OF.match(text)
-    if m:
-        ref = _refs(m.group("ref"))[0]
-        return Clause(
-            "row", _terms(m.group("objs")), m.group("rel"), _terms(m.group("x")), ref, text
-        )
-    m = _LINK.match(text)
-    if m:
-        return Clause(
-            "link", _terms(m.group("src")), "links to", _terms(m.group("dst")), None, text
-        )
-    return None
 
 
 def _clue(text: str) -> tuple[str, str] | None:
@@ -220,10 +146,8 @@ def parse_question(question: str) -> QuestionPlan:
             m.group("pivot"),
             names=names,
         )
-    m = _KP.match(q)
-    if m:
-        texts = [c.strip() for c in m.group("body").split("; ")]
-        clauses = tuple(c for c in (_clause(t) for t in texts) if c is not None)
+    clauses = read_kp(q)
+    if clauses is not None:
         tables = tuple(dict.fromkeys(c.table for c in clauses if c.table is not None))
         return QuestionPlan("kp", tables, clauses=clauses, names=names)
     return QuestionPlan("unknown", _refs(q), names=names)

@@ -12,6 +12,9 @@ name as its reason, and counted in the stage report):
   (`seekgraph.synth.shaper.seeds.circular_variable`, executed per variable);
 - ``single_lookup``: a synthesised KP task of one triple (a seed that was never expanded): one
   lookup in one table, nothing to research; its expansions are the tasks;
+- ``expanded_further``: a synthesised KP task that a kept task expands (layer-wise expansion
+  keeps the answer set): of one lineage only the deepest task is kept, so no two kept tasks
+  share an answer set and a seed;
 - ``partial_table``: a WebLeaper question asks "which ... are listed" over a table that is a
   selection (`seekgraph.synth.leaper.selection`) without saying so: a Basic question must name
   the first rows of a table cut at its source's cap, or say the table gives a selection; a
@@ -83,6 +86,7 @@ CHECKS = (
     "attribute_absent",
     "circular",
     "single_lookup",
+    "expanded_further",
     "partial_table",
     "kind_from_header",
     "attribute_debris",
@@ -281,15 +285,21 @@ def _kp_checks(
     found: dict[str, list[tuple[str, str]]],
     circular: bool,
 ) -> None:
-    """single_lookup and (when `circular`) circular over every kept synthesised KP task."""
+    """expanded_further, single_lookup and (when `circular`) circular over every kept
+    synthesised KP task."""
     from seekgraph.synth.shaper.ops import GraphOps
     from seekgraph.synth.shaper.seeds import circular_variable
     from seekgraph.synth.shaper.store import load_tasks
 
     ops = GraphOps(driver, database)
-    for task in load_tasks(driver, database, status="kept"):
+    kept = load_tasks(driver, database, status="kept")
+    expanded = {t.parent_id: t.task_id for t in kept if t.source == "expanded" and t.parent_id}
+    for task in kept:
         if task.source == "published":
             continue  # published rows are kept as given; their execution is recorded apart
+        if task.task_id in expanded:
+            found["expanded_further"].append((task.task_id, f"by {expanded[task.task_id]}"))
+            continue
         if len(task.triples) < 2:
             found["single_lookup"].append((task.task_id, f"{len(task.triples)} triple"))
             continue

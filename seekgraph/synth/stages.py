@@ -208,7 +208,7 @@ SHAPER_EXPAND = Stage(
 QUALITY = Stage(
     "quality",
     "the quality gate: summary-row answers, invented ids, duplicate questions, absent "
-    "attributes, circular and single-lookup KP tasks, selections asked as full lists, kinds "
+    "attributes, circular, single-lookup and further-expanded KP tasks, selections asked as full lists, kinds "
     "the answers are not, header debris, keys that are records, split cells, values of other "
     "pages, merged rows, tasks over held-out and train tables (split_leak) rejected; the "
     "held-out split set by source tables; kept tasks exported",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import neo4j
 
 from seekgraph.graphdb import cypher
+from seekgraph.synth.kinds import page_kind
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.shaper.compile import execute
 from seekgraph.synth.shaper.kp import KPTask, Var, parse_relation
@@ -53,6 +54,8 @@ class GraphOps:
     _answers: dict[str, dict[str, str]] = field(default_factory=dict)
     _neighbours: dict[str, list[Neighbour]] = field(default_factory=dict)
     _tables: dict[str, tuple[TableRef, bool]] = field(default_factory=dict)
+    _key_headers: dict[str, str | None] = field(default_factory=dict)
+    _page_kinds: dict[str, str | None] = field(default_factory=dict)
 
     def tables(self, task: KPTask) -> dict[str, tuple[TableRef, bool]]:
         """``{table_id: (how a question names it, served by the offline web)}`` of the tables
@@ -66,7 +69,24 @@ class GraphOps:
             ):
                 ref = TableRef(r["title"] or r["table_id"], r["section"] or "")
                 self._tables[r["table_id"]] = (ref, bool(r["served"] and r["title"]))
+                self._key_headers[r["table_id"]] = r["key_header"]
         return {tid: self._tables[tid] for tid in ids}
+
+    def key_header(self, table_id: str) -> str | None:
+        """The header of the table's key column (read with `tables`)."""
+        return self._key_headers.get(table_id)
+
+    def page_kinds(self, refs: list[str]) -> list[str | None]:
+        """What each node is by the first sentence of its own page (None: no page, or a
+        page that does not say; `seekgraph.synth.kinds.page_kind`)."""
+        missing = sorted(set(refs) - set(self._page_kinds))
+        if missing:
+            self.queries += 1
+            for r in cypher.read(
+                self.driver, "quality/find_entity_pages", database=self.database, entity_ids=missing
+            ):
+                self._page_kinds[r["entity_id"]] = page_kind(r["text"]) if r["text"] else None
+        return [self._page_kinds.get(ref) for ref in refs]
 
     def answer(self, task: KPTask) -> dict[str, str]:
         """``{ref: name}`` of the task's answer set."""

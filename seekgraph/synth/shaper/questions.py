@@ -1,69 +1,248 @@
-"""Render a KP task as a natural-language question from templates, and check the rendering.
+"""Render a KP task as one English question, and check the rendering.
 
-Every triple becomes one clause; constants are quoted, the target is "the answer", other
-variables "entity A", "entity B". A table fact names its table, where a reader checks it
-("the answer is listed in the Wikipedia table "Booker Prize" with nationality "UK""); a page
-link is phrased as a link between articles. A rendering is valid when every constant's text appears and no
-answer entity's name does (as a whole word, case-insensitive). An optional LLM paraphrase
-(`seekgraph.common.llm.base.LLMBackend`) is kept only when it passes the same check.
+The question is the task's formalization read aloud, as the published WebShaper questions
+read: the target is asked for by its kind ("Which novels …?", from its answers' own pages),
+each triple is a predicate, and a variable is a noun phrase nested where it is used:
+
+- a variable defined by one triple is described in place: "the country of "Lord of the Flies"
+  in the Wikipedia table "Novels"", "the writer listed in the table "Laureates" with genre
+  "Poetry"", "with the same country as "Louise Glück"" (the table's relation read back);
+- a variable defined by several triples (an intersection) gets a sentence of its own before
+  the question ("A writer is listed in … and is linked from the Wikipedia article on …."),
+  and the question uses it as "such a writer".
+
+A table is named in full on its first mention (title and section: a reader must find that
+very table) and by its title after that. The grammar is fixed and unambiguous, so a reader
+can take the clauses back (`seekgraph.agent.kp_reading` parses exactly this form; a test
+renders random tasks and parses them back). A rendering is valid when every constant's text
+appears and no answer entity's name does (as a whole word, case-insensitive). An optional LLM
+paraphrase (`seekgraph.common.llm.base.LLMBackend`) is kept only when it passes the same
+check.
+
+>>> from seekgraph.synth.shaper.kp import Const, KPTask, Triple, Var
+>>> t = KPTask("t", (Triple(Var("?"), "author@n", (Var("V@A"),)),
+...                  Triple(Var("V@A"), "~author@n", (Const("The Sea"),))))
+>>> render(t, {"n": TableRef("Booker Prize")}, {Var("?"): ("novel", "novels")}, 2)
+'Which novels are listed in the Wikipedia table "Booker Prize" with the same author as "The Sea"?'
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from seekgraph.synth.phrasing.tables import TableRef
-from seekgraph.synth.phrasing.words import relation_words
+from seekgraph.synth.phrasing.words import join, relation_words
 from seekgraph.synth.shaper.kp import Const, KPTask, Term, Triple, Var, parse_relation
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
 
-
-def _var_name(var: Var, letters: dict[Var, str]) -> str:
-    if var.is_target:
-        return "the answer"
-    return f"entity {letters[var]}"
+# what a variable is called when nothing says what its values are
+UNKNOWN_KIND = ("topic", "topics")
 
 
-def _term(term: Term, letters: dict[Var, str]) -> str:
-    return _var_name(term, letters) if isinstance(term, Var) else f'"{term.text}"'
+def article(word: str) -> str:
+    """'a' or 'an' before `word` (by its first letter: good enough for kind nouns).
+
+    >>> article("author"), article("country")
+    ('an', 'a')
+    """
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-def _clause(t: Triple, letters: dict[Var, str], tables: dict[str, TableRef]) -> str:
-    x = _term(t.subject, letters)
-    s = " or ".join(_term(o, letters) for o in t.objects)
-    spec = parse_relation(t.relation)
-    words = relation_words(spec.name)
-    if spec.kind == "link":
-        if spec.inverse:
-            return f"the Wikipedia article on {s} links to the article on {x}"
-        return f"the Wikipedia article on {x} links to the article on {s}"
-    table = tables.get(spec.table) if spec.table else None
-    if table is not None:
-        where = f"the Wikipedia table {table.quoted()}"
-        if spec.inverse:
-            return f"{x} is the {words} of {s} in {where}"
-        return f"{x} is listed in {where} with {words} {s}"
-    if spec.inverse:
-        return f"{x} is the {words} of {s}"
-    return f"{x} has {words} {s}"
+@dataclass
+class _Renderer:
+    """One rendering: which variables are described where, and which tables were named."""
+
+    task: KPTask
+    tables: Mapping[str, TableRef]
+    kinds: Mapping[Var, tuple[str, str]]
+    named_tables: list[str] = field(default_factory=list)
+    references: dict[Var, str] = field(default_factory=dict)
+
+    def definitions(self, var: Var) -> list[Triple]:
+        return [t for t in self.task.triples if t.subject == var]
+
+    def kind(self, var: Var) -> tuple[str, str]:
+        return self.kinds.get(var) or UNKNOWN_KIND
+
+    def table(self, table_id: str) -> str:
+        """The table's full name on its first mention, its quoted title after that (with its
+        section when another named table shares the title)."""
+        ref = self.tables.get(table_id) or TableRef(table_id)
+        if table_id not in self.named_tables:
+            self.named_tables.append(table_id)
+            return ref.where()
+        titles = [self.tables.get(t, TableRef(t)).title for t in self.named_tables]
+        if titles.count(ref.title) > 1:
+            return "the table " + ref.quoted(marks=False)
+        return "the table " + TableRef(ref.title).quoted(marks=False)
+
+    def noun_phrase(self, term: Term) -> str:
+        """A constant quoted, a variable described in place ("the country of "X" in …", "the
+        writer listed in … with …") or by its sentence's name ("such a writer")."""
+        if isinstance(term, Const):
+            return f'"{term.text}"'
+        if term in self.references:
+            return self.references[term]
+        role = self.role(term)
+        if role is not None:
+            return role
+        return f"the {self.kind(term)[0]} {self.tail(term)}"
+
+    def role(self, var: Var) -> str | None:
+        """'the RELATION of X in TABLE' when `var` is defined by one inverse fact, else None."""
+        (t,) = self.definitions(var)
+        spec = parse_relation(t.relation)
+        if spec.kind != "fact" or not spec.inverse:
+            return None
+        words = relation_words(spec.name)
+        if not spec.table:
+            return f"the {words} of {self.objects(t)}"
+        obj = t.objects[0]
+        if isinstance(obj, Var) and obj not in self.references:
+            where = self.table(spec.table)
+            return f"the {words}, in {where}, of {self.noun_phrase(obj)}"
+        return f"the {words} of {self.objects(t)} in {self.table(spec.table)}"
+
+    def tail(self, var: Var) -> str:
+        """What follows a variable's noun: 'listed in TABLE with …', 'linked from …', 'that is
+        the RELATION of …'."""
+        role = self.role(var)
+        if role is not None:
+            return f"that is {role}"
+        (t,) = self.definitions(var)
+        spec = parse_relation(t.relation)
+        if spec.kind == "link":
+            if spec.inverse:
+                return f"linked from the Wikipedia article on {self.objects(t)}"
+            return f"whose Wikipedia article links to the article on {self.objects(t)}"
+        if not spec.table:
+            return f"with {self.attribute(t)}"
+        return f"listed in {self.table(spec.table)} with {self.attribute(t)}"
+
+    def objects(self, t: Triple) -> str:
+        return " or ".join(self.noun_phrase(o) for o in t.objects)
+
+    def attribute(self, t: Triple) -> str:
+        """``RELATION OBJECT`` of a forward fact: 'country "Norway"', 'the same country as
+        "Jon Fosse"' (the object is the relation's value of another row), 'such a writer as
+        author' (the object has a sentence of its own), 'an author listed in …' (the object
+        described in place)."""
+        spec = parse_relation(t.relation)
+        words = relation_words(spec.name)
+        obj = t.objects[0]
+        if not isinstance(obj, Var):
+            return f"{words} {self.objects(t)}"
+        if obj in self.references:
+            return f"{self.references[obj]} as {words}"
+        (d,) = self.definitions(obj)
+        inner = parse_relation(d.relation)
+        if (
+            inner.kind == "fact"
+            and inner.inverse
+            and (inner.name, inner.table)
+            == (
+                spec.name,
+                spec.table,
+            )
+        ):
+            return f"the same {words} as {self.objects(d)}"
+        return f"{article(words)} {words} {self.tail(obj)}"
+
+    def predicates(self, subject: Var, plural: bool) -> str:
+        """Everything the triples of `subject` say of it, as verb phrases joined by 'and'."""
+        be, have = ("are", "have") if plural else ("is", "has")
+        phrases: list[str] = []
+        listed: dict[str, list[Triple]] = {}
+        for t in self.definitions(subject):
+            spec = parse_relation(t.relation)
+            if spec.kind == "fact" and not spec.inverse:
+                listed.setdefault(spec.table, []).append(t)
+        done: set[str] = set()
+        for t in self.definitions(subject):
+            spec = parse_relation(t.relation)
+            if spec.kind == "link":
+                if spec.inverse:
+                    phrases.append(f"{be} linked from the Wikipedia article on {self.objects(t)}")
+                else:
+                    phrases.append(
+                        f"{have} a Wikipedia article that links to the article on {self.objects(t)}"
+                    )
+            elif spec.inverse:
+                words = relation_words(spec.name)
+                obj = t.objects[0]
+                if spec.table and isinstance(obj, Var) and obj not in self.references:
+                    where = self.table(spec.table)
+                    phrases.append(f"{be} the {words}, in {where}, of {self.noun_phrase(obj)}")
+                else:
+                    where = f" in {self.table(spec.table)}" if spec.table else ""
+                    phrases.append(f"{be} the {words} of {self.objects(t)}{where}")
+            elif not spec.table:
+                phrases.append(f"{have} {self.attribute(t)}")
+            elif spec.table not in done:
+                done.add(spec.table)
+                where = self.table(spec.table)  # named before the attributes' own tables
+                attributes = " and with ".join(self.attribute(f) for f in listed[spec.table])
+                phrases.append(f"{be} listed in {where} with {attributes}")
+        return join(phrases)
+
+    def sentences(self, n_answers: int) -> str:
+        """The definitions of the variables with several triples, innermost first, then the
+        question."""
+        out = []
+        order = [v for v in reversed(self.task.variables()) if not v.is_target]
+        for var in _innermost_first(self.task, order):
+            if len(self.definitions(var)) < 2:
+                continue
+            kind = self.kind(var)[0]
+            if any(r.endswith(f" {kind}") for r in self.references.values()):
+                kind = f"{kind} {var.name.removeprefix('V@')}"
+            body = self.predicates(var, plural=False)
+            self.references[var] = f"such {article(kind)} {kind}"
+            out.append(f"{article(kind).capitalize()} {kind} {body}.")
+        plural = n_answers != 1
+        target = self.definitions(self.task.target)
+        if not plural and len(target) == 1 and self._is_role(target[0]):
+            # "What is the country of …?", not "Which country is the country of …?"
+            out.append(f"What {self.predicates(self.task.target, plural)}?")
+        else:
+            kind = self.kind(self.task.target)[1 if plural else 0]
+            out.append(f"Which {kind} {self.predicates(self.task.target, plural)}?")
+        return " ".join(out)
+
+    @staticmethod
+    def _is_role(t: Triple) -> bool:
+        spec = parse_relation(t.relation)
+        return spec.kind == "fact" and spec.inverse
 
 
-def render(task: KPTask, tables: dict[str, TableRef] | None = None) -> str:
-    """The template question of an executable task (`tables`: how to name each table_id)."""
-    letters: dict[Var, str] = {}
-    for v in task.variables():
-        if not v.is_target:
-            letters[v] = chr(ord("A") + len(letters)) if len(letters) < 26 else v.name
-    clauses = [_clause(t, letters, tables or {}) for t in task.triples]
-    unknowns = ""
-    if letters:
-        names = ", ".join(f"entity {c}" for c in letters.values())
-        unknowns = f" ({names} {'is' if len(letters) == 1 else 'are'} unknown and must be found.)"
-    return "Find every answer such that " + "; ".join(clauses) + "." + unknowns
+def _innermost_first(task: KPTask, variables: list[Var]) -> list[Var]:
+    """`variables` ordered so that a variable comes after every variable its triples use."""
+    uses = {
+        v: {o for t in task.triples if t.subject == v for o in t.objects if isinstance(o, Var)}
+        for v in variables
+    }
+    ordered: list[Var] = []
+    while len(ordered) < len(variables):
+        ready = [v for v in variables if v not in ordered and uses[v] <= {*ordered, task.target}]
+        ordered.append(ready[0] if ready else next(v for v in variables if v not in ordered))
+    return ordered
+
+
+def render(
+    task: KPTask,
+    tables: Mapping[str, TableRef] | None = None,
+    kinds: Mapping[Var, tuple[str, str]] | None = None,
+    n_answers: int = 2,
+) -> str:
+    """The question of an executable task: `tables` says how to name each table_id, `kinds`
+    what each variable is (singular, plural; from its values' pages), `n_answers` whether to
+    ask for one or several."""
+    return _Renderer(task, tables or {}, kinds or {}).sentences(n_answers)
 
 
 def check_question(

@@ -26,6 +26,9 @@ import neo4j
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.kinds import answers_kind
+from seekgraph.synth.phrasing.header_kind import GENERIC_KIND, entity_kind
+from seekgraph.synth.phrasing.words import plural, relation_words
 from seekgraph.synth.shaper.config import ShaperConfig
 from seekgraph.synth.shaper.kp import (
     TARGET,
@@ -69,13 +72,18 @@ def facts_first(nodes: list[Neighbour], rng: random.Random) -> list[Neighbour]:
 
 def walkable(nodes: list[Neighbour], via: Neighbour | None = None) -> list[Neighbour]:
     """The edges a walk may take: not through one-letter relations (headers like "G" say
-    nothing), and out of a Value (a number, a year) only within the table it was read from:
-    two tables sharing the number 40 is a coincidence, not a connection."""
-    out = [n for n in nodes if len(parse_relation(n.relation).name) > 1]
-    if via is not None and via.label == "Value":
-        table = parse_relation(via.relation).table
-        out = [n for n in out if parse_relation(n.relation).table == table]
-    return out
+    nothing), and never out of anything but an entity with a page of its own. Hops join on
+    things, not on literals: two rows sharing the number 40, or a first-leg score equal to
+    another tie's aggregate, is a coincidence, not a connection."""
+    if via is not None and not joins(via):
+        return []
+    return [n for n in nodes if len(parse_relation(n.relation).name) > 1]
+
+
+def joins(node: Neighbour) -> bool:
+    """Whether a chain may pass through `node`: an entity with a Wikipedia page (not a
+    Value, not an unlinked mention)."""
+    return node.label == "Entity" and node.ref.startswith("/wiki/")
 
 
 def pick(nodes: list[Neighbour], rng: random.Random) -> Neighbour:
@@ -151,6 +159,36 @@ def circular_variable(ops: GraphOps, task: KPTask) -> str | None:
     return None
 
 
+def variable_kinds(ops: GraphOps, task: KPTask, answer: set[str]) -> dict[Var, tuple[str, str]]:
+    """What each variable is called in the question (singular, plural): the kind most of its
+    values' own pages say (`seekgraph.synth.kinds.answers_kind`), checked against the word its
+    place suggests: the key column's header for a row's entity, the relation for a value
+    ("the country of …"). Variables of no common kind are left out (the question then says
+    "topic")."""
+    kinds: dict[Var, tuple[str, str]] = {}
+    for var in task.variables():
+        values = answer if var.is_target else ops.answer_of(retarget(task, var))
+        hint: tuple[str, str] | None = None
+        for t in task.triples:
+            spec = parse_relation(t.relation)
+            if spec.kind != "fact":
+                continue
+            keyed = (t.subject == var) != spec.inverse  # var is the row's entity
+            if t.subject == var or var in t.objects:
+                if keyed and spec.table:
+                    hint = entity_kind(ops.key_header(spec.table), None)
+                elif not keyed:
+                    words = relation_words(spec.name)
+                    hint = (words, plural(words))
+                break
+        kind = answers_kind(ops.page_kinds(sorted(values)), hint)
+        if kind.named:
+            kinds[var] = (kind.singular, kind.plural)
+        elif hint is not None and hint != GENERIC_KIND:
+            kinds[var] = hint
+    return kinds
+
+
 def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
     """Give `task` its content id, answer names and template question (checked)."""
     names = ops.answer(task)
@@ -164,7 +202,12 @@ def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
     circular = circular_variable(ops, task)
     if circular is not None:
         raise SeedRejected("circular", f"{circular} can only be an entity the question names")
-    question = render(task, {tid: ref for tid, (ref, _) in tables.items()})
+    question = render(
+        task,
+        {tid: ref for tid, (ref, _) in tables.items()},
+        variable_kinds(ops, task, answer),
+        len(answer),
+    )
     problem = check_question(question, constants, names.values())
     if problem is not None:
         raise SeedRejected(problem, question[:300])

@@ -1,0 +1,41 @@
+"""The parts a reader takes out of a question: the tables it names and, for a
+Knowledge-Projection question, its clauses and their terms (`seekgraph.agent.questions` reads
+every task kind, `seekgraph.agent.kp_reading` the KP sentences)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TableName:
+    """A table as the question names it."""
+
+    title: str
+    section: str = ""
+
+    @property
+    def query(self) -> str:
+        """What to type into the search box to find it."""
+        return f"{self.title} {self.section}".strip()
+
+
+@dataclass(frozen=True)
+class Term:
+    """A KP clause's term: a constant ("Sofia") or an unknown (``answer``, ``A``)."""
+
+    text: str
+    unknown: bool
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One KP clause. ``row``: in `table`, a row whose entity is `key` has `relation` in
+    `cells`; ``link``: the article on `key` links to the article on one of `cells`."""
+
+    kind: str  # row | link
+    key: tuple[Term, ...]
+    relation: str
+    cells: tuple[Term, ...]
+    table: TableName | None = None
+    text: str = ""
