@@ -29,7 +29,15 @@ TABLES = {
     "states2": TableRef("List of sovereign states", "Other states"),
     "draft": TableRef("2004 NFL Draft", "Round 1", 20),
 }
-RELATIONS = ["country", "official_language", "year_of_birth", "played_in", "club_of_origin", "a"]
+RELATIONS = [
+    "country",
+    "author",
+    "official_language",
+    "year_of_birth",
+    "played_in",
+    "club_of_origin",
+    "a",
+]
 CONSTANTS = [
     "Norway",
     "St. Louis",
@@ -202,3 +210,26 @@ def test_a_variable_of_several_facts_gets_its_own_sentence() -> None:
     )
     assert question.endswith("with such a writer as author?")
     assert read_kp("Which novels are good?") is None
+
+
+def test_one_value_of_a_person_is_asked_with_who() -> None:
+    novel = Var("V@A")
+    task = KPTask(
+        "t",
+        (
+            Triple(Var(TARGET), "~author@booker", (novel,)),
+            Triple(novel, "year@booker", (Const("1999"),)),
+        ),
+    )
+    question = render(task, TABLES, {novel: ("novel", "novels")}, 1)
+    assert question == (
+        'Who is the author of the novel listed in the Wikipedia table "Booker Prize" (section '
+        '"Winners (selection)") with year "1999"?'
+    )
+    (clause, of) = read_kp(question) or ()
+    assert (of.key, of.relation, of.cells) == (
+        (Term("A", True),),
+        "author",
+        (Term("answer", True),),
+    )
+    assert of.table == clause.table == TableName("Booker Prize", "Winners (selection)")

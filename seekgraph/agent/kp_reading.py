@@ -115,26 +115,36 @@ class _Reader:
         body = text[4:]
         for relation, rest in _splits(body, ", in "):
             for where, inner in _splits(rest, ", of "):
-                got = self._of(relation, inner, self.table(where))
-                if got is not None:
-                    return got
+                table = None if where == "any table" else self.table(where)
+                if table is not None or where == "any table":
+                    got = self._of(relation, inner, table)
+                    if got is not None:
+                        return got
         for relation, rest in _splits(body, " of "):
             for inner, where in _splits(rest, " in "):
                 table = self.table(where)
                 if table is not None and (got := self._of(relation, inner, table)) is not None:
                     return got
-            if (got := self._of(relation, rest, None, bare=True)) is not None:
+            if (got := self._of(relation, rest, None, same_table=True)) is not None:
                 return got
         return None
 
     def _of(
-        self, relation: str, inner: str, table: TableName | None, bare: bool = False
+        self, relation: str, inner: str, table: TableName | None, same_table: bool = False
     ) -> Phrase | None:
-        if (table is None and not bare) or _NOT_RELATION.search(relation):
+        """The RELATION of what `inner` names, in `table`; with `same_table`, in the table
+        `inner`'s own row is listed in ('the author of the novel listed in T with …'), or in
+        no table when `inner` is constants."""
+        if _NOT_RELATION.search(relation):
             return None
         key = self.noun_phrase(inner)
         if key is None:
             return None
+        if same_table:
+            rows = [c for c in key[1] if c.kind == "row" and c.key == key[0] and c.table]
+            if key[1] and not rows:
+                return None
+            table = rows[-1].table if rows else None
         var = self.var()
         return (var,), (*key[1], _row(key[0], relation, (var,), table))
 
@@ -248,7 +258,7 @@ def read_kp(question: str) -> tuple[Clause, ...] | None:
             return None
         clauses.extend(got)
         reader.refs[f"such {m.group(1).lower()} {m.group(2)}"] = var
-    m = re.match(r"^(?:Which (.+?)|What) ((?:is|are|has|have) .+)\?$", ask)
+    m = re.match(r"^(?:Which (.+?)|What|Who) ((?:is|are|has|have) .+)\?$", ask)
     got = reader.predicates(_ANSWER, m.group(2)) if m else None
     if got is None:
         return None

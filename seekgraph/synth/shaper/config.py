@@ -17,7 +17,7 @@ class ShaperConfig:
     max_answers: int = option(3, "Largest answer set a seed may have.", min=1)
     max_narrow: int = option(3, "At most this many intersected KPs narrow a seed's answer.", min=0)
     neighbour_limit: int = option(300, "Edges read per node while walking.", min=1)
-    layers: int = option(3, "Expansion layers on top of the seeds.", min=0)
+    layers: int = option(5, "Expansion layers on top of the seeds.", min=0)
     leaf_tries: int = option(3, "Leaf constants tried per task and layer.", min=1)
     candidate_tries: int = option(3, "First definitions tried per leaf.", min=1)
     max_definition: int = option(2, "KPs intersected to define a new variable.", min=1)

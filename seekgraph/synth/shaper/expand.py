@@ -29,6 +29,7 @@ from seekgraph.synth.shaper.seeds import (
     facts_first,
     finish_task,
     finished_records,
+    is_hub,
     walkable,
 )
 from seekgraph.synth.shaper.store import load_tasks, save_tasks
@@ -68,12 +69,17 @@ def expansion_candidates(
     answer = set(task.answer_refs)
     taken = {c.ref for c in task.constants()}
     old = task.triples[triple_index]
-    # the leaf as the walk reached it: a Value leaf is only defined within its own table
-    reached = Neighbour(old.relation, leaf.ref, leaf.label or "Entity", leaf.text)
+    # the leaf as the walk reached it: only an entity that joins is defined by other facts,
+    # and not a hub (a country of many tables): "the country of the club ranked 5" chains
+    # unrelated tables by coincidence
+    edges = ops.neighbours(leaf.ref)
+    reached = Neighbour(old.relation, leaf.ref, leaf.label or "Entity", leaf.text, len(edges))
+    if is_hub(reached):
+        return []
     pool = facts_first(
         [
             n
-            for n in walkable(ops.neighbours(leaf.ref), via=reached)
+            for n in walkable(edges, via=reached)
             if n.ref not in answer and n.ref not in taken and n.ref != leaf.ref
         ],
         rng,

@@ -22,6 +22,7 @@ class Neighbour:
     ref: str
     label: str
     name: str
+    degree: int = 0  # the node's facts in other tables and its page links: where to go on
 
     @property
     def is_link(self) -> bool:
@@ -110,7 +111,7 @@ class GraphOps:
                 limit=self.neighbour_limit,
             )
             self._neighbours[ref] = [
-                Neighbour(r["relation"], r["ref"], r["label"], r["name"]) for r in rows
+                Neighbour(r["relation"], r["ref"], r["label"], r["name"], r["degree"]) for r in rows
             ]
         return self._neighbours[ref]
 

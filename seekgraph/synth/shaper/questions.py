@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from seekgraph.synth.kinds import noun_classes
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.phrasing.words import join, relation_words
 from seekgraph.synth.shaper.kp import Const, KPTask, Term, Triple, Var, parse_relation
@@ -99,14 +100,25 @@ class _Renderer:
         spec = parse_relation(t.relation)
         if spec.kind != "fact" or not spec.inverse:
             return None
+        return self.value_of(t)
+
+    def value_of(self, t: Triple) -> str:
+        """An inverse fact ``[S, ~r@T, O]`` read as what S is: 'the RELATION of "O" in TABLE';
+        'the RELATION of the KIND listed in TABLE with …' when O is a row of the same table;
+        'the RELATION, in TABLE, of …' when O is described in place otherwise ('in any table'
+        for a fact of no table)."""
+        spec = parse_relation(t.relation)
         words = relation_words(spec.name)
-        if not spec.table:
-            return f"the {words} of {self.objects(t)}"
         obj = t.objects[0]
-        if isinstance(obj, Var) and obj not in self.references:
-            where = self.table(spec.table)
-            return f"the {words}, in {where}, of {self.noun_phrase(obj)}"
-        return f"the {words} of {self.objects(t)} in {self.table(spec.table)}"
+        if not isinstance(obj, Var) or obj in self.references:
+            where = f" in {self.table(spec.table)}" if spec.table else ""
+            return f"the {words} of {self.objects(t)}{where}"
+        (d,) = self.definitions(obj)
+        inner = parse_relation(d.relation)
+        if spec.table and inner.kind == "fact" and not inner.inverse and inner.table == spec.table:
+            return f"the {words} of {self.noun_phrase(obj)}"
+        where = self.table(spec.table) if spec.table else "any table"
+        return f"the {words}, in {where}, of {self.noun_phrase(obj)}"
 
     def tail(self, var: Var) -> str:
         """What follows a variable's noun: 'listed in TABLE with …', 'linked from …', 'that is
@@ -173,14 +185,7 @@ class _Renderer:
                         f"{have} a Wikipedia article that links to the article on {self.objects(t)}"
                     )
             elif spec.inverse:
-                words = relation_words(spec.name)
-                obj = t.objects[0]
-                if spec.table and isinstance(obj, Var) and obj not in self.references:
-                    where = self.table(spec.table)
-                    phrases.append(f"{be} the {words}, in {where}, of {self.noun_phrase(obj)}")
-                else:
-                    where = f" in {self.table(spec.table)}" if spec.table else ""
-                    phrases.append(f"{be} the {words} of {self.objects(t)}{where}")
+                phrases.append(f"{be} {self.value_of(t)}")
             elif not spec.table:
                 phrases.append(f"{have} {self.attribute(t)}")
             elif spec.table not in done:
@@ -207,8 +212,12 @@ class _Renderer:
         plural = n_answers != 1
         target = self.definitions(self.task.target)
         if not plural and len(target) == 1 and self._is_role(target[0]):
-            # "What is the country of …?", not "Which country is the country of …?"
-            out.append(f"What {self.predicates(self.task.target, plural)}?")
+            # "Who is the author of …?", not "Which author is the author of …?"
+            role = relation_words(parse_relation(target[0].relation).name).split()[-1:]
+            person = any("person" in noun_classes(w) for w in role)
+            out.append(
+                f"{'Who' if person else 'What'} {self.predicates(self.task.target, plural)}?"
+            )
         else:
             kind = self.kind(self.task.target)[1 if plural else 0]
             out.append(f"Which {kind} {self.predicates(self.task.target, plural)}?")

@@ -19,6 +19,7 @@ run skips finished attempts and repeats the others identically.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 import neo4j
@@ -26,6 +27,7 @@ import neo4j
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.kinds import answers_kind
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND, entity_kind
 from seekgraph.synth.phrasing.words import plural, relation_words
@@ -46,6 +48,10 @@ from seekgraph.synth.shaper.store import load_tasks, save_tasks
 from seekgraph.synth.shaper.validate import find_redundant
 
 STAGE = "shaper-seeds"
+# more edges than this make a node a hub, never a variable a chain passes through
+HUB_DEGREE = 40
+# a page about a year of something ("1979 in film", "2005–06 in English football")
+_YEAR_PAGE = re.compile(r"^\d{4}(?:[–-]\d{2,4})? in ")
 
 
 class SeedRejected(Exception):
@@ -62,12 +68,13 @@ def const_for(n: Neighbour, used: dict[str, str]) -> Const:
 
 
 def facts_first(nodes: list[Neighbour], rng: random.Random) -> list[Neighbour]:
-    """`nodes` shuffled, table facts before page links."""
+    """`nodes` shuffled: table facts to bridges first (`bridges`), then other facts, then
+    page links."""
     facts = [n for n in nodes if not n.is_link]
     links = [n for n in nodes if n.is_link]
     rng.shuffle(facts)
     rng.shuffle(links)
-    return facts + links
+    return [n for n in facts if bridges(n)] + [n for n in facts if not bridges(n)] + links
 
 
 def walkable(nodes: list[Neighbour], via: Neighbour | None = None) -> list[Neighbour]:
@@ -82,14 +89,34 @@ def walkable(nodes: list[Neighbour], via: Neighbour | None = None) -> list[Neigh
 
 def joins(node: Neighbour) -> bool:
     """Whether a chain may pass through `node`: an entity with a Wikipedia page (not a
-    Value, not an unlinked mention)."""
-    return node.label == "Entity" and node.ref.startswith("/wiki/")
+    Value, not an unlinked mention) that is not itself a literal: the page of a year ("1976",
+    "1979 in film") joins two tables by coincidence as the number does."""
+    return (
+        node.label == "Entity"
+        and node.ref.startswith("/wiki/")
+        and not is_literal(node.name)
+        and not _YEAR_PAGE.match(node.name)
+    )
+
+
+def bridges(node: Neighbour) -> bool:
+    """Whether a chain can go on from `node` to another page of the web: it joins (`joins`)
+    and has facts in other tables or page links, so a leaf there can become a variable with a
+    definition of its own."""
+    return joins(node) and node.degree > 0 and not is_hub(node)
+
+
+def is_hub(node: Neighbour) -> bool:
+    """A node of very many edges (a country, a city, a league): fine as a constant, but a
+    chain through it joins unrelated tables ("films of the country of the club ranked 5")."""
+    return node.degree > HUB_DEGREE
 
 
 def pick(nodes: list[Neighbour], rng: random.Random) -> Neighbour:
-    """A random table fact of `nodes`, or a random link when there is no fact."""
+    """A random table fact of `nodes` to a bridge (`bridges`), else any table fact, else a
+    random link."""
     facts = [n for n in nodes if not n.is_link]
-    return rng.choice(facts or nodes)
+    return rng.choice([n for n in facts if bridges(n)] or facts or nodes)
 
 
 def make_seed(
@@ -104,7 +131,7 @@ def make_seed(
     used: dict[str, str] = {}
     second = (
         [n for n in walkable(ops.neighbours(a.ref), via=a) if n.ref != start]
-        if rng.random() < 0.5
+        if rng.random() < 0.5 and not is_hub(a)
         else []
     )
     target = Var(TARGET)
@@ -245,7 +272,11 @@ def make_seeds(
     report = StageReport(STAGE)
     ops = GraphOps(driver, database, neighbour_limit=config.neighbour_limit)
     rows = cypher.read(driver, "shaper/list_seed_entities", database=database)
-    starts = [r["ref"] for r in rows if r["has_fact"]] or [r["ref"] for r in rows]
+    starts = (
+        [r["ref"] for r in rows if r["bridged"]]
+        or [r["ref"] for r in rows if r["has_fact"]]
+        or [r["ref"] for r in rows]
+    )
     report.notes["start_entities"] = len(starts)
     if not starts:
         report.notes["hint"] = "no entity with facts or links: run the ingest first"
