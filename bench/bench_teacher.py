@@ -58,6 +58,7 @@ def main() -> None:
     parser.add_argument(
         "--policies", default="teacher,gold-walker", help="comma-separated: teacher, gold-walker"
     )
+    parser.add_argument("--about", default="", help="what the graph holds, for the note")
     args = parser.parse_args()
     driver = open_driver(resolve_settings(ConfigFile()).connection)
     database = None
@@ -90,12 +91,13 @@ def main() -> None:
                 r
                 for r in driver.execute_query(
                     "MATCH (r:Rollout {policy: $policy, model: $model}) "
-                    "WHERE r.status = 'done' AND r.isr IS NOT NULL "
+                    "WHERE r.status = 'done' AND r.isr IS NOT NULL AND r.task_id IN $task_ids "
                     "AND coalesce(r.pruned, false) = false RETURN r.rollout_id AS id, "
                     "r.isr AS isr, r.ise AS ise, r.precision AS precision, r.recall AS recall, "
                     "r.f1 AS f1, r.termination AS termination",
                     policy=name,
                     model=policy.model,
+                    task_ids=[t.task_id for t in tasks],
                     database_=database,
                 ).records
             ]
@@ -133,11 +135,10 @@ def main() -> None:
         + f"{args.concurrency} threads, extractive visit, full-text "
         "search; steps/s include the Neo4j writes of each trajectory. `teacher` reads only the "
         "question and its tool responses; `gold-walker` (privileged) walks the gold plan. "
-        "ISR/ISE/P/R are `seekgraph score`'s metrics of the day; until they read only returned "
-        "text (issue 31 item 1) they also credit names echoed from queries and goals: the gold "
-        "walker types gold names into its goals, the teacher its clue values and the names it "
-        "read into row searches. "
-        "A rerun skips finished rollouts (then the timing row is not meaningful).",
+        "ISR/ISE/P/R are `seekgraph score`'s metrics: they read only what the web returned "
+        "(never the agent's queries and goals echoed back). "
+        + (f"Data: {args.about}. " if args.about else "")
+        + "A rerun skips finished rollouts (then the timing row is not meaningful).",
     )
 
 

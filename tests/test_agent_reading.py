@@ -29,6 +29,22 @@ def test_questions_of_every_template_are_read_back() -> None:
         ("authors",),
     )
     assert basic.attributes == ("country", "year")
+    # a cut table, a selection, a table of several kinds: every Basic form the synthesis writes
+    cut, notable = (
+        TableRef("2004 NFL Draft", "Round 1", 20),
+        TableRef("X", "Notable", selection=True),
+    )
+    for question, noun, table in (
+        (basic_question(cut, "players", ["team"], {}), "players", cut),
+        (basic_question(cut, "entries", ["team"], {}), "things", cut),
+        (basic_question(notable, "people", ["year"], {}), "people", notable),
+        (basic_question(notable, "entries", [], {}), "things", notable),
+    ):
+        plan = parse_question(question)
+        assert plan.kind == "list" and plan.nouns == (noun,), question
+        assert plan.tables == (TableName(table.title, table.section),), question
+    marked = parse_question(union_question([cut, notable], ["players", "people"], ["year"], {}))
+    assert marked.tables == (TableName("2004 NFL Draft", "Round 1"), TableName("X", "Notable"))
     union = parse_question(union_question([booker, nobel], ["authors", "laureates"], ["year"], {}))
     assert union.kind == "union" and union.nouns == ("authors", "laureates")
     assert [t.title for t in union.tables] == ["Booker Prize", "Nobel laureates"]

@@ -28,12 +28,24 @@ from seekgraph.synth.phrasing.words import join
 
 __all__ = ["Clause", "QuestionPlan", "TableName", "Term", "parse_question", "visit_goal"]
 
-_REF = r'"[^"]+"(?: \(section "[^"]+"\))?'
-_REF_PARTS = re.compile(r'"(?P<title>[^"]+)"(?: \(section "(?P<section>[^"]+)"\))?')
-
+# a quoted table as `seekgraph.synth.phrasing.tables.TableRef.quoted` writes it: its title, then
+# in brackets its section, "first N rows" and "a selection" (each when it applies)
+_MARKS = r'(?: \((?:section "[^"]+")?(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?'
+_REF = rf'"[^"]+"{_MARKS}'
+_REF_PARTS = re.compile(
+    r'"(?P<title>[^"]+)"(?: \((?:section "(?P<section>[^"]+)")?'
+    r"(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?"
+)
+_WHERE = rf"(?:the first \d+ rows of )?the Wikipedia table (?P<ref>{_REF})"
+_SELECTION = r"(?: The table gives a selection, not all of them\.)?"
 _LIST = re.compile(
-    rf"^Which (?P<noun>.+?) are listed in the Wikipedia table (?P<ref>{_REF})\?"
+    rf"^Which (?P<noun>.+?) are listed in {_WHERE}\?{_SELECTION}"
     r"(?: For each, give (?P<attrs>.+?)\.)?$"
+)
+_LIST_KINDS = re.compile(
+    rf"^{_WHERE} lists? things of several kinds\. Name each of them\.{_SELECTION}"
+    r"(?: For each, give (?P<attrs>.+?)\.)?$",
+    re.IGNORECASE,
 )
 _UNION_KINDS = re.compile(
     rf"^Which (?P<noun>.+?) listed in the Wikipedia table (?P<ref>{_REF}) are also listed, "
@@ -121,6 +133,10 @@ def parse_question(question: str) -> QuestionPlan:
             _attributes(m.group("attrs")),
             names=names,
         )
+    m = _LIST_KINDS.match(q)
+    if m:
+        refs = _refs(m.group("ref"))
+        return QuestionPlan("list", refs, ("things",), _attributes(m.group("attrs")), names=names)
     m = _UNION_KINDS.match(q)
     if m:
         others = list(_OTHER.finditer(m.group("others")))
