@@ -66,6 +66,40 @@ def test_first_introducers_are_the_producing_turns() -> None:
     ) == {"/wiki/Kazuo_Ishiguro": 1, "/wiki/Japan": 3}
 
 
+def test_an_action_produces_only_what_the_web_returned() -> None:
+    """A search typed with the answer's name but returning nothing, and a visit whose goal
+    names it on a page that does not: neither produced the name (the echoes of the agent's own
+    query and goal are not information); the visit of a page that states it did."""
+    from seekgraph.agent.web.responses import join_parts, search_text, visit_text
+    from seekgraph.common.wire import Trajectory, assistant_text, tool_response_text
+
+    goal = "Kazuo Ishiguro"
+    page = visit_text(f"{WIKI}Kazuo_Ishiguro", goal, "Kazuo Ishiguro was born in Nagasaki.")
+    empty = visit_text(f"{WIKI}Japan", goal, "Japan is an island country.")
+    steps = [
+        (
+            ("search", {"query": ["Kazuo Ishiguro Booker"]}),
+            search_text("Kazuo Ishiguro Booker", []),
+        ),
+        (("visit", {"url": [f"{WIKI}Japan"], "goal": goal}), join_parts([empty])),
+        (("visit", {"url": [f"{WIKI}Kazuo_Ishiguro"], "goal": goal}), join_parts([page])),
+    ]
+    trajectory = Trajectory("Who won the 1989 Booker Prize?")
+    for call, response in steps:
+        trajectory = trajectory.with_turn(
+            assistant_text("Let me look.", call=call), tool_response_text(response)
+        )
+    trajectory = trajectory.with_turn(assistant_text("Found it.", answer="Kazuo Ishiguro"))
+    keys = ["/wiki/Kazuo_Ishiguro", "/wiki/Nagasaki", "/wiki/Japan"]
+    assert first_introducers(trajectory, lexicon(), keys) == {
+        "/wiki/Japan": 2,
+        "/wiki/Kazuo_Ishiguro": 3,
+        "/wiki/Nagasaki": 3,
+    }
+    graph = extract_rule_graph(trajectory, lexicon(), "entity")
+    assert "/wiki/Kazuo_Ishiguro" not in graph.produces[1] | graph.produces[2]
+
+
 _PIECES = [
     "Kazuo Ishiguro",
     "kazuo ishiguro",

@@ -23,6 +23,7 @@ from typing import Any
 
 from seekgraph.common.llm.base import LLMBackend, Message
 from seekgraph.common.wire import Trajectory
+from seekgraph.training.stategraph.extract_rules import returned_texts
 from seekgraph.training.stategraph.model import StateGraph
 
 _LIST = re.compile(r"\[.*?\]", re.S)
@@ -121,7 +122,7 @@ class LLMExtractor:
         return [int(x) - 1 for x in parsed if isinstance(x, int | float) and 1 <= x <= len(known)]
 
     def extract_run(self, trajectory: Trajectory, run: int) -> StateGraph:
-        sources = [trajectory.question] + [t.observation or "" for t in trajectory.turns]
+        sources = returned_texts(trajectory)
         actions = [""] + [t.action_text() for t in trajectory.turns]
         n = len(sources)
         produces: list[set[str]] = [set() for _ in range(n)]

@@ -27,8 +27,18 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from seekgraph.agent.web.responses import turn_units
 from seekgraph.common.wire import Trajectory
 from seekgraph.training.stategraph.model import StateGraph
+
+
+def returned_texts(trajectory: Trajectory) -> list[str]:
+    """What each action brought in: the question (action 0), then per turn only what the web
+    returned (`seekgraph.agent.web.responses.turn_units`, one unit per block), never the
+    agent's own query or goal echoed in the response. An action cannot produce information
+    by typing it."""
+    return [trajectory.question] + ["\n\n".join(turn_units(t)) for t in trajectory.turns]
+
 
 GRANULARITIES = ("entity", "sentence", "block")
 _VALUE = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.])")
@@ -162,7 +172,7 @@ def extract_rule_graph(
     """
     if granularity not in GRANULARITIES:
         raise ValueError(f"unknown granularity {granularity!r}; use one of {GRANULARITIES}")
-    sources = [trajectory.question] + [t.observation or "" for t in trajectory.turns]
+    sources = returned_texts(trajectory)
     actions = [""] + [t.action_text() for t in trajectory.turns]
     n = len(sources)
     produces: list[set[str]] = [set() for _ in range(n)]
@@ -243,7 +253,7 @@ def first_introducers(
     """
     wanted = set(keys)
     found: dict[str, int] = {}
-    sources = [trajectory.question] + [t.observation or "" for t in trajectory.turns]
+    sources = returned_texts(trajectory)
     for a, text in enumerate(sources):
         for key in text_mentions(lexicon, text) & wanted:
             found.setdefault(key, a)

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 from seekgraph.agent.web.tools import segments
 from seekgraph.common.wire import Trajectory, Turn
+from seekgraph.training.stategraph.extract_rules import returned_texts
 from seekgraph.training.stategraph.model import StateGraph
 
 _SPACE = re.compile(r"\s+")
@@ -77,7 +78,7 @@ class _Layout:
 
     @classmethod
     def of(cls, trajectory: Trajectory) -> _Layout:
-        sources = [trajectory.question] + [t.observation or "" for t in trajectory.turns[:-1]]
+        sources = returned_texts(trajectory)[:-1]
         return cls(
             units=[units(s) for s in sources] + [[]],
             claims=[[]] + [claims(t) for t in trajectory.turns],

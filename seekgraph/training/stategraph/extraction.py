@@ -34,6 +34,7 @@ from seekgraph.training.stategraph.extract_rules import (
     Lexicon,
     extract_rule_graphs,
     first_introducers,
+    returned_texts,
     text_mentions,
 )
 from seekgraph.training.stategraph.model import StateGraph
@@ -76,7 +77,9 @@ def extract_trajectory(
     graphs = extract(trajectory, lexicon)
     keys, required = answer_entities(trajectory, lexicon)
     wanted = set(keys)
-    texts = [(0, trajectory.question)] + [(t.index, t.observation or "") for t in trajectory.turns]
+    texts = list(
+        zip([0, *(t.index for t in trajectory.turns)], returned_texts(trajectory), strict=True)
+    )
     mentions = {i: frozenset(text_mentions(lexicon, text) & wanted) for i, text in texts}
     return Extraction(graphs, keys, required, mentions)
 
