@@ -9,6 +9,7 @@ import neo4j
 
 from seekgraph.graphdb import cypher
 from seekgraph.synth.kinds import page_kind
+from seekgraph.synth.phrasing.headers import label
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.shaper.compile import execute
 from seekgraph.synth.shaper.kp import KPTask, Var, parse_relation
@@ -56,6 +57,7 @@ class GraphOps:
     _neighbours: dict[str, list[Neighbour]] = field(default_factory=dict)
     _tables: dict[str, tuple[TableRef, bool]] = field(default_factory=dict)
     _key_headers: dict[str, str | None] = field(default_factory=dict)
+    _labels: dict[str, str] = field(default_factory=dict)
     _page_kinds: dict[str, str | None] = field(default_factory=dict)
 
     def tables(self, task: KPTask) -> dict[str, tuple[TableRef, bool]]:
@@ -71,7 +73,19 @@ class GraphOps:
                 ref = TableRef(r["title"] or r["table_id"], r["section"] or "")
                 self._tables[r["table_id"]] = (ref, bool(r["served"] and r["title"]))
                 self._key_headers[r["table_id"]] = r["key_header"]
+                for c in r["columns"] or []:
+                    key = f"{c['relation']}@{r['table_id']}"
+                    self._labels.setdefault(key, label(c["relation"], c["header"]))
         return {tid: self._tables[tid] for tid in ids}
+
+    def labels(self, task: KPTask) -> dict[str, str]:
+        """``{relation@table_id: what a question calls it}`` (its column's header, as the
+        WebLeaper questions say it) for the task's table facts."""
+        self.tables(task)
+        keys = {
+            f"{s.name}@{s.table}" for t in task.triples if (s := parse_relation(t.relation)).table
+        }
+        return {k: self._labels[k] for k in sorted(keys) if k in self._labels}
 
     def key_header(self, table_id: str) -> str | None:
         """The header of the table's key column (read with `tables`)."""

@@ -36,7 +36,15 @@ from typing import TYPE_CHECKING
 from seekgraph.synth.kinds import noun_classes
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.phrasing.words import join, relation_words
-from seekgraph.synth.shaper.kp import Const, KPTask, Term, Triple, Var, parse_relation
+from seekgraph.synth.shaper.kp import (
+    Const,
+    KPTask,
+    RelationSpec,
+    Term,
+    Triple,
+    Var,
+    parse_relation,
+)
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
@@ -46,11 +54,16 @@ UNKNOWN_KIND = ("topic", "topics")
 
 
 def article(word: str) -> str:
-    """'a' or 'an' before `word` (by its first letter: good enough for kind nouns).
+    """'a' or 'an' before `word`, by how it is said (good enough for kind nouns and headers).
 
-    >>> article("author"), article("country")
-    ('an', 'a')
+    >>> [article(w) for w in ("author", "country", "U.S state", "university", "MVP", "UK city")]
+    ['an', 'a', 'a', 'a', 'an', 'a']
     """
+    if word[:1].isupper() and (word[1:2].isupper() or word[1:2] == "."):
+        # an acronym is said letter by letter: "an MVP", "a U.S state", "a UK city"
+        return "an" if word[0] in "AEFHILMNORSX" else "a"
+    if word.lower().startswith(("uni", "use", "usu", "eu", "one")):
+        return "a"
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
@@ -61,8 +74,14 @@ class _Renderer:
     task: KPTask
     tables: Mapping[str, TableRef]
     kinds: Mapping[Var, tuple[str, str]]
+    labels: Mapping[str, str] = field(default_factory=dict)
     named_tables: list[str] = field(default_factory=list)
     references: dict[Var, str] = field(default_factory=dict)
+
+    def words(self, spec: RelationSpec) -> str:
+        """What the question calls a relation: its column's header as a sentence says it
+        (`labels`, keyed ``name@table``), else the relation's name in words."""
+        return self.labels.get(f"{spec.name}@{spec.table}") or relation_words(spec.name)
 
     def definitions(self, var: Var) -> list[Triple]:
         return [t for t in self.task.triples if t.subject == var]
@@ -108,7 +127,7 @@ class _Renderer:
         'the RELATION, in TABLE, of …' when O is described in place otherwise ('in any table'
         for a fact of no table)."""
         spec = parse_relation(t.relation)
-        words = relation_words(spec.name)
+        words = self.words(spec)
         obj = t.objects[0]
         if not isinstance(obj, Var) or obj in self.references:
             where = f" in {self.table(spec.table)}" if spec.table else ""
@@ -145,7 +164,7 @@ class _Renderer:
         author' (the object has a sentence of its own), 'an author listed in …' (the object
         described in place)."""
         spec = parse_relation(t.relation)
-        words = relation_words(spec.name)
+        words = self.words(spec)
         obj = t.objects[0]
         if not isinstance(obj, Var):
             return f"{words} {self.objects(t)}"
@@ -213,7 +232,7 @@ class _Renderer:
         target = self.definitions(self.task.target)
         if not plural and len(target) == 1 and self._is_role(target[0]):
             # "Who is the author of …?", not "Which author is the author of …?"
-            role = relation_words(parse_relation(target[0].relation).name).split()[-1:]
+            role = self.words(parse_relation(target[0].relation)).split()[-1:]
             person = any("person" in noun_classes(w) for w in role)
             out.append(
                 f"{'Who' if person else 'What'} {self.predicates(self.task.target, plural)}?"
@@ -247,11 +266,12 @@ def render(
     tables: Mapping[str, TableRef] | None = None,
     kinds: Mapping[Var, tuple[str, str]] | None = None,
     n_answers: int = 2,
+    labels: Mapping[str, str] | None = None,
 ) -> str:
     """The question of an executable task: `tables` says how to name each table_id, `kinds`
     what each variable is (singular, plural; from its values' pages), `n_answers` whether to
-    ask for one or several."""
-    return _Renderer(task, tables or {}, kinds or {}).sentences(n_answers)
+    ask for one or several, `labels` how to call each ``relation@table_id`` (its header)."""
+    return _Renderer(task, tables or {}, kinds or {}, labels or {}).sentences(n_answers)
 
 
 def check_question(

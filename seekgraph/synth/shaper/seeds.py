@@ -234,6 +234,7 @@ def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
         {tid: ref for tid, (ref, _) in tables.items()},
         variable_kinds(ops, task, answer),
         len(answer),
+        ops.labels(task),
     )
     problem = check_question(question, constants, names.values())
     if problem is not None:
