@@ -17,14 +17,20 @@ from seekgraph.agent.metrics import Target
 from seekgraph.agent.rollouts import save_rollout
 from seekgraph.agent.teacher import TaskInfo
 from seekgraph.agent.trajectory import Rollout, StepRecord, Termination
-from seekgraph.common.wire import count_tokens, parse_messages, system_prompt
+from seekgraph.agent.web.responses import search_text
+from seekgraph.common.wire import count_tokens, parse_messages, system_prompt, tool_response_text
 from seekgraph.training.stages import PRUNE
 from seekgraph.viz import graphs
 from seekgraph.viz.report_run_sections import change, pruning_section
 from tests.conftest import run_stage
 
 QUESTION = "Who won the Booker Prize in 1989?"
-OBS = "<tool_response>\nKazuo Ishiguro won the Booker Prize in 1989.\n</tool_response>"
+
+
+def _results(query: str) -> str:
+    """The search tool's response (pruning reads only what the web returned in it)."""
+    hit = ("Kazuo Ishiguro", "/wiki/Kazuo_Ishiguro", "Kazuo Ishiguro won the Booker Prize in 1989.")
+    return tool_response_text(search_text(query, [hit]))
 
 
 def _call(thought: str, query: str) -> str:
@@ -36,9 +42,9 @@ MESSAGES = [
     {"role": "system", "content": system_prompt("2026-01-01")},
     {"role": "user", "content": QUESTION},
     {"role": "assistant", "content": _call("Search it.", "Booker 1989")},
-    {"role": "user", "content": OBS},
+    {"role": "user", "content": _results("Booker 1989")},
     {"role": "assistant", "content": _call("Search again.", "Booker 1989 winner")},
-    {"role": "user", "content": OBS},
+    {"role": "user", "content": _results("Booker 1989 winner")},
     {
         "role": "assistant",
         "content": "<think>Kazuo Ishiguro.</think>\n<answer>Kazuo Ishiguro</answer>",
@@ -47,12 +53,15 @@ MESSAGES = [
 # Counted by hand, one piece per word and per punctuation mark (`tool_call` is one word):
 #   turn 1  < think > Search it . < / think > < tool_call > { " name " : " search " ,
 #           " arguments " : { " query " : [ " Booker 1989 " ] } } < / tool_call >      43
-#           < tool_response > Kazuo Ishiguro won the Booker Prize in 1989 . < / tool_response >  16
-#   turn 2  the same call with "again" for "it" and one more query word                44 + 16
+#           < tool_response > A Google search for ' Booker 1989 ' found 1 results : # # Web
+#           Results 1 . [ Kazuo Ishiguro ] ( / wiki / Kazuo_Ishiguro ) Kazuo Ishiguro won the
+#           Booker Prize in 1989 . < / tool_response >                                        44
+#   turn 2  the same call with "again" for "it" and one more query word, the response with it
+#                                                                                     44 + 45
 #   turn 3  < think > Kazuo Ishiguro . < / think > < answer > Kazuo Ishiguro < / answer > 19
-HAND = [(43, 16), (44, 16), (19, 0)]
-BEFORE = sum(a + b for a, b in HAND)  # 138
-AFTER = BEFORE - sum(HAND[1])  # 78: the repeated search is pruned
+HAND = [(43, 44), (44, 45), (19, 0)]
+BEFORE = sum(a + b for a, b in HAND)  # 195
+AFTER = BEFORE - sum(HAND[1])  # 106: the repeated search is pruned
 
 
 class _Teacher:
@@ -71,7 +80,7 @@ def test_rounds_and_tokens_read_the_same_in_stage_picture_and_report(
     for turn, (content, response) in zip(trajectory.turns, HAND, strict=True):
         assert count_tokens(turn.content) == content
         assert count_tokens(turn.response or "") == response
-    assert (trajectory.rounds, trajectory.tokens()) == (3, BEFORE) == (3, 138)
+    assert (trajectory.rounds, trajectory.tokens()) == (3, BEFORE) == (3, 195)
 
     clean_db.execute_query(
         """
@@ -103,15 +112,15 @@ def test_rounds_and_tokens_read_the_same_in_stage_picture_and_report(
 
     report = run_stage(PRUNE, clean_db, database, rewrite=False)
     assert report.notes["outcomes"] == "pruned=1"
-    assert report.notes["tokens (pruned trajectories)"] == "138 -> 78 (-43.5%)"
+    assert report.notes["tokens (pruned trajectories)"] == "195 -> 106 (-45.6%)"
     assert report.notes["tokens (pruned trajectories)"] == change(BEFORE, AFTER)
 
     for subject in (rid, f"{rid}/pruned"):
         vg = graphs.load(clean_db, "trajectory", subject, database)
-        assert vg.title.startswith(f"trajectory {rid}: 3 rounds, 138 tokens"), vg.title
-        assert "pruned version: 2 rounds, 78 tokens" in vg.notes
+        assert vg.title.startswith(f"trajectory {rid}: 3 rounds, 195 tokens"), vg.title
+        assert "pruned version: 2 rounds, 106 tokens" in vg.notes
     steps = graphs.load(clean_db, "steps", rid, database)
-    assert steps.title == f"rollout {rid}: 3 rounds, 138 tokens"
+    assert steps.title == f"rollout {rid}: 3 rounds, 195 tokens"
 
     section = pruning_section(clean_db, database)
-    assert "rounds 3 -> 2 (-33.3%), tokens 138 -> 78 (-43.5%)" in section.text, section.text
+    assert "rounds 3 -> 2 (-33.3%), tokens 195 -> 106 (-45.6%)" in section.text, section.text
