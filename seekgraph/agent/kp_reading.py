@@ -39,6 +39,12 @@ _ANSWER = Term("answer", True)
 # words a relation's name never holds: they belong to the grammar around it
 _NOT_RELATION = re.compile(r'["(),]|\b(?:listed in|linked from|whose|Wikipedia|rows of|that is)\b')
 
+
+def _is_relation(text: str) -> bool:
+    """Whether `text` can be a relation's name (it holds none of the grammar's words)."""
+    return _NOT_RELATION.search(text) is None
+
+
 Clauses = tuple[Clause, ...]
 Phrase = tuple[tuple[Term, ...], Clauses]  # what a noun phrase names, and what defines it
 
@@ -122,7 +128,10 @@ class _Reader:
                         return got
         for relation, rest in _splits(body, " of "):
             for inner, where in _splits(rest, " in "):
-                table = self.table(where)
+                # only constants and earlier sentences' names take a table after them: a noun
+                # phrase in place ending in a table is 'the R of the KIND listed in T with …'
+                named = _CONSTS.match(inner) is not None or inner in self.refs
+                table = self.table(where) if named else None
                 if table is not None and (got := self._of(relation, inner, table)) is not None:
                     return got
             if (got := self._of(relation, rest, None, same_table=True)) is not None:
@@ -135,7 +144,7 @@ class _Reader:
         """The RELATION of what `inner` names, in `table`; with `same_table`, in the table
         `inner`'s own row is listed in ('the author of the novel listed in T with …'), or in
         no table when `inner` is constants."""
-        if _NOT_RELATION.search(relation):
+        if not _is_relation(relation):
             return None
         key = self.noun_phrase(inner)
         if key is None:
@@ -212,7 +221,7 @@ class _Reader:
         """'R "c"', 'the same R as NP', 'such a KIND as R' or 'a R TAIL'."""
         if text.startswith("the same "):
             for relation, inner in _splits(text[9:], " as "):
-                key = None if _NOT_RELATION.search(relation) else self.noun_phrase(inner)
+                key = self.noun_phrase(inner) if _is_relation(relation) else None
                 if key is not None:
                     var = self.var()
                     same = (
@@ -221,12 +230,12 @@ class _Reader:
                     )
                     return (*key[1], *same)
         for ref, term in self.refs.items():
-            if text.startswith(ref + " as ") and not _NOT_RELATION.search(text[len(ref) + 4 :]):
+            if text.startswith(ref + " as ") and _is_relation(text[len(ref) + 4 :]):
                 return (_row((subject,), text[len(ref) + 4 :], (term,), table),)
         m = re.match(r"^an? (.+)$", text)
         if m:
             for relation, tail in _splits(m.group(1), " "):
-                if _NOT_RELATION.search(relation):
+                if not _is_relation(relation):
                     break
                 var = self.var()
                 clauses = self.tail(var, tail)

@@ -64,7 +64,7 @@ from seekgraph.synth.ingest.cells import (
     lists_several,
 )
 from seekgraph.synth.keycolumn import is_literal
-from seekgraph.synth.kinds import kind_fits, page_kind
+from seekgraph.synth.kinds import kind_fits
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
 from seekgraph.synth.phrasing.debris import attribute_debris
 from seekgraph.synth.split import (
@@ -226,18 +226,6 @@ def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]])
     return found
 
 
-def _page_kinds(
-    driver: neo4j.Driver, database: str | None, entity_ids: list[str]
-) -> dict[str, str | None]:
-    kinds: dict[str, str | None] = {}
-    for batch in cypher.batched(sorted(set(entity_ids)), 2000):
-        for r in cypher.read(
-            driver, "quality/find_entity_pages", database=database, entity_ids=batch
-        ):
-            kinds[r["entity_id"]] = page_kind(r["text"])
-    return kinds
-
-
 def _leaper_checks(
     driver: neo4j.Driver, database: str | None, found: dict[str, list[tuple[str, str]]]
 ) -> None:
@@ -256,7 +244,10 @@ def _leaper_checks(
         row["task_id"]: [r.entity_id for r in gold_records(row["answer_json"]) if r.entity_id]
         for row in rows
     }
-    kinds = _page_kinds(driver, database, [e for ids in answers.values() for e in ids])
+    from seekgraph.synth.shaper.ops import GraphOps
+
+    entity_ids = sorted({e for ids in answers.values() for e in ids})
+    kinds = dict(zip(entity_ids, GraphOps(driver, database).page_kinds(entity_ids), strict=True))
     for row in rows:
         absent = absent_attributes(row)
         if absent:

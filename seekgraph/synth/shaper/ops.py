@@ -95,10 +95,10 @@ class GraphOps:
         """What each node is by the first sentence of its own page (None: no page, or a
         page that does not say; `seekgraph.synth.kinds.page_kind`)."""
         missing = sorted(set(refs) - set(self._page_kinds))
-        if missing:
+        for batch in cypher.batched(missing, 2000):
             self.queries += 1
             for r in cypher.read(
-                self.driver, "quality/find_entity_pages", database=self.database, entity_ids=missing
+                self.driver, "quality/find_entity_pages", database=self.database, entity_ids=batch
             ):
                 self._page_kinds[r["entity_id"]] = page_kind(r["text"]) if r["text"] else None
         return [self._page_kinds.get(ref) for ref in refs]

@@ -116,10 +116,7 @@ class _Renderer:
     def role(self, var: Var) -> str | None:
         """'the RELATION of X in TABLE' when `var` is defined by one inverse fact, else None."""
         (t,) = self.definitions(var)
-        spec = parse_relation(t.relation)
-        if spec.kind != "fact" or not spec.inverse:
-            return None
-        return self.value_of(t)
+        return self.value_of(t) if _is_inverse_fact(t) else None
 
     def value_of(self, t: Triple) -> str:
         """An inverse fact ``[S, ~r@T, O]`` read as what S is: 'the RELATION of "O" in TABLE';
@@ -230,7 +227,7 @@ class _Renderer:
             out.append(f"{article(kind).capitalize()} {kind} {body}.")
         plural = n_answers != 1
         target = self.definitions(self.task.target)
-        if not plural and len(target) == 1 and self._is_role(target[0]):
+        if not plural and len(target) == 1 and _is_inverse_fact(target[0]):
             # "Who is the author of …?", not "Which author is the author of …?"
             role = self.words(parse_relation(target[0].relation)).split()[-1:]
             person = any("person" in noun_classes(w) for w in role)
@@ -242,10 +239,11 @@ class _Renderer:
             out.append(f"Which {kind} {self.predicates(self.task.target, plural)}?")
         return " ".join(out)
 
-    @staticmethod
-    def _is_role(t: Triple) -> bool:
-        spec = parse_relation(t.relation)
-        return spec.kind == "fact" and spec.inverse
+
+def _is_inverse_fact(t: Triple) -> bool:
+    """Whether `t` is ``[S, ~r@T, O]``: S is the r of O, so S can be named by that role."""
+    spec = parse_relation(t.relation)
+    return spec.kind == "fact" and spec.inverse
 
 
 def _innermost_first(task: KPTask, variables: list[Var]) -> list[Var]:
