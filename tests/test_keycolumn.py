@@ -148,3 +148,15 @@ def test_a_list_title_says_what_the_table_lists() -> None:
     untitled = RawTable("t", "ottqa", "List of songs in SingStar games", "", "", [], [])
     assert table_context(untitled) == "songs"
     assert table_context(RawTable("t", "ottqa", "2012 in music", "Deaths", "", [], [])) == "Deaths"
+
+
+def test_a_grid_of_parallel_columns_has_no_key() -> None:
+    # Football_League_play-offs_0 (rows 0-3): each year's winner of each division
+    grid = [
+        _row("1987", "Charlton Athletic@", "Swindon Town@", "Aldershot@"),
+        _row("1988", "Middlesbrough@", "Walsall@", "Swansea City@"),
+        _row("1989", "Crystal Palace@", "Port Vale@", "Leyton Orient@"),
+        _row("1990", "Swindon Town@", "Notts County@", "Cambridge United@"),
+    ]
+    header = ["Year", "Division Two", "Division Three", "Division Four"]
+    assert choose_key_column(header, grid, context="Past winners") is None

@@ -175,6 +175,34 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
+_ORDINAL = _words("""
+1 2 3 4 5 6 7 8 9 10 one two three four five six seven eight nine ten first second third fourth
+fifth i ii iii iv v gold silver bronze
+""")
+
+
+def parallel_to(header: str, others: Sequence[str]) -> bool:
+    """Whether `header` is one of a series of columns that differ only by a number or an
+    ordinal ("Division Three" beside "Division Two", "Couple 1" beside "Couple 2", "Gold" beside
+    "Silver"): cells of one series are the same kind of thing in different slots of a row (the
+    winners of each division in a year), so none of them is what the rows are.
+
+    >>> parallel_to("Division Three", ["Year", "Division Two", "Division Four"])
+    True
+    >>> parallel_to("Player", ["Pick", "Team"])
+    False
+    """
+    words = re.findall(r"[a-z]+|\d+", header.lower())
+    for other in others:
+        theirs = re.findall(r"[a-z]+|\d+", other.lower())
+        if theirs == words or len(theirs) != len(words) or not words:
+            continue
+        diff = [(a, b) for a, b in zip(words, theirs, strict=True) if a != b]
+        if len(diff) == 1 and diff[0][0] in _ORDINAL and diff[0][1] in _ORDINAL:
+            return True
+    return False
+
+
 def head_noun(header: str) -> str:
     """The noun a header names its cells by: its last word, or the word a "name" or "title"
     qualifies ("Airport name", "Song Title", "Name of District").
@@ -358,6 +386,8 @@ def choose_key_column(
         best = named[0]
     if best.score < min_score and any_links:
         return None
+    if best.context == 0 and parallel_to(best.header, [h for h in header if h != best.header]):
+        return None  # a year-by-division grid of winners: no column is what the rows are
     return best
 
 
