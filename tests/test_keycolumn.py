@@ -15,9 +15,11 @@ from tests.conftest import DEFAULT_DATA
 
 LABELS = Path(__file__).parent / "data" / "key_columns.jsonl"
 # Measured 102/114 = 0.895 when the labels were written, 104/114 = 0.912 once the section
-# names what a table lists (issue 32 item 3); 0.85 allows a few misses more
-# (about 5 tables) before a change to the score counts as a regression.
-MIN_ACCURACY = 0.85
+# names what a table lists (issue 32 item 3). 17 held-out tables whose key was wrong in an audit
+# (drafts keyed by team or college, schools by suburb, medallists by event) were added: 104/131
+# before the affiliation and "List of" rules, 126/131 = 0.962 after; 0.90 allows about 8 misses
+# more before a change to the score counts as a regression.
+MIN_ACCURACY = 0.90
 
 
 def _labels() -> dict[str, dict[str, object]]:
@@ -104,3 +106,57 @@ def test_llm_hook_uses_only_a_valid_answer() -> None:
     assert llm_key_column(Fixed("2"), "Nobel", header, rows, stats[1:]) == 2
     assert llm_key_column(Fixed("0"), "Nobel", header, rows, stats[1:]) is None
     assert llm_key_column(Fixed("no idea"), "Nobel", header, rows, stats[1:]) is None
+
+
+def _row(*cells: str) -> list[Cell]:
+    """Cells from texts; a trailing "@" marks a linked cell."""
+    return [
+        Cell(c.rstrip("@"), (f"/wiki/{c.rstrip('@')}",) if c.endswith("@") else ()) for c in cells
+    ]
+
+
+def test_affiliations_lose_to_the_people_and_things_of_the_rows() -> None:
+    # 2003_MLS_SuperDraft_4 (rows 1-4): the drafted players, not their better-linked teams
+    draft = [
+        _row("41", "D.C. United@", "John Swann", "D", "Indiana University@"),
+        _row("42", "MetroStars@", "Jacob LeBlanc@", "M", "University of Virginia@"),
+        _row("43", "Kansas City Wizards@", "Jack Jewsbury@", "M", "St. Louis University@"),
+        _row("44", "Chicago Fire@", "Chad Dombrowski@", "D", "University of Wisconsin@"),
+        _row("45", "D.C. United@", "Alex Yi", "D", "UCLA@"),
+    ]
+    header = ["Pick #", "MLS team", "Player", "Position", "Affiliation"]
+    best = choose_key_column(header, draft, context="Player selection -- Round Five")
+    assert best is not None and best.index == 2
+    # List_of_schools_in_Greater_Western_Sydney_2: schools by their unlinked names, not suburb
+    schools = [
+        _row("Ajuga School", "Glenfield@", "Campbelltown@", "1992"),
+        _row("Bankstown Hospital School", "Bankstown@", "Bankstown@", "1966"),
+        _row("Beverley Park School", "Campbelltown@", "Campbelltown@", "1941"),
+        _row("Broderick Gillawarna School", "Revesby@", "Bankstown@", "1954"),
+    ]
+    best = choose_key_column(["Name", "Suburb", "LGA", "Opened"], schools, context="Special")
+    assert best is not None and best.index == 0
+    # the section names the clubs: the club column stays the key over its head coaches
+    clubs = [_row(f"Club {i}@", f"Coach {i}@", f"City {i}@") for i in range(5)]
+    best = choose_key_column(["Club", "Head Coach", "City"], clubs, context="Clubs")
+    assert best is not None and best.index == 0
+
+
+def test_a_list_title_says_what_the_table_lists() -> None:
+    table = RawTable("t", "ottqa", "List of airports in Alberta", "Defunct airports", "", [], [])
+    assert table_context(table) == "Defunct airports -- airports"
+    untitled = RawTable("t", "ottqa", "List of songs in SingStar games", "", "", [], [])
+    assert table_context(untitled) == "songs"
+    assert table_context(RawTable("t", "ottqa", "2012 in music", "Deaths", "", [], [])) == "Deaths"
+
+
+def test_a_grid_of_parallel_columns_has_no_key() -> None:
+    # Football_League_play-offs_0 (rows 0-3): each year's winner of each division
+    grid = [
+        _row("1987", "Charlton Athletic@", "Swindon Town@", "Aldershot@"),
+        _row("1988", "Middlesbrough@", "Walsall@", "Swansea City@"),
+        _row("1989", "Crystal Palace@", "Port Vale@", "Leyton Orient@"),
+        _row("1990", "Swindon Town@", "Notts County@", "Cambridge United@"),
+    ]
+    header = ["Year", "Division Two", "Division Three", "Division Four"]
+    assert choose_key_column(header, grid, context="Past winners") is None

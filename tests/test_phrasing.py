@@ -149,3 +149,26 @@ def test_plurals_are_words() -> None:
         "footballers",
         "cities",
     ]
+
+
+@pytest.mark.parametrize(
+    ("header", "kinds", "values", "phrase"),
+    [  # headers the strict audit of held-out dev tables (/tmp/h300) found asked raw
+        ("Rec", {"text"}, ["2–1", "0–3"], "their record"),
+        ("Lap", {"text"}, ["1:45.123", "1:46.006"], "their lap time"),
+        ("Winners", {"number"}, ["3", "1"], "how many times they won"),
+        ("Runners-up", {"number"}, ["2", "0"], "how many times they were runners-up"),
+    ],
+)
+def test_phrase_attribute_on_audited_headers(
+    header: str, kinds: set[str], values: list[str], phrase: str
+) -> None:
+    assert phrase_attribute(label("x", header), kinds, values).text == phrase
+
+
+@pytest.mark.parametrize(
+    ("header", "reason"),
+    [("Current Sponsored", "no_noun"), ("Gap", "relative"), ("Diff", "relative")],
+)
+def test_cut_and_relative_headers_are_not_asked(header: str, reason: str) -> None:
+    assert phrase_attribute(label("x", header), {"text"}, ["a", "b"]) == Phrase(reason=reason)

@@ -15,8 +15,17 @@ prize table, the films of a filmography). For column ``j`` of a table with ``n``
           - 0.20 * empty_share       share of empty cells
 
 A column is *usable* when its link ratio reaches ``min_link_ratio`` (waived when the whole table
-has no links, as in plain CSV) and its uniqueness reaches ``min_uniqueness``; the best usable
-column wins if its score reaches ``min_score``. Runs in O(rows × columns).
+has no links, as in plain CSV, and for a distinct column with an entity header or one the section
+names) and its uniqueness reaches ``min_uniqueness``; the best usable column wins if its score
+reaches ``min_score``. Two rules about what the columns are override the score:
+
+- an *affiliation* (a team, club, college, country or suburb column, or a relation such as "To
+  club" or "River crossed") is not the key when a distinct column names the people or things the
+  rows are about ("Player" in a draft, "Name" in a list of schools by suburb; any distinct entity
+  column over a place), unless the section names the affiliation ("Clubs");
+- a distinct column headed "Name" left of the best column is the key (a medal table's event).
+
+The context is the section and, for a "List of X ..." title, X. Runs in O(rows × columns).
 
 Accuracy against 110 hand-labelled OTT-QA tables (``tests/data/key_columns.jsonl``) is checked
 by ``tests/test_keycolumn.py``.
@@ -71,8 +80,45 @@ park lake river mountain island bridge route road highway peak site museum monum
 species structure community neighborhood suburb parish settlement work software system
 drug site ride restaurant song single recording record pitcher swimmer district
 poet musician singer band composer coach manager president governor mayor senator
-representative chairman leader owner holder incumbent champion boxer wrestler
+representative chairman leader champion boxer wrestler gymnast skater cyclist
+runner nominee recipient titleholder inmate
 """)
+
+# the head nouns of columns that say where or with whom a row's entity is (its team, club,
+# college, country, suburb): the key only when the section names them ("Clubs"), never over a
+# column of the row's own things ("Player", "Name") in a draft, roster or medal table
+AFFILIATION_WORDS = _words("""
+team teams club clubs college school university affiliation league conference party label
+publisher constructor manufacturer network channel owner employer sponsor
+""") | _words("""
+country nation nationality state province suburb hometown municipality community town city
+village location region county
+""")
+# the places among them: any distinct column of things beats them ("Site" over "Municipality"),
+# where a club or college loses only to the people or names a row is about
+PLACE_AFFILIATION = _words("""
+country nation nationality state province suburb hometown municipality community town city
+village location region county
+""")
+
+# the people a row is about: a column of them (or one headed "Name" or "Title") is the key of a
+# draft, roster, award or medal table over the team, college or country they are listed with
+PERSON_WORDS = _words("""
+name names title titles player players athlete athletes driver drivers rider riders gymnast
+swimmer skater cyclist runner boxer wrestler pitcher laureate winner winners recipient nominee
+candidate member members person people inmate titleholder champion artist author
+""")
+
+# what a bare "Title" column names when the section or title lists these ("best-selling singles")
+WORK_WORDS = _words("""
+work film song single album book novel game episode show series play painting poem opera
+recording programme program title
+""")
+
+# a header that starts with a preposition or ends with one of these says how the row relates to
+# a thing ("To club", "Recruited from", "River crossed", "City served"): a relation, not the key
+_RELATION_HEAD = _words("to from in into at by via for with against")
+_RELATION_TAIL = _words("from to by served crossed represented attended won joined")
 
 ATTRIBUTE_WORDS = _words("""
 year years date dates no number rank pos position notes note remarks comments score scores
@@ -110,6 +156,8 @@ def header_signal(header: str) -> float:
     words = _WORD.findall(header.lower())
     if not words:
         return -0.5  # an unnamed column is rarely the key
+    if len(words) > 1 and (words[0] in _RELATION_HEAD or words[-1] in _RELATION_TAIL):
+        return -0.5  # "To club", "River crossed": a relation of the row's entity
     if words[0] in ATTRIBUTE_WORDS or words[-1] in ATTRIBUTE_WORDS:
         return -1.0 if not any(w in ENTITY_WORDS for w in words) else 0.0
     if any(w in ENTITY_WORDS for w in words):
@@ -127,10 +175,77 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
+_ORDINAL = _words("""
+1 2 3 4 5 6 7 8 9 10 one two three four five six seven eight nine ten first second third fourth
+fifth i ii iii iv v gold silver bronze
+""")
+
+
+def parallel_to(header: str, others: Sequence[str]) -> bool:
+    """Whether `header` is one of a series of columns that differ only by a number or an
+    ordinal ("Division Three" beside "Division Two", "Couple 1" beside "Couple 2", "Gold" beside
+    "Silver"): cells of one series are the same kind of thing in different slots of a row (the
+    winners of each division in a year), so none of them is what the rows are.
+
+    >>> parallel_to("Division Three", ["Year", "Division Two", "Division Four"])
+    True
+    >>> parallel_to("Player", ["Pick", "Team"])
+    False
+    """
+    words = re.findall(r"[a-z]+|\d+", header.lower())
+    for other in others:
+        theirs = re.findall(r"[a-z]+|\d+", other.lower())
+        if theirs == words or len(theirs) != len(words) or not words:
+            continue
+        diff = [(a, b) for a, b in zip(words, theirs, strict=True) if a != b]
+        if len(diff) == 1 and diff[0][0] in _ORDINAL and diff[0][1] in _ORDINAL:
+            return True
+    return False
+
+
+def head_noun(header: str) -> str:
+    """The noun a header names its cells by: its last word, or the word a "name" or "title"
+    qualifies ("Airport name", "Song Title", "Name of District").
+
+    >>> head_noun("MLS team"), head_noun("Song Title"), head_noun("Name of District")
+    ('team', 'song', 'district')
+    """
+    words = _WORD.findall(header.lower())
+    if not words:
+        return ""
+    if len(words) > 2 and words[0] in ("name", "names", "title") and words[1] == "of":
+        return words[2]
+    if len(words) > 1 and words[-1] in ("name", "names", "title", "titles"):
+        return words[-2]
+    return words[-1]
+
+
+def _is_name(header: str) -> bool:
+    return _WORD.findall(header.lower()) in (["name"], ["names"], ["name", "s"])
+
+
+def names_own_things(header: str) -> bool:
+    """Whether a header names the people or things a row is about: "Name", "Title", "Airport
+    name", "Player", "2nd runner-up", never a relation ("To club") or an affiliation.
+
+    >>> names_own_things("Name"), names_own_things("2nd runner-up"), names_own_things("Stadium")
+    (True, True, False)
+    """
+    words = _WORD.findall(header.lower())
+    if not words or is_affiliation(header):
+        return False
+    return (
+        words[-1] in ("name", "names", "title", "titles")
+        or words[0] == "name"
+        or any(w in PERSON_WORDS for w in words)
+    )
+
+
 def context_signal(header: str, context: str) -> float:
-    """1.0 when the header (one or two words) ends in a noun whose plural the section lists
-    ("Team" under "Teams -- Personnel and kits"), else 0. Plurals joined by "and" ("Stadiums
-    and locations") name what the table gives about its things, not the things.
+    """1.0 when the header (one or two words) names by its head noun a thing whose plural the
+    section lists ("Team" under "Teams -- Personnel and kits", "Airport name" under "List of
+    airports in Nunavut"), else 0. Plurals joined by "and" ("Stadiums and locations") name what
+    the table gives about its things, not the things.
 
     >>> context_signal("Team", "Teams -- Personnel and kits"), context_signal("Head coach", "Teams")
     (1.0, 0.0)
@@ -138,7 +253,10 @@ def context_signal(header: str, context: str) -> float:
     0.0
     """
     words = _WORD.findall(header.lower())
-    if not words or len(words) > 2 or words[-1] in ATTRIBUTE_WORDS:
+    head = head_noun(header)
+    if not words or len(words) > 3 or head in ATTRIBUTE_WORDS:
+        return 0.0
+    if len(words) == 3 and words[:2] != ["name", "of"]:
         return 0.0
     said = _WORD.findall(context.lower())
     listed = {
@@ -146,7 +264,23 @@ def context_signal(header: str, context: str) -> float:
         for i, w in enumerate(said)
         if w.endswith("s") and "and" not in said[max(i - 1, 0) : i] + said[i + 1 : i + 2]
     }
-    return 1.0 if _singular(words[-1]) in listed else 0.0
+    if head in ("title", "titles") and len(words) == 1:
+        return 1.0 if listed & WORK_WORDS else 0.0  # "Title" under "best-selling singles"
+    return 1.0 if _singular(head) in listed else 0.0
+
+
+def is_affiliation(header: str) -> bool:
+    """Whether a header names where or with whom a row's entity is: its team, club, college,
+    country or suburb ("MLS team", "School/Club Team", "Hometown"), or a relation to a thing
+    ("To club", "River crossed").
+
+    >>> is_affiliation("MLS team"), is_affiliation("River crossed"), is_affiliation("Player")
+    (True, True, False)
+    """
+    words = _WORD.findall(header.lower())
+    if len(words) > 1 and (words[0] in _RELATION_HEAD or words[-1] in _RELATION_TAIL):
+        return True
+    return head_noun(header) in AFFILIATION_WORDS
 
 
 def is_literal(text: str) -> bool:
@@ -218,7 +352,7 @@ def choose_key_column(
         if (
             s.link_ratio >= min_link_ratio
             or not any_links
-            or (s.header_signal > 0 and s.uniqueness >= 0.8)
+            or ((s.header_signal > 0 or s.context > 0) and s.uniqueness >= 0.8)
         )
         and s.uniqueness >= min_uniqueness
         and s.literal_share < 0.5
@@ -229,10 +363,31 @@ def choose_key_column(
     # the one column the section or title says the table lists wins over a close rival (a
     # "Teams" table keyed by its team column, not by its better-linked head coaches)
     best = max(usable, key=lambda s: (s.score, -s.index))
+    if best.context == 0 and is_affiliation(best.header):
+        # a team, club, college, country or suburb column is where the row's thing is: a
+        # distinct column of the things themselves ("Player" in a draft, "Name" in a list of
+        # schools by suburb) is the key, however better linked the affiliation is
+        place = head_noun(best.header) in PLACE_AFFILIATION
+        own = [
+            s
+            for s in usable
+            if s.header_signal > 0
+            and s.uniqueness >= 0.8
+            and (names_own_things(s.header) or (place and not is_affiliation(s.header)))
+        ]
+        if own:
+            best = max(own, key=lambda s: (s.score, -s.index))
+    names = [s for s in usable if _is_name(s.header) and s.uniqueness >= 0.8]
+    if best.context == 0 and names and names[0].index < best.index:
+        # a "Name" column left of the best one is what a medal or roster table lists; its
+        # event, sport or club columns say what the named won or where they play
+        best = names[0]
     if len(named) == 1 and named[0].score >= best.score - CLOSE:
         best = named[0]
     if best.score < min_score and any_links:
         return None
+    if best.context == 0 and parallel_to(best.header, [h for h in header if h != best.header]):
+        return None  # a year-by-division grid of winners: no column is what the rows are
     return best
 
 

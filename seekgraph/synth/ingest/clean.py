@@ -11,6 +11,7 @@ those rows are rejected one by one with their own reason).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from seekgraph.synth.ingest.cells import key_rejection
@@ -37,10 +38,25 @@ def _norm_header(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+_LIST_TITLE = re.compile(
+    r"^lists? of (.+?)(?:\s+(?:in|of|by|from|for|on|at|with|to|that|who|named)\b|\s*\(|$)",
+    re.IGNORECASE,
+)
+
+
 def table_context(table: RawTable) -> str:
-    """What may say what a table lists: its section (a title such as "2012 in amusement parks"
-    or "Nations Cup" names the article's topic, not the rows')."""
-    return table.section_title
+    """What may say what a table lists: its section, and the things a "List of ..." title names
+    ("List of schools in Greater Western Sydney": schools). Another title ("2012 in amusement
+    parks", "Nations Cup") names the article's topic, not the rows.
+
+    >>> t = RawTable("t", "ottqa", "List of airports in Alberta", "Defunct airports", "", [], [])
+    >>> table_context(t)
+    'Defunct airports -- airports'
+    """
+    match = _LIST_TITLE.match(table.title.strip())
+    if match is None:
+        return table.section_title
+    return f"{table.section_title} -- {match.group(1)}" if table.section_title else match.group(1)
 
 
 def regularise(table: RawTable) -> RawTable:

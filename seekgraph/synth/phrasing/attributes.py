@@ -123,7 +123,15 @@ ABBREVIATIONS = {
     "govt": "government",
     "approx": "approximate",
     "mgr": "manager",
+    "rec": "record",
 }
+# a difference to another row ("Gap" to pole, "Behind" the winner): meaningless on its own
+_RELATIVE = frozenset(["gap", "diff", "difference", "behind", "deficit", "interval", "margin"])
+# people a row's team or club was, counted ("Winners: 3" in a performance-by-club table)
+_ROLE_COUNTS = frozenset(
+    ["winners", "runners-up", "champions", "finalists", "semi-finalists", "nominees", "runners"]
+)
+_CLOCK = re.compile(r"^\+?\d{1,2}:\d{2}(?:[.:]\d+)?$")
 _NOTE_WORDS = frozenset(
     ["notes", "note", "comments", "comment", "remarks", "remark", "description", "details"]
 )
@@ -174,7 +182,8 @@ _ALLOWED = re.compile(r"^[\w\s'’–-]+$")
 @dataclass(frozen=True)
 class Phrase:
     """An attribute as a question asks for it (`text`), or why it cannot be asked (`reason`:
-    ``abbreviation``, ``preposition``, ``determiner``, ``symbols`` or ``no_words``)."""
+    ``abbreviation``, ``preposition``, ``determiner``, ``symbols``, ``no_words``, ``notes``,
+    ``verb``, ``relative`` (a gap to another row) or ``no_noun`` (a cut header))."""
 
     text: str = ""
     reason: str = ""
@@ -192,6 +201,14 @@ def phrase_attribute(
     'the score'
     >>> phrase_attribute("h / a").reason, phrase_attribute("this week in reality").reason
     ('abbreviation', 'determiner')
+    >>> phrase_attribute("current sponsored").reason, phrase_attribute("gap").reason
+    ('no_noun', 'relative')
+    >>> phrase_attribute("lap", {"text"}, ["1:45.123", "1:45.500"]).text
+    'their lap time'
+    >>> phrase_attribute("runners-up", {"number"}, ["2", "0"]).text
+    'how many times they were runners-up'
+    >>> phrase_attribute("rec").text
+    'their record'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -270,6 +287,19 @@ def phrase_attribute(
     ):
         out = [*out[:-1], "in", out[-1]]  # "Area km²" -> "area in km²"
         text = " ".join(out)
+    if len(out) == 1 and lowered[0] in _RELATIVE:
+        return Phrase(reason="relative")  # "their gap": to whom?
+    if (
+        len(out) == 1
+        and lowered[0] not in ("time", "times")
+        and texts
+        and 5 * sum(bool(_CLOCK.match(t.strip())) for t in texts) >= 4 * len(texts)
+    ):
+        return Phrase(f"their {lowered[0]} time")  # "Lap" of 1:45.123 -> "their lap time"
+    if len(out) <= 2 and lowered[-1] in _ROLE_COUNTS and values_are(kinds, {"number"}):
+        if lowered == ["winners"]:
+            return Phrase("how many times they won")
+        return Phrase(f"how many times they were {' '.join(lowered)}")  # "Runners-up: 2"
     dated = values_are(kinds, {"year", "date", "number", "text"})
     if len(out) == 1 and lowered[0] in _SPAN_WORDS and dated:
         return Phrase(_SPAN_WORDS[lowered[0]])  # "Start", "End" of a run of years
@@ -298,6 +328,14 @@ def phrase_attribute(
         return Phrase(f"who {past} them") if len(out) == 2 else Phrase(reason="preposition")
     if out[-1].lower() in PREPOSITIONS:
         return Phrase(reason="preposition")  # "Moving from", "For", "Against"
+    if (
+        len(out) >= 2
+        and lowered[0] not in _UNITS
+        and re.fullmatch(r"[a-z]{3,}ed", lowered[-1])
+        and lowered[-1] not in NOT_PARTICIPLES
+        and not participle(out[-1], False)
+    ):
+        return Phrase(reason="no_noun")  # "Current sponsored": a cut header, no thing named
     phrase = attribute_phrase(text, kinds)
     return Phrase(phrase) if '"' not in phrase else Phrase(reason="preposition")
 
