@@ -62,9 +62,23 @@ def _own_working_directory(tmp_path_factory: pytest.TempPathFactory) -> Iterator
     os.chdir(before)
 
 
-# Modules that take minutes go first, so parallel workers (`-n 2 --dist loadscope`, each
-# module on one worker) do not end on one of them while the other worker waits.
-HEAVY_MODULES = ("test_determinism.py", "test_bulk_load.py", "test_training_experiments.py")
+# Modules that take minutes go first, longest first (by their last CI times), so parallel
+# workers (`-n 2 --dist loadfile`, each module on one worker, the next module to the first free
+# worker) end on short modules instead of one worker running a long one alone.
+HEAVY_MODULES = (
+    "test_determinism.py",
+    "test_workers_endpoints.py",
+    "test_training_sft.py",
+    "test_bulk_load.py",
+    "test_training_grpo.py",
+    "test_clipper_rewrite.py",
+    "test_training_experiments.py",
+    "test_backup.py",
+    "test_llm_transformers.py",
+    "test_isolation.py",
+    "test_server_lifecycle.py",
+    "test_agent_teacher.py",
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
