@@ -57,9 +57,9 @@ def empty(driver: neo4j.Driver, database: str | None) -> None:
 
 # The builds' settings: rewriting thoughts runs a model (its choice is tested apart); the
 # rollouts' date is pinned (the builds compared may straddle midnight); a killed Neo4j stops
-# the worker after 3 s of retries instead of the driver's 30; the small data's smaller stages.
+# the worker after 1 s of retries instead of the driver's 30; the small data's smaller stages.
 SETTINGS: dict[str, dict[str, object]] = {
-    "neo4j": {"retry_seconds": 3},
+    "neo4j": {"retry_seconds": 1},
     "prune": {"rewrite_limit": 0},
     "shaper": dict(SMALL_SETTINGS["shaper"]),
     "rollout": {"date": "2026-01-15", **SMALL_SETTINGS["rollout"]},
