@@ -125,3 +125,14 @@ def test_a_kind_the_pages_do_not_bear_out_stays_several_kinds() -> None:
     )
     assert kind == NO_KIND
     assert not kind_fits("fields", kinds(INDIA_AGRICULTURE))
+
+
+def test_the_gate_takes_a_header_kind_over_pages_of_no_known_class() -> None:
+    # "Assigned Aircraft" of a carrier air wing: two pages say aircraft, the others say
+    # nothing the classes know ("a twin-engine", "an all-weather"); the class plural of the
+    # header ("aircraft") is not a reason to ask for a majority
+    pages = ["aircraft", "aircraft", "engine", "engine", "all-weather", None]
+    assert kind_fits("assigned aircraft", pages)
+    assert answers_kind(pages, entity_kind("Assigned Aircraft", None)).plural == (
+        "assigned aircraft"
+    )

@@ -503,4 +503,4 @@ def kind_fits(named_plural: str, page_kinds: Sequence[str | None]) -> bool:
     counts = _class_counts(known)
     if any(_majority(counts.get(cls, 0), len(known)) for cls in classes):
         return True
-    return named not in by_plural.values() and _uncontradicted(named, known)
+    return _uncontradicted(named, known)
