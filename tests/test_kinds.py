@@ -136,3 +136,11 @@ def test_the_gate_takes_a_header_kind_over_pages_of_no_known_class() -> None:
     assert answers_kind(pages, entity_kind("Assigned Aircraft", None)).plural == (
         "assigned aircraft"
     )
+
+
+def test_a_sports_complex_is_a_venue() -> None:
+    pages = [None] * 10 + [
+        "Centro Olímpico Juan Pablo Duarte ( translation : Juan Pablo Duarte Olympic Center ) is "
+        "a multi-venued athletic complex in Santo Domingo , Dominican Republic .",
+    ]
+    assert answers_kind(kinds(pages), entity_kind("Venue", None)).plural == "venues"

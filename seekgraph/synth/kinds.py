@@ -112,7 +112,7 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
         "venues",
         _words(
             """venue arena stadium ground rink track racetrack speedway circuit velodrome
-            ballpark field racecourse coliseum amphitheatre amphitheater"""
+            ballpark field racecourse coliseum amphitheatre amphitheater complex"""
         ),
     ),
     "ship": (
