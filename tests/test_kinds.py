@@ -144,3 +144,23 @@ def test_a_sports_complex_is_a_venue() -> None:
         "a multi-venued athletic complex in Santo Domingo , Dominican Republic .",
     ]
     assert answers_kind(kinds(pages), entity_kind("Venue", None)).plural == "venues"
+
+
+def test_guests_who_include_bands_are_asked_for_as_guests() -> None:
+    # "Guests/Segments" of Live with Regis and Kelly (season 19, July 2007)
+    pages = [
+        "Joshua David Duhamel ( born November 14 , 1972 ) is an American actor and former "
+        "fashion model .",
+        "Anneliese Louise Van Der Pol ( born 23 September 1984 ) is a Dutch-American actress "
+        "and singer .",
+        "Maroon 5 is an American pop rock band from Los Angeles , California .",
+        "Catherine Zeta-Jones CBE ( born 25 September 1969 ) is a Welsh actress .",
+        "Aaron Edward Eckhart ( born March 12 , 1968 ) is an American actor .",
+    ]
+    kind = answers_kind(kinds(pages), entity_kind("Guests/Segments", None))
+    assert kind.plural == "guests"
+    assert kind_fits("guests", kinds(pages))
+    # without the band, people stay people
+    assert answers_kind(
+        kinds(pages[:2] + pages[3:]), entity_kind("Guests/Segments", None)
+    ).plural == ("people")

@@ -219,6 +219,12 @@ _ALSO = {"company": "organization", "school": "organization"}
 # Classes whose members are rival types ("film" and "series", "church" and "house"): a header
 # or title naming one member speaks for the class only when most answers are that member.
 _RIVALS = frozenset(["work", "site", "place", "event"])
+# Roles, not kinds: a guest, a winner or a member may be a person, a band or a club, so a
+# header naming a role fits answers of any kind ("Guests" of a talk show: actors and bands).
+_ROLES = _words(
+    """guest winner nominee recipient honoree entrant participant champion runner-up finalist
+    member inductee laureate"""
+)
 # the words that name all of a class of rival types ("monuments" for cairns and ringforts)
 _GENERAL = {
     "work": _words("work show production"),
@@ -357,6 +363,15 @@ def _head(kind: tuple[str, str] | None) -> str | None:
     return singular(kind[0].split()[-1])
 
 
+def _role_part(kind: tuple[str, str] | None) -> tuple[str, str] | None:
+    """The first part of an "A or B" header's kind when it names a role ("guests or
+    segments" → guests)."""
+    if kind is None or " or " not in kind[0]:
+        return None
+    first, first_plural = kind[0].split(" or ")[0], kind[1].split(" or ")[0]
+    return (first, first_plural) if singular(first.split()[-1]) in _ROLES else None
+
+
 def _same_noun(named: str, noun: str) -> bool:
     """`noun` is a `named` ("racehorse" is a horse, "outfielder" a fielder)."""
     return noun == named or (len(named) > 3 and noun.endswith(named))
@@ -400,6 +415,8 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
 def _fits(named: str, noun: str) -> bool:
     """A page's `noun` is a `named`: the same noun, or a noun of one of its classes (of a
     class of rival types only when `named` names the whole class: a series is no film)."""
+    if named in _ROLES:
+        return True
     shared = set(noun_classes(named)) & set(noun_classes(noun))
     return _same_noun(named, noun) or any(
         cls not in _RIVALS or named == cls or named in _GENERAL[cls] for cls in shared
@@ -454,6 +471,9 @@ def answers_kind(
     # the title speaks for the key column only when its header names no kind of its own
     # ("Name"); a "List of football champions" keyed by "Top scorer" lists scorers
     own = header_kind if _head(header_kind) is not None else title_kind(title)
+    role = _role_part(header_kind)
+    if own is None and role is not None:
+        own = role  # "Guests/Segments": the rows that are not guests have no page
     named = [(own, _head(own))] if own is not None and _head(own) is not None else []
     if not known:
         for kind, _ in named[:1]:
@@ -474,6 +494,12 @@ def answers_kind(
         if any(_speaks_for(head, cls, known) for cls in held):
             return Kind(kind[0], kind[1], "header")
     for cls in held:
+        others = [k for k in known if noun_classes(k) and cls not in noun_classes(k)]
+        for kind, head in named:
+            assert head is not None
+            if others and head in _ROLES and _uncontradicted(head, known):
+                # "people" for a talk show's guests who include bands: the role is true
+                return Kind(kind[0], kind[1], "header")
         return Kind(cls, CLASSES[cls][0], "class")
     for kind, head in named:
         assert head is not None
