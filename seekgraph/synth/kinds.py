@@ -11,9 +11,14 @@ coordination, and its last word taken.
 
 1. a noun most answers (more than half of all, pages or not) share: that noun, or the key
    header's own word when it names the same noun or the same class ("Laureate" for writers);
-2. else a class most answers share (people, places): the key header's word when it is of that
-   class, else "people" or "places";
-3. else no common kind: the question says so plainly (`Kind.named` is false).
+   a generic header ("Name") lends the word of a "List of X" title instead ("alumni");
+2. else a class most answers share (people, places): that word when it is of that class, else
+   "people" or "places". In a class of rival types (works, sites, places, events) a word
+   naming one type ("Film") speaks only for answers mostly of it: series are "shows";
+3. else the header's or title's word when some pages are of it and no more are of another
+   class (a telecom provider, a retailer and a goods company listed by "Company"); a bare
+   header or title when no page says;
+4. else no common kind: the question says so plainly (`Kind.named` is false).
 
 >>> page_kind("Adriano ( born 1987 ) is a Brazilian professional footballer who plays .")
 'footballer'
@@ -62,6 +67,8 @@ _NOT_NOUNS = _words(
     named called considered listed based the a an this that"""
 )
 
+# compound adjectives that end a word of a noun phrase ("Cape Town-based", "state-owned")
+_COMPOUND_ADJECTIVES = ("-based", "-owned", "-listed", "-headquartered", "-born")
 _ARTICLES = _words("the a an his her its their this that these those")
 # nouns ending in -ing, not participles ("a historical Masonic building in")
 _ING_NOUNS = _words(
@@ -85,6 +92,13 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             orchestra dj vocalist songwriter artist ensemble choir"""
         ),
     ),
+    "show": (
+        "shows",
+        _words(
+            """series sitcom show programme program serial telenovela miniseries soap drama
+            documentary anime cartoon broadcast telecast"""
+        ),
+    ),
     "work": (
         "works",
         _words(
@@ -98,7 +112,7 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
         "venues",
         _words(
             """venue arena stadium ground rink track racetrack speedway circuit velodrome
-            ballpark field racecourse coliseum amphitheatre amphitheater"""
+            ballpark field racecourse coliseum amphitheatre amphitheater complex"""
         ),
     ),
     "ship": (
@@ -110,7 +124,15 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
     ),
     "company": (
         "companies",
-        _words("company corporation firm conglomerate manufacturer business subsidiary"),
+        _words(
+            """company corporation firm conglomerate manufacturer business subsidiary bank
+            retailer insurer airline brewery holding utility operator provider developer
+            multinational enterprise distributor supplier chain carmaker automaker"""
+        ),
+    ),
+    "church": (
+        "churches",
+        _words("church cathedral basilica chapel abbey priory minster kirk"),
     ),
     "school": (
         "schools",
@@ -125,8 +147,9 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             """house church building mill home hotel castle ruin ringfort residence farmstead
             site bridge museum hall tower cemetery monument memorial lighthouse fort mansion
             cathedral chapel temple mosque palace farm barn courthouse theatre theater
-            basilica abbey priory shrine synagogue lodge library gristmill mound bank
-            store landmark"""
+            basilica abbey priory shrine synagogue lodge library gristmill mound store
+            landmark skyscraper plantation property cairn motte barrow tomb dolmen henge
+            hillfort monastery parsonage"""
         ),
     ),
     "event": (
@@ -160,7 +183,10 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             architect aviator astronaut explorer inventor activist bowler batsman golfer
             sportsperson skipper mountaineer hurdler representative predecessor successor
             delegate commissioner councillor legislator speaker ambassador barrister solicitor
-            servant jumper bobsledder biathlete triathlete decathlete heptathlete skeleton"""
+            servant jumper bobsledder biathlete triathlete decathlete heptathlete skeleton
+            founder attorney son daughter billionaire heiress inmate killer murderer rapist
+            criminal convict prisoner cleric singer rapper musician singer-songwriter dj
+            vocalist songwriter artist titleholder scorer"""
         ),
     ),
     "place": (
@@ -172,9 +198,40 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             island metropolis"""
         ),
     ),
+    "food": (
+        "dishes",
+        _words(
+            """dish food snack pastry bread flatbread cake soup stew dessert sauce cheese
+            sausage pudding salad biscuit cookie confection sweet beverage drink"""
+        ),
+    ),
+    "organization": (
+        "organizations",
+        _words(
+            """organization organisation agency association society foundation charity
+            federation institution body"""
+        ),
+    ),
 }
-# the class a class's members also belong to ("singers" are people too)
-_ALSO = {"artist": "person"}
+# the class a class's members also belong to (companies and schools are organizations); a
+# band is an artist but not a person, so artists are not people (a singer is both by name)
+_ALSO = {"company": "organization", "school": "organization"}
+# Classes whose members are rival types ("film" and "series", "church" and "house"): a header
+# or title naming one member speaks for the class only when most answers are that member.
+_RIVALS = frozenset(["work", "site", "place", "event"])
+# Roles, not kinds: a guest, a winner or a member may be a person, a band or a club, so a
+# header naming a role fits answers of any kind ("Guests" of a talk show: actors and bands).
+_ROLES = _words(
+    """guest winner nominee recipient honoree entrant participant champion runner-up finalist
+    member inductee laureate"""
+)
+# the words that name all of a class of rival types ("monuments" for cairns and ringforts)
+_GENERAL = {
+    "work": _words("work show production"),
+    "site": _words("site monument landmark property building"),
+    "place": _words("place area location locality settlement"),
+    "event": _words("event competition"),
+}
 _PERSON_ENDINGS = ("ist", "ian", "eer", "man", "woman", "smith")
 
 
@@ -215,6 +272,15 @@ def page_kind(text: str | None) -> str | None:
         low = token.lower()
         if token == "'s":
             continue  # "a women 's football club": the possessive is part of the phrase
+        if token == "," and words and words[-1].lower().endswith(_COMPOUND_ADJECTIVES):
+            continue  # "a Cape Town-based , South African clothing retailer"
+        if low in ("and", "or") and words and words[-1].islower() and not noun_classes(words[-1]):
+            after = tokens[i + 1] if i + 1 < len(tokens) else "."
+            if _continues(after):
+                # "an oil and gas company", "a wireline and wireless provider" (but "a
+                # composer and teacher" is a composer)
+                words = []
+                continue
         if token == "," and len(words) == 1 and words[0].islower():
             after = tokens[i + 1] if i + 1 < len(tokens) else "."
             if after[:1].islower() and after.lower() not in _STOPS:
@@ -235,6 +301,7 @@ def page_kind(text: str | None) -> str | None:
     while words and (
         not re.search(r"[a-z]", words[-1])
         or words[-1].lower() in _NOT_NOUNS
+        or words[-1].lower().endswith(_COMPOUND_ADJECTIVES)
         or words[-1].endswith("-")
     ):
         words.pop()
@@ -243,6 +310,8 @@ def page_kind(text: str | None) -> str | None:
     if not words:
         return None
     head = singular(words[-1].lower().strip("'\""))
+    if head.endswith("sery"):
+        head = head[: -len("sery")] + "series"  # "miniseries", not "minisery"
     if not re.fullmatch(r"[a-z][a-z-]*", head) or head in _NOT_KINDS:
         return None
     return head
@@ -294,6 +363,15 @@ def _head(kind: tuple[str, str] | None) -> str | None:
     return singular(kind[0].split()[-1])
 
 
+def _role_part(kind: tuple[str, str] | None) -> tuple[str, str] | None:
+    """The first part of an "A or B" header's kind when it names a role ("guests or
+    segments" → guests)."""
+    if kind is None or " or " not in kind[0]:
+        return None
+    first, first_plural = kind[0].split(" or ")[0], kind[1].split(" or ")[0]
+    return (first, first_plural) if singular(first.split()[-1]) in _ROLES else None
+
+
 def _same_noun(named: str, noun: str) -> bool:
     """`noun` is a `named` ("racehorse" is a horse, "outfielder" a fielder)."""
     return noun == named or (len(named) > 3 and noun.endswith(named))
@@ -303,42 +381,139 @@ def _class_counts(known: Sequence[str]) -> Counter[str]:
     return Counter(c for k in known for c in noun_classes(k))
 
 
+_LIST_OF = re.compile(r"^\s*(?:lists?|index|outline)\s+of\s+(?:the\s+)?(.+)$", re.IGNORECASE)
+
+
+def title_kind(title: str | None) -> tuple[str, str] | None:
+    """(singular, plural) of the head noun of a "List of X" title's X, cut like a first
+    sentence's noun phrase (at a preposition, relative word or participle), or None.
+
+    >>> title_kind("List of companies traded on the JSE")
+    ('company', 'companies')
+    >>> title_kind("List of Dickinson College alumni"), title_kind("Booker Prize")
+    (('alumnus', 'alumni'), None)
+    """
+    match = _LIST_OF.match(" ".join(re.sub(r"\([^()]*\)", " ", title or "").split()))
+    if not match:
+        return None
+    words: list[str] = []
+    for token in match.group(1).split():
+        low = token.lower()
+        if low == "'s":
+            continue
+        if token in _PUNCT or low in _STOPS or (words and token.islower() and _verbal(low)):
+            break
+        words.append(token)
+    if not words or not words[-1].islower():
+        return None  # "List of ancient Egyptians": a name, not a kind
+    head = singular(words[-1])
+    if not re.fullmatch(r"[a-z][a-z-]*", head) or head in _NOT_KINDS:
+        return None
+    return head, plural(head)
+
+
+def _fits(named: str, noun: str) -> bool:
+    """A page's `noun` is a `named`: the same noun, or a noun of one of its classes (of a
+    class of rival types only when `named` names the whole class: a series is no film)."""
+    if named in _ROLES:
+        return True
+    shared = set(noun_classes(named)) & set(noun_classes(noun))
+    return _same_noun(named, noun) or any(
+        cls not in _RIVALS or named == cls or named in _GENERAL[cls] for cls in shared
+    )
+
+
+def _uncontradicted(named: str, known: Sequence[str]) -> bool:
+    """Some pages are a `named` and no more are of a class it is not (pages of no known class,
+    "a wireline provider", "an agriculture business", count neither way)."""
+    fit = sum(_fits(named, k) for k in known)
+    against = sum(1 for k in known if noun_classes(k) and not _fits(named, k))
+    return fit > 0 and fit >= against
+
+
+def _speaks_for(named: str, cls: str, known: Sequence[str]) -> bool:
+    """A header's or title's noun may name answers of class `cls` whose most common noun is
+    `known`: it is of that class and, in a class of rival types, it names the whole class or
+    no page noun is more common than those it names ("churches" for cathedrals and a church)."""
+    if cls not in noun_classes(named):
+        return False
+    return (
+        cls not in _RIVALS
+        or named == cls
+        or named in _GENERAL.get(cls, frozenset())
+        or _plurality(named, known)
+    )
+
+
+def _plurality(named: str, known: Sequence[str]) -> bool:
+    own = set(noun_classes(named)) - _RIVALS
+    fit = sum(_same_noun(named, k) or bool(own & set(noun_classes(k))) for k in known)
+    return fit >= Counter(known).most_common(1)[0][1]
+
+
 def answers_kind(
-    page_kinds: Sequence[str | None], header_kind: tuple[str, str] | None = None
+    page_kinds: Sequence[str | None],
+    header_kind: tuple[str, str] | None = None,
+    title: str | None = None,
 ) -> Kind:
     """The kind most answers are (see the module doc); `page_kinds` has one item per answer
     (None where it has no page or its page does not say), `header_kind` is the key header's
-    (singular, plural) from `seekgraph.synth.phrasing.header_kind.entity_kind`.
+    (singular, plural) from `seekgraph.synth.phrasing.header_kind.entity_kind`, `title` the
+    table's page title ("List of companies traded on the JSE" names companies).
 
     Majorities are taken over the answers whose pages say what they are; an answer without a
-    page (an unlinked name) is taken to be of the kind of the others. When no page says, the
-    header is all there is and is used as it is."""
+    page (an unlinked name) is taken to be of the kind of the others. The header's word, then
+    the title's, names the answers in place of the pages' noun or class when it is of it. When
+    no noun or class holds most answers, the header's or title's word is still used when some
+    pages are of it and no more are of another class (fine-grained kinds that are all banks,
+    retailers, holdings are companies); when no page says, it is all there is."""
     known = [singular(k) for k in page_kinds if k]
-    header = _head(header_kind)
+    # the title speaks for the key column only when its header names no kind of its own
+    # ("Name"); a "List of football champions" keyed by "Top scorer" lists scorers
+    own = header_kind if _head(header_kind) is not None else title_kind(title)
+    role = _role_part(header_kind)
+    if own is None and role is not None:
+        own = role  # "Guests/Segments": the rows that are not guests have no page
+    named = [(own, _head(own))] if own is not None and _head(own) is not None else []
     if not known:
-        if header is not None and header_kind is not None:
-            return Kind(header_kind[0], header_kind[1], "header")
+        for kind, _ in named[:1]:
+            return Kind(kind[0], kind[1], "header")
         return NO_KIND
     top, count = Counter(known).most_common(1)[0]
     classes = _class_counts(known)
     if _majority(count, len(known)):
-        if header is not None and header_kind is not None:
-            shared = set(noun_classes(header)) & set(noun_classes(top))
-            if _same_noun(header, top) or shared:
-                return Kind(header_kind[0], header_kind[1], "header")
+        for kind, head in named:
+            assert head is not None
+            shared = [c for c in noun_classes(top) if _speaks_for(head, c, known)]
+            if _same_noun(head, top) or shared:
+                return Kind(kind[0], kind[1], "header")
         return Kind(top, plural(top), "pages")
-    for cls in CLASSES:
-        if _majority(classes.get(cls, 0), len(known)):
-            if header is not None and header_kind is not None and cls in noun_classes(header):
-                return Kind(header_kind[0], header_kind[1], "header")
-            return Kind(cls, CLASSES[cls][0], "class")
+    held = [cls for cls in CLASSES if _majority(classes.get(cls, 0), len(known))]
+    for kind, head in named:
+        assert head is not None
+        if any(_speaks_for(head, cls, known) for cls in held):
+            return Kind(kind[0], kind[1], "header")
+    for cls in held:
+        others = [k for k in known if noun_classes(k) and cls not in noun_classes(k)]
+        for kind, head in named:
+            assert head is not None
+            if others and head in _ROLES and _uncontradicted(head, known):
+                # "people" for a talk show's guests who include bands: the role is true
+                return Kind(kind[0], kind[1], "header")
+        return Kind(cls, CLASSES[cls][0], "class")
+    for kind, head in named:
+        assert head is not None
+        if _uncontradicted(head, known):
+            return Kind(kind[0], kind[1], "header")
     return NO_KIND
 
 
 def kind_fits(named_plural: str, page_kinds: Sequence[str | None]) -> bool:
     """True when most answers whose pages say what they are are what `named_plural` (a
     question's kind word) says: the same noun, or a noun of its class ("laureates" for writers,
-    "people" for politicians, "artists" for bands); true when no page says."""
+    "people" for politicians, "artists" for bands); true when no page says; true when some are
+    and no more are of another class (the rule by which `answers_kind` keeps a header's or
+    title's word over pages of many fine-grained kinds)."""
     words = named_plural.split()
     if not words or words[-1].lower() == GENERIC_KIND[1] or " or " in named_plural:
         return False
@@ -350,6 +525,8 @@ def kind_fits(named_plural: str, page_kinds: Sequence[str | None]) -> bool:
         return True
     by_plural = {plural_word: cls for cls, (plural_word, _) in CLASSES.items()}
     classes = [by_plural[words[-1].lower()]] if words[-1].lower() in by_plural else []
-    classes += list(noun_classes(named))
+    classes += [c for c in noun_classes(named) if _speaks_for(named, c, known)]
     counts = _class_counts(known)
-    return any(_majority(counts.get(cls, 0), len(known)) for cls in classes)
+    if any(_majority(counts.get(cls, 0), len(known)) for cls in classes):
+        return True
+    return _uncontradicted(named, known)

@@ -89,7 +89,9 @@ def build_trees(
                 continue
             pages = layer["pages"] if layer else []
             kind = answers_kind(
-                [page_kind(p["text"]) for p in pages], entity_kind(src["key_header"], None)
+                [page_kind(p["text"]) for p in pages],
+                entity_kind(src["key_header"], None),
+                src["title"],
             )
             report.count(f"kind from {kind.source}")
             key_texts = [str(p["name"] or "") for p in pages]
