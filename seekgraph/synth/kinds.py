@@ -474,7 +474,8 @@ def answers_kind(
     role = _role_part(header_kind)
     if own is None and role is not None:
         own = role  # "Guests/Segments": the rows that are not guests have no page
-    named = [(own, _head(own))] if own is not None and _head(own) is not None else []
+    own_head = _head(own)
+    named = [(own, own_head)] if own is not None and own_head is not None else []
     if not known:
         for kind, _ in named[:1]:
             return Kind(kind[0], kind[1], "header")
@@ -483,26 +484,22 @@ def answers_kind(
     classes = _class_counts(known)
     if _majority(count, len(known)):
         for kind, head in named:
-            assert head is not None
             shared = [c for c in noun_classes(top) if _speaks_for(head, c, known)]
             if _same_noun(head, top) or shared:
                 return Kind(kind[0], kind[1], "header")
         return Kind(top, plural(top), "pages")
     held = [cls for cls in CLASSES if _majority(classes.get(cls, 0), len(known))]
     for kind, head in named:
-        assert head is not None
         if any(_speaks_for(head, cls, known) for cls in held):
             return Kind(kind[0], kind[1], "header")
     for cls in held:
         others = [k for k in known if noun_classes(k) and cls not in noun_classes(k)]
         for kind, head in named:
-            assert head is not None
             if others and head in _ROLES and _uncontradicted(head, known):
                 # "people" for a talk show's guests who include bands: the role is true
                 return Kind(kind[0], kind[1], "header")
         return Kind(cls, CLASSES[cls][0], "class")
     for kind, head in named:
-        assert head is not None
         if _uncontradicted(head, known):
             return Kind(kind[0], kind[1], "header")
     return NO_KIND
