@@ -11,7 +11,15 @@ import pytest
 
 from bench.ottqa_sample import is_heldout
 from seekgraph.graphdb import cypher
-from seekgraph.synth.ingest.cells import key_links, listed_links, named_links, names_other
+from seekgraph.synth.ingest.cells import (
+    holds_several,
+    is_placeholder,
+    joins_names,
+    key_links,
+    listed_links,
+    named_links,
+    names_other,
+)
 from seekgraph.synth.ingest.clean import table_context
 from seekgraph.synth.ingest.config import IngestConfig
 from seekgraph.synth.ingest.readers import read_ottqa
@@ -35,6 +43,13 @@ IDS = (
     "List_of_the_oldest_churches_in_the_United_States_0",
     "2002_Santos_FC_season_0",
     "China_at_the_2002_Winter_Olympics_0",
+    "1996_Brazilian_Grand_Prix_0",
+    "2013_in_association_football_9",
+    "Southern_United_States_4",
+    "List_of_schools_in_West_Moreton_1",
+    "List_of_oldest_trees_1",
+    "List_of_Catholic_churches_in_the_United_States_38",
+    "America_East_Conference_11",
 )
 
 
@@ -58,7 +73,8 @@ def test_a_cell_lists_several_things_only_when_its_text_does(
     assert hurdlers.text.startswith("Willie Davenport ( USA ) Leon Coleman")
     assert key_links(hurdlers) == ("/wiki/Willie_Davenport", "/wiki/Leon_Coleman")
     car = tables["1950_Italian_Grand_Prix_0"].rows[7][3]
-    assert car.text == "Talbot-Lago - Talbot"
+    assert car.text == "Talbot-Lago - Talbot"  # a chassis and its engine: one car
+    assert not joins_names(car.text, car.links)  # Talbot-Lago's name holds both sides
     assert listed_links(car, named_links(car)) == ("/wiki/Talbot-Lago",)
     assert key_links(car) == ("/wiki/Talbot-Lago",)
 
@@ -78,6 +94,58 @@ def test_a_value_keeps_its_text_when_the_link_names_something_else(
     assert names_other(games.text, games.links[0])
     hurdler = tables["110_metres_hurdles_0"].rows[3][2]
     assert not any(names_other(hurdler.text, link) for link in hurdler.links)
+
+
+@pytest.mark.shared_data
+def test_names_joined_by_a_dash_are_one_thing_known_by_its_text(
+    tables: dict[str, RawTable],
+) -> None:
+    car = tables["1996_Brazilian_Grand_Prix_0"].rows[14][3]  # the team and its engine
+    assert (car.text, car.links) == (
+        "Ligier - Mugen-Honda",
+        ("/wiki/Equipe_Ligier", "/wiki/Mugen-Honda"),
+    )
+    assert joins_names(car.text, named_links(car))  # neither page is the car: a text value
+    areas = tables["Southern_United_States_4"]
+    key = choose_key_column(areas.header, areas.rows, context=table_context(areas))
+    # the section lists "combined statistical areas"; "State(s)" may hold several to a row
+    assert key is not None and areas.header[key.index] == "Combined Statistical Area"
+    states = areas.rows[0][2]  # "State(s)": here the dashes separate a list of states
+    assert states.text == "DC - MD - VA - WV - PA" and holds_several(areas.header[2])
+
+
+@pytest.mark.shared_data
+def test_a_table_of_games_has_no_key_column(tables: dict[str, RawTable]) -> None:
+    finals = tables["America_East_Conference_11"]
+    assert finals.header[:4] == ["Year", "Winner", "Score", "Opponent"]
+    assert finals.header[4] == "Reggie Lewis Most Outstanding Player"
+    # the rows are finals: the winner, the opponent and the best player each took part in one,
+    # and no column is what a row is (the best player's "opponent" would be nonsense)
+    assert choose_key_column(finals.header, finals.rows, context=table_context(finals)) is None
+
+
+@pytest.mark.shared_data
+def test_a_page_that_is_not_the_cells_thing_leaves_the_text(
+    tables: dict[str, RawTable],
+) -> None:
+    nation = tables["2013_in_association_football_9"].rows[1][0]
+    assert (nation.text, nation.links) == ("Fiji", ("/wiki/Football_in_Fiji",))
+    assert names_other(nation.text, nation.links[0])  # football in Fiji is not Fiji
+    town = tables["List_of_Catholic_churches_in_the_United_States_38"].rows[1][3]
+    assert clean_text(town.text) == "Cooper Settlement, Pennsylvania"
+    assert town.links == ("/wiki/Cooper_Township,_Clearfield_County,_Pennsylvania",)
+    assert names_other(clean_text(town.text), town.links[0])  # a settlement in the township
+
+
+@pytest.mark.shared_data
+def test_link_marks_and_header_echoes_are_no_value(tables: dict[str, RawTable]) -> None:
+    schools = tables["List_of_schools_in_West_Moreton_1"]
+    column = schools.header.index("Website")
+    echoes = [row[column] for row in schools.rows if row[column].text.strip()]
+    assert echoes and all(is_placeholder(clean_text(c.text), "Website") for c in echoes)
+    trees = tables["List_of_oldest_trees_1"]
+    tagged = [c.text for row in trees.rows for c in row if "[ pt ]" in c.text]
+    assert tagged and all("[" not in clean_text(t) for t in tagged)
 
 
 @pytest.mark.shared_data

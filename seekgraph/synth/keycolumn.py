@@ -23,7 +23,11 @@ reaches ``min_score``. Two rules about what the columns are override the score:
   club" or "River crossed") is not the key when a distinct column names the people or things the
   rows are about ("Player" in a draft, "Name" in a list of schools by suburb; any distinct entity
   column over a place), unless the section names the affiliation ("Clubs");
-- a distinct column headed "Name" left of the best column is the key (a medal table's event).
+- a distinct column headed "Name" left of the best column is the key (a medal table's event);
+- a column whose header says a row may hold several ("State(s)") is not the key when a distinct
+  column without it is usable;
+- a table of matches (a "Score" or "Result" column of scores beside two columns of who played:
+  winner, opponent, runner-up, MVP, ...) has no key unless its section names the column.
 
 The context is the section and, for a "List of X ..." title, X. Runs in O(rows × columns).
 
@@ -44,6 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from seekgraph.synth.ingest.cells import holds_several
 from seekgraph.synth.ingest.records import Cell
 from seekgraph.synth.ingest.values import typed_value
 
@@ -220,6 +225,43 @@ def head_noun(header: str) -> str:
     return words[-1]
 
 
+_SCORE_HEADERS = frozenset(["score", "scores", "result", "results", "final"])
+# who took part in a game: two of these beside a score column make the rows games
+_SIDES = frozenset(
+    [
+        "winner",
+        "winners",
+        "champion",
+        "champions",
+        "runner-up",
+        "runners-up",
+        "runner",
+        "opponent",
+        "opponents",
+        "rival",
+        "loser",
+        "losers",
+        "home",
+        "away",
+        "finalist",
+        "mvp",
+    ]
+)
+
+
+_SCORE = re.compile(r"^[\(\[]?(?:[wldt]\s+)?\d{1,3}\s*[-–—]\s*\d{1,3}\b")
+
+
+def _is_score(header: str, cells: Sequence[Cell]) -> bool:
+    """A column of match scores ("Score: 79-69", "Result: W 3–1"); race times and marks
+    ("Result: 8.95 m") are not scores."""
+    words = _WORD.findall(header.lower())
+    texts = [c.text.strip().lower() for c in cells if c.text.strip()]
+    if not words or words[-1] not in _SCORE_HEADERS or not texts:
+        return False
+    return 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 3 * len(texts)
+
+
 def _is_name(header: str) -> bool:
     return _WORD.findall(header.lower()) in (["name"], ["names"], ["name", "s"])
 
@@ -241,6 +283,9 @@ def names_own_things(header: str) -> bool:
     )
 
 
+_NATION_WORDS = frozenset(["country", "nation", "nationality"])
+
+
 def context_signal(header: str, context: str) -> float:
     """1.0 when the header (one or two words) names by its head noun a thing whose plural the
     section lists ("Team" under "Teams -- Personnel and kits", "Airport name" under "List of
@@ -251,14 +296,27 @@ def context_signal(header: str, context: str) -> float:
     (1.0, 0.0)
     >>> context_signal("Stadium", "Teams -- Stadiums and locations")
     0.0
+    >>> context_signal("Country", "Drivers -- By nationality")
+    1.0
+    >>> context_signal("Combined Statistical Area", "Major combined statistical areas")
+    1.0
     """
     words = _WORD.findall(header.lower())
     head = head_noun(header)
+    said_text = " ".join(_WORD.findall(context.lower()))
+    if len(words) >= 2 and re.search(rf"\b{' '.join(words)}(?:s|es)\b", said_text):
+        return 1.0  # "Combined Statistical Area" under "Major combined statistical areas"
     if not words or len(words) > 3 or head in ATTRIBUTE_WORDS:
         return 0.0
     if len(words) == 3 and words[:2] != ["name", "of"]:
         return 0.0
     said = _WORD.findall(context.lower())
+    for by in re.findall(r"\bby\s+(\w+)", context.lower()):
+        # "Drivers -- By nationality": the rows are the countries, whatever else they list
+        if _singular(head) == _singular(by) or (
+            by in _NATION_WORDS and _singular(head) in _NATION_WORDS
+        ):
+            return 1.0
     listed = {
         _singular(w)
         for i, w in enumerate(said)
@@ -373,6 +431,7 @@ def choose_key_column(
             for s in usable
             if s.header_signal > 0
             and s.uniqueness >= 0.8
+            and not holds_several(s.header)  # "First driver(s)": several to a row, not the row
             and (names_own_things(s.header) or (place and not is_affiliation(s.header)))
         ]
         if own:
@@ -384,8 +443,21 @@ def choose_key_column(
         best = names[0]
     if len(named) == 1 and named[0].score >= best.score - CLOSE:
         best = named[0]
+    if best.context == 0 and holds_several(best.header):
+        # "State(s)": a row may have several, so they are not what the row is
+        single = [s for s in usable if not holds_several(s.header) and s.uniqueness >= 0.8]
+        if single:
+            best = max(single, key=lambda s: (s.score, -s.index))
     if best.score < min_score and any_links:
         return None
+    columns = [[row[j] if j < len(row) else Cell("") for row in rows] for j in range(len(header))]
+    sides = sum(bool(set(re.findall(r"[a-z]+(?:-[a-z]+)?", h.lower())) & _SIDES) for h in header)
+    if (
+        best.context == 0
+        and sides >= 2
+        and any(_is_score(h, c) for h, c in zip(header, columns, strict=True))
+    ):
+        return None  # Year | Winner | Score | Opponent | MVP: the rows are games
     if best.context == 0 and parallel_to(best.header, [h for h in header if h != best.header]):
         return None  # a year-by-division grid of winners: no column is what the rows are
     return best

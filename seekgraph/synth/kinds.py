@@ -60,6 +60,14 @@ _COPULA = re.compile(
     r"(.*)$",
     re.IGNORECASE,
 )
+# "( Korean : 롯데월드타워 )", "( 1,823 ft )": an aside, not part of what the subject is
+_ASIDE = re.compile(r"\(\s[^()]*\s\)")
+# "a group of three towers", "a complex of residential towers": the towers are what it is
+_COLLECTIVE = re.compile(
+    r"^(?:group|complex|pair|cluster|set|collection)\s+of\s+"
+    r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|several|many|\d+)\s+)?",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"(?<=[a-z\)\]]{2}) \. ")
 _NOT_NOUNS = _words(
     """former retired professional american british english held located situated used
@@ -79,7 +87,8 @@ _ING_NOUNS = _words(
 
 # Head nouns that say how a page is written, not what its subject is ("a list of films").
 _NOT_KINDS = _words(
-    "list name nickname term type kind form part sort variety number overview result example"
+    "list name nickname term type kind form part sort variety number overview result example "
+    "art"  # uncountable: "public art" lists sculptures and murals, never "arts"
 )
 
 # Classes of nouns, most specific first; a question may name a class when most answers are
@@ -262,12 +271,20 @@ def _continues(after: str) -> bool:
 
 def page_kind(text: str | None) -> str | None:
     """The singular head noun of what a page's first sentence says its subject is, or None
-    ("X is a German pop music singer ." → ``singer``; "Statistics of ..." → None)."""
+    ("X is a German pop music singer ." → ``singer``; "Statistics of ..." → None).
+
+    >>> page_kind("Samsung Tower Palace is a group of seven towers , lettered A-G .")
+    'tower'
+    >>> page_kind("Lotte World Tower ( Korean : 롯데월드타워 ) is a 123-floor , 555.7-metre "
+    ...           "( 1,823 ft ) supertall skyscraper located in Seoul .")
+    'skyscraper'
+    """
     match = _COPULA.search(first_sentence(text or ""))
     if not match:
         return None
     words: list[str] = []
-    tokens = match.group(1).split()
+    phrase = _COLLECTIVE.sub("", _ASIDE.sub(" ", match.group(1)), count=1)
+    tokens = phrase.split()
     for i, token in enumerate(tokens):
         low = token.lower()
         if token == "'s":
@@ -285,6 +302,8 @@ def page_kind(text: str | None) -> str | None:
             after = tokens[i + 1] if i + 1 < len(tokens) else "."
             if after[:1].islower() and after.lower() not in _STOPS:
                 continue  # "a public , land-grant research university": adjectives in a row
+            if after[:1].isdigit() and any(ch.isdigit() for ch in words[0]):
+                continue  # "a 123-floor , 555.7-metre supertall skyscraper": measures
         if low == "of" and words and words[-1][:1].isupper():
             after = tokens[i + 1] if i + 1 < len(tokens) else "."
             if after[:1].isupper():
@@ -392,6 +411,8 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
     ('company', 'companies')
     >>> title_kind("List of Dickinson College alumni"), title_kind("Booker Prize")
     (('alumnus', 'alumni'), None)
+    >>> title_kind("List of Chief Judges of the New York Court of Appeals")
+    ('judge', 'judges')
     """
     match = _LIST_OF.match(" ".join(re.sub(r"\([^()]*\)", " ", title or "").split()))
     if not match:
@@ -404,8 +425,9 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
         if token in _PUNCT or low in _STOPS or (words and token.islower() and _verbal(low)):
             break
         words.append(token)
-    if not words or not words[-1].islower():
-        return None  # "List of ancient Egyptians": a name, not a kind
+    listed = any(singular(words[-1]) in nouns for _, nouns in CLASSES.values()) if words else False
+    if not words or not (words[-1].islower() or listed):
+        return None  # "List of ancient Egyptians": a name, not a kind ("Chief Judges" is one)
     head = singular(words[-1])
     if not re.fullmatch(r"[a-z][a-z-]*", head) or head in _NOT_KINDS:
         return None
@@ -424,11 +446,12 @@ def _fits(named: str, noun: str) -> bool:
 
 
 def _uncontradicted(named: str, known: Sequence[str]) -> bool:
-    """Some pages are a `named` and no more are of a class it is not (pages of no known class,
-    "a wireline provider", "an agriculture business", count neither way)."""
+    """Some pages are a `named` and no more are of a class it is not, or no page is of a class
+    at all (pages of no known class, "a wireline provider", "an agriculture business", "a
+    hypothetical concept", count neither way: the header or title is all that says)."""
     fit = sum(_fits(named, k) for k in known)
     against = sum(1 for k in known if noun_classes(k) and not _fits(named, k))
-    return fit > 0 and fit >= against
+    return fit >= against and (fit > 0 or against == 0)
 
 
 def _speaks_for(named: str, cls: str, known: Sequence[str]) -> bool:

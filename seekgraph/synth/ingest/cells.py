@@ -16,12 +16,16 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
   that split the text between them (each link names its own words, together most of the text:
   ``Willie Davenport (USA) Leon Coleman (USA)``; not ``Chennai Southern side of the Madras
   University``, whose other words are a phrase). Otherwise the cell names one thing, the link
-  that names most of its text (``Talbot-Lago - Talbot`` is Talbot-Lago; `one_thing`).
+  that names most of its text (`one_thing`).
+- **Names joined by a dash** (``Seattle - Tacoma``, ``Jordan - Mugen-Honda``) are one compound
+  thing that no link names whole: an unlinked entity in a key cell, a text value elsewhere
+  (`joins_names`).
 - **A link that names something else.** A cell ``2007–08`` linking ``2007–08 Liga de Honra``,
   ``Brazil`` linking ``Brazil at the 1979 Pan American Games`` or ``Minnesota Vikings`` linking
   ``2011 Minnesota Vikings season``, or any page whose title starts with a year or season the
   cell does not show (``Tulsa`` linking ``1969 Tulsa Golden Hurricane football team``, ``19th in
-  Segunda División`` linking the league's season), holds the cell's text, not the page
+  Segunda División`` linking the league's season), or a page sharing only some of the cell's
+  words (``St. Joan of Arc Turf Field`` linking the school), holds the cell's text, not the page
   (`names_other`).
 - **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a
   summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
@@ -155,11 +159,14 @@ def outside_parentheses(text: str) -> str:
 def key_links(cell: Cell) -> tuple[str, ...]:
     """The entities a key cell lists: its named links, without those it names only in
     parentheses (``Back at One (with Lulu)`` lists the song, not Lulu). When every link is in
-    parentheses and text stands outside them (``Sharpshooters (Cass Phang)``), the cell lists
+    parentheses and text stands outside them (``Sharpshooters (Cass Phang)``), or when a dash
+    joins names no link names whole (``Seattle - Tacoma``, `joins_names`), the cell lists
     that unlinked text: the result is empty and the row gets an unlinked entity."""
     named = named_links(cell)
     if not named:
         return named
+    if joins_names(cell.text, named):
+        return ()
     outside = outside_parentheses(cell.text)
     main = tuple(link for link in named if names_link(outside, link))
     if main:
@@ -232,7 +239,7 @@ def lists_several(text: str, links: Sequence[str]) -> bool:
     outside = outside_parentheses(text)
     if _SEPARATOR.search(outside):
         return True
-    if len(links) == 2 and _DASH.search(outside):
+    if _DASH.search(outside):
         return False
     words = _words(outside)
     spans = _spans(words, links)
@@ -247,6 +254,40 @@ def lists_several(text: str, links: Sequence[str]) -> bool:
     rest = [shown[i] for i, w in enumerate(words) if i not in covered and w not in _STOP]
     # what the names leave is more names ("Sun Dandan"), not a phrase ("side of the")
     return len(shown) == len(words) and all(w[:1].isupper() or w[:1].isdigit() for w in rest)
+
+
+_SEVERAL = re.compile(r"\(\s*s\s*\)|\bor\s+more\b", re.IGNORECASE)
+
+
+def holds_several(header: str) -> bool:
+    """Whether a column's header says a cell may hold several things ("State(s)", "First
+    driver ( s )"): its dashes separate a list ("DC - MD - VA"), and it is not what a row is."""
+    return bool(_SEVERAL.search(header))
+
+
+_JOIN = re.compile(r"\s[-–—]\s|[–—]")
+
+
+def joins_names(text: str, links: Sequence[str]) -> bool:
+    """True when a dash joins names into one compound name that no one link of the cell names
+    whole: a metropolitan area ``Seattle - Tacoma`` (linking Seattle), a car ``Jordan -
+    Mugen-Honda`` (linking the team and the engine). The cell is one thing known by its text:
+    a key cell is one unlinked entity, an attribute cell a text value. A link whose title holds
+    both sides (``Milan – San Remo``) names the cell.
+
+    >>> joins_names("Portland - Vancouver - Salem", ["/wiki/Portland,_Oregon", "/wiki/Salem,_Oregon"])
+    True
+    >>> joins_names("Milan – San Remo", ["/wiki/Milan–San_Remo"])
+    False
+    >>> joins_names("Mugen-Honda", ["/wiki/Mugen_Motorsports"])
+    False
+    """
+    parts = [p for p in _JOIN.split(outside_parentheses(text)) if _content(p)]
+    if len(parts) < 2 or not links:
+        return False
+    if not all(any(w[:1].isupper() for w in _WORD.findall(p)) for p in parts):
+        return False  # a range or a result ("1990 - present", "won - 3 sets"), not names
+    return not any(all(set(_content(p)) & _title_words(link) for p in parts) for link in links)
 
 
 def one_thing(text: str, links: Sequence[str]) -> str:
@@ -290,6 +331,14 @@ def names_other(text: str, link: str) -> bool:
     False
     >>> names_other("France", "/wiki/France")
     False
+    >>> names_other("Vanuatu", "/wiki/Football_in_Vanuatu")
+    True
+    >>> names_other("St. Joan of Arc Turf Field", "/wiki/St._Joan_of_Arc_Catholic_High_School")
+    True
+    >>> names_other("Blanes HC", "/wiki/Blanes_Hoquei_Club"), names_other("AC Milan", "/wiki/A.C._Milan")
+    (False, False)
+    >>> names_other("William G. Thompson", "/wiki/William_George_Thompson")
+    False
     """
     shown = " ".join(text.split())
     title = _fold(strip_disambiguator(title_from_id(link)))
@@ -298,18 +347,47 @@ def names_other(text: str, link: str) -> bool:
         return False
     if _AT_THE.search(title) and not _AT_THE.search(folded):
         return True
+    if title.endswith((f" in {folded}", f" in the {folded}")):
+        return True  # "Vanuatu" linking "Football in Vanuatu": a topic in the place
     if title.endswith(" season") and "season" not in folded:
         return True
     dated = _DATED.match(_dashes(title))
     if dated and dated.group(1) not in _dashes(folded):
         return True  # a season or edition page behind a team, a league or a placing
     extra = set(_content(title)) - set(_content(shown))
-    return bool(_SEASON.match(shown)) and bool(extra)
+    if _SEASON.match(shown) and extra:
+        return True
+    return _names_another_part(shown, link)
 
 
-def is_placeholder(text: str) -> bool:
-    """True for a cell that stands for no value: blank, ``-``, ``—``, ``N/A``, ``TBA``, ``?``."""
-    return _fold(" ".join(text.split())).strip(" .:*") in BLANK_KEYS
+def _names_another_part(text: str, link: str) -> bool:
+    """The cell and the page share a word but each has capitalised words of its own: the page
+    is a neighbour of the cell's thing ("St. Joan of Arc Turf Field" linking the school it
+    stands at), or the same thing by another name; either way the cell's text is the value.
+    Initials of the page's words ("Blanes HC" for Blanes Hoquei Club) are the same name."""
+    text_words = {w for w in _content(text) if not w.isdigit()}
+    title = _title_words(link)
+    if not text_words & title:
+        return False  # "USA" for United States, "the Reds" for Liverpool: the rule above keeps it
+    page = strip_disambiguator(title_from_id(link))
+    if "".join(_words(text)) == "".join(_words(page)):
+        return False  # "AC Milan" for A.C. Milan
+    mine = [w for w in _WORD.findall(outside_parentheses(text)) if _fold(w) in text_words - title]
+    theirs = [w for w in _content(page) if w not in text_words]
+    if not theirs or not any(w[:1].isupper() for w in mine):
+        return False
+    initials = "".join(w[0] for w in theirs)
+    # what only the cell says is initials of what only the page says: "William G. Thompson"
+    # for William George Thompson, "Blanes HC" for Blanes Hoquei Club
+    return not all(_fold(w) in initials for w in mine)
+
+
+def is_placeholder(text: str, header: str = "") -> bool:
+    """True for a cell that stands for no value: blank, ``-``, ``—``, ``N/A``, ``TBA``, ``?``,
+    or its column's own header (a "Website" column whose cells read "Website": the link text of
+    an external link, which the table's export dropped)."""
+    folded = _fold(" ".join(text.split())).strip(" .:*")
+    return folded in BLANK_KEYS or (bool(header) and folded == _fold(" ".join(header.split())))
 
 
 def mentions_only(cell: Cell) -> bool:

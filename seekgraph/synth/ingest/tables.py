@@ -18,7 +18,9 @@ from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.ingest.cells import (
     display_name,
+    holds_several,
     is_placeholder,
+    joins_names,
     key_links,
     listed_links,
     mentions_only,
@@ -146,7 +148,8 @@ class _Rows:
             row_id = f"{table.table_id}#r{r}"
             anchors = self._add_row(table, r, row[key])
             for c, cell in enumerate(row):
-                targets = self._add_cell(row_id, c, cell, key, anchors, mentions)
+                header = table.header[c] if c < len(table.header) else ""
+                targets = self._add_cell(row_id, c, cell, key, anchors, mentions, header)
                 relation = relations.get(c)
                 if c != key and relation is not None:
                     text = clean_text(cell.text)
@@ -213,15 +216,21 @@ class _Rows:
         key: int,
         anchors: list[str],
         mentions: set[str],
+        header: str,
     ) -> list[tuple[str, bool]]:
         """One cell's HAS_CELL rows; returns its targets as (id, is an entity)."""
         text = clean_text(cell.text)
-        if not cell.links and is_placeholder(text):
+        if not cell.links and is_placeholder(text, header):
             return []
-        links = listed_links(cell, named_links(cell))
+        named = named_links(cell)
+        links = listed_links(cell, named)
         if c == key:
             links = tuple(anchors)
-        elif links and (mentions_only(cell) or all(names_other(text, x) for x in links)):
+        elif links and (
+            mentions_only(cell)
+            or (joins_names(text, named) and not holds_several(header))
+            or all(names_other(text, x) for x in links)
+        ):
             mentions.update(links)  # the table page still links to them
             links = ()
         if links:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -230,6 +231,9 @@ def answer_records(
     >>> answer_records([("/wiki/A", "A")], [{"entity_id": "/wiki/A", "relation": "year",
     ...     "name": "1980", "id": "year:1980", "kind": "value"}], ["year"])
     [{'name': 'A', 'entity_id': '/wiki/A', 'attributes': {'year': ['1980']}}]
+    >>> [r["name"] for r in answer_records([("/wiki/G_(1997)", "G"), ("/wiki/G_(1998)", "G")],
+    ...     [], ["year"])]
+    ['G (1997)', 'G (1998)']
     >>> answer_records([("/wiki/A", "A")], [{"entity_id": "/wiki/A", "relation": "year",
     ...     "name": y, "table_id": t} for y, t in (("1980", "t1"), ("1983", "t2"))], ["year"],
     ...     {"t1": "Booker", "t2": "Nobel"})[0]["sources"]
@@ -255,7 +259,12 @@ def answer_records(
     several = len({f.get("table_id") for f in facts if f["relation"] in relations}) > 1
     by_row = _values_by_row(facts, relations)
     records = []
+    shared = Counter(name for _, name in answers)
     for eid, name in answers:
+        if shared[name] > 1 and eid.startswith("/wiki/"):
+            # two answers named alike ("Guerra de Titanes" of 1997 and of 1998): the page's
+            # whole title, disambiguator included, tells them apart
+            name = eid.removeprefix("/wiki/").replace("_", " ")
         record: dict[str, Any] = {
             "name": name,
             "entity_id": eid,

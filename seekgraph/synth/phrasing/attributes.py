@@ -143,7 +143,19 @@ _SPAN_WORDS = {
     "ends": "the year they end",
 }
 _PAST_VERBS = frozenset(
-    ["began", "became", "joined", "left", "entered", "moved", "started", "ended", "served"]
+    [
+        "began",
+        "became",
+        "joined",
+        "left",
+        "entered",
+        "moved",
+        "started",
+        "ended",
+        "served",
+        "took",
+        "assumed",
+    ]
 )
 _SYMBOL_WORDS = {"%": "percent", "€": "euros", "$": "dollars", "£": "pounds"}
 _ACRONYM_CODES = frozenset(["icao", "iata", "faa", "isbn", "issn", "iso", "fips", "nrhp"])
@@ -168,6 +180,11 @@ _IRREGULAR_PAST = {
     "bought": "bought",
     "run": "ran",
 }
+# a header that is an adjective alone: the noun it qualified is in another row of the header
+_BARE_ADJECTIVES = frozenset(
+    ["current", "former", "previous", "other", "new", "old", "active", "present", "next"]
+)
+_FLAGS = frozenset(["yes", "no", "y", "n", "✓", "✔", "✗", "x"])
 _SCORE = re.compile(r"^\d+\s*[–—-]\s*\d+(?:\s*\(.*\))?$")
 _SCORE_HEADERS = frozenset(["score", "scores", "result", "results", "final", "aggregate", "agg"])
 _YEAR_HEADERS = {
@@ -183,7 +200,8 @@ _ALLOWED = re.compile(r"^[\w\s'’–-]+$")
 class Phrase:
     """An attribute as a question asks for it (`text`), or why it cannot be asked (`reason`:
     ``abbreviation``, ``preposition``, ``determiner``, ``symbols``, ``no_words``, ``notes``,
-    ``verb``, ``relative`` (a gap to another row) or ``no_noun`` (a cut header))."""
+    ``verb``, ``relative`` (a gap to another row), ``flag`` (yes or no), ``vague`` ("Dates":
+    of what?) or ``no_noun`` (a cut header))."""
 
     text: str = ""
     reason: str = ""
@@ -203,15 +221,23 @@ def phrase_attribute(
     ('abbreviation', 'determiner')
     >>> phrase_attribute("current sponsored").reason, phrase_attribute("gap").reason
     ('no_noun', 'relative')
+    >>> phrase_attribute("current", {"number"}, ["2", "0"]).reason
+    'no_noun'
     >>> phrase_attribute("lap", {"text"}, ["1:45.123", "1:45.500"]).text
     'their lap time'
     >>> phrase_attribute("runners-up", {"number"}, ["2", "0"]).text
     'how many times they were runners-up'
     >>> phrase_attribute("rec").text
     'their record'
+    >>> phrase_attribute("took office", {"date", "text"}).text
+    'the date they took office'
+    >>> phrase_attribute("hall of fame", {"text"}, ["Yes", "No"]).reason
+    'flag'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
+    if texts and all(t.strip().lower().rstrip(".") in _FLAGS for t in texts):
+        return Phrase(reason="flag")  # "Hall of Fame: Yes": a mark, not a thing to name
     words = relation_words(name).replace("&", " and ")
     words = re.sub(r"(?<=\w)\s*,\s*(?=\w)", " and ", words)  # "City, State"
     words = re.sub(r"\s*/\s*", " / ", words)
@@ -289,6 +315,10 @@ def phrase_attribute(
         text = " ".join(out)
     if len(out) == 1 and lowered[0] in _RELATIVE:
         return Phrase(reason="relative")  # "their gap": to whom?
+    if lowered == ["dates"]:
+        return Phrase(reason="vague")  # "Dates: 1913 built 1975 NRHP-listed": dates of what?
+    if len(out) == 1 and lowered[0] in _BARE_ADJECTIVES:
+        return Phrase(reason="no_noun")  # "Current" (drivers, in a table by nationality)
     if (
         len(out) == 1
         and lowered[0] not in ("time", "times")
@@ -301,12 +331,13 @@ def phrase_attribute(
             return Phrase("how many times they won")
         return Phrase(f"how many times they were {' '.join(lowered)}")  # "Runners-up: 2"
     dated = values_are(kinds, {"year", "date", "number", "text"})
+    unit = "date" if "date" in kinds else "year"  # "Took office: January 1, 1854" is a date
     if len(out) == 1 and lowered[0] in _SPAN_WORDS and dated:
-        return Phrase(_SPAN_WORDS[lowered[0]])  # "Start", "End" of a run of years
+        return Phrase(_SPAN_WORDS[lowered[0]].replace("the year", f"the {unit}"))  # "Start"
     if lowered[0] in _PAST_VERBS:
         if not dated:
             return Phrase(reason="verb")
-        return Phrase(f"the year they {text[0].lower()}{text[1:]}")  # "Began operation"
+        return Phrase(f"the {unit} they {text[0].lower()}{text[1:]}")  # "Began operation"
     if len(out) == 2 and lowered[0] in ("number", "total") and participle(out[1], True):
         return Phrase(f"how many were {lowered[1]}")  # "Number built", "Total produced"
     if (

@@ -93,6 +93,58 @@ _IRREGULAR = {
     "nucleus": "nuclei",
 }
 _SINGULAR = {v: k for k, v in _IRREGULAR.items()}
+# "-us" nouns whose plural adds "es" ("campuses"): the rule below would leave "campuse"
+_SINGULAR.update(
+    (w + "es", w)
+    for w in [
+        "bus",
+        "campus",
+        "status",
+        "virus",
+        "bonus",
+        "circus",
+        "census",
+        "corpus",
+        "genius",
+        "walrus",
+        "octopus",
+        "cactus",
+        "syllabus",
+        "apparatus",
+        "prospectus",
+        "consensus",
+        "chorus",
+        "surplus",
+        "stimulus",
+    ]
+)
+# nouns in "-man" that are not compounds of "man" ("Germans", "humans", "specimens")
+_NOT_MAN = frozenset(
+    [
+        "german",
+        "roman",
+        "human",
+        "shaman",
+        "talisman",
+        "caiman",
+        "cayman",
+        "ottoman",
+        "walkman",
+        "dolman",
+        "ataman",
+        "hetman",
+        "specimen",
+        "abdomen",
+        "regimen",
+        "stamen",
+        "acumen",
+        "semen",
+        "hymen",
+        "cyclamen",
+        "albumen",
+        "bitumen",
+    ]
+)
 WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\wÀ-ÿ'-]*")
 
 
@@ -106,10 +158,14 @@ def singular(word: str) -> str:
 
     >>> singular("alumni"), singular("cities"), singular("matches"), singular("series")
     ('alumnus', 'city', 'match', 'series')
+    >>> singular("campuses"), singular("defensemen"), singular("specimens"), singular("Germans")
+    ('campus', 'defenseman', 'specimen', 'german')
     """
     low = word.lower()
     if low in _SINGULAR:
         return _SINGULAR[low]
+    if low.endswith("men") and len(low) > 5 and low not in _NOT_MAN:
+        return low[:-3] + "man"  # "defensemen", "chairwomen"
     if low in _IRREGULAR or len(low) <= 3 or low.endswith(("ss", "us", "is")):
         return low
     if low.endswith("ies") and len(low) > 4:
@@ -126,12 +182,16 @@ def plural(word: str) -> str:
 
     >>> plural("alumni"), plural("footballer"), plural("city"), plural("club"), plural("alumnus")
     ('alumni', 'footballers', 'cities', 'clubs', 'alumni')
+    >>> plural("defenseman"), plural("chairwoman"), plural("German"), plural("campus")
+    ('defensemen', 'chairwomen', 'germans', 'campuses')
     """
     if word.isupper() and len(word) <= 4:
         return word  # "HS", "CR": an abbreviation keeps its form
     low = singular(word)
     if low in _IRREGULAR:
         return _IRREGULAR[low]
+    if low.endswith("man") and len(low) > 5 and low not in _NOT_MAN:
+        return low[:-3] + "men"  # "defensemen", "chairwomen", never "defensemans"
     if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
         return low[:-1] + "ies"
     if low.endswith(("s", "x", "ch", "sh")):
