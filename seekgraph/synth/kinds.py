@@ -108,6 +108,13 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             documentary anime cartoon broadcast telecast"""
         ),
     ),
+    "book": (
+        "books",
+        _words(
+            """book novel novella novelette memoir collection anthology biography autobiography
+            treatise textbook"""
+        ),
+    ),
     "work": (
         "works",
         _words(
@@ -377,9 +384,28 @@ def _majority(count: int, total: int) -> bool:
 def _head(kind: tuple[str, str] | None) -> str | None:
     """The head noun of a header's kind when it is one plain noun phrase (not "A or B", not
     the generic kind)."""
-    if kind is None or tuple(kind) == GENERIC_KIND or " or " in kind[0]:
-        return None
+    if kind is None or tuple(kind) in (GENERIC_KIND, _TITLE_KIND) or " or " in kind[0]:
+        return None  # "Title" says no more than "Name": the table's title or section may
     return singular(kind[0].split()[-1])
+
+
+_TITLE_KIND = ("title", "titles")
+
+
+def section_kind(section: str | None) -> tuple[str, str] | None:
+    """(singular, plural) of a section that starts with a plural noun of a class ("Books banned
+    in Iran" → books, "Players -- Current squad" → players), or None.
+
+    >>> section_kind("Books banned in Iran"), section_kind("Filmography -- Television")
+    (('book', 'books'), None)
+    """
+    words = re.findall(r"[A-Za-z][a-z-]+", (section or "").split(" -- ")[0])
+    if not words or not words[0].lower().endswith("s"):
+        return None
+    head = singular(words[0])
+    if head == words[0].lower() or not any(head in nouns for _, nouns in CLASSES.values()):
+        return None
+    return head, plural(head)
 
 
 def _role_part(kind: tuple[str, str] | None) -> tuple[str, str] | None:
@@ -478,11 +504,13 @@ def answers_kind(
     page_kinds: Sequence[str | None],
     header_kind: tuple[str, str] | None = None,
     title: str | None = None,
+    section: str | None = None,
 ) -> Kind:
     """The kind most answers are (see the module doc); `page_kinds` has one item per answer
     (None where it has no page or its page does not say), `header_kind` is the key header's
     (singular, plural) from `seekgraph.synth.phrasing.header_kind.entity_kind`, `title` the
-    table's page title ("List of companies traded on the JSE" names companies).
+    table's page title ("List of companies traded on the JSE" names companies), `section` its
+    section, which speaks when the title does not ("Books banned in Iran").
 
     Majorities are taken over the answers whose pages say what they are; an answer without a
     page (an unlinked name) is taken to be of the kind of the others. The header's word, then
@@ -493,7 +521,11 @@ def answers_kind(
     known = [singular(k) for k in page_kinds if k]
     # the title speaks for the key column only when its header names no kind of its own
     # ("Name"); a "List of football champions" keyed by "Top scorer" lists scorers
-    own = header_kind if _head(header_kind) is not None else title_kind(title)
+    own = (
+        header_kind
+        if _head(header_kind) is not None
+        else title_kind(title) or section_kind(section)
+    )
     role = _role_part(header_kind)
     if own is None and role is not None:
         own = role  # "Guests/Segments": the rows that are not guests have no page

@@ -331,8 +331,8 @@ def names_other(text: str, link: str) -> bool:
     False
     >>> names_other("France", "/wiki/France")
     False
-    >>> names_other("Vanuatu", "/wiki/Football_in_Vanuatu")
-    True
+    >>> names_other("Vanuatu", "/wiki/Football_in_Vanuatu"), names_other("1967", "/wiki/1967_in_film")
+    (True, True)
     >>> names_other("St. Joan of Arc Turf Field", "/wiki/St._Joan_of_Arc_Catholic_High_School")
     True
     >>> names_other("Blanes HC", "/wiki/Blanes_Hoquei_Club"), names_other("AC Milan", "/wiki/A.C._Milan")
@@ -349,6 +349,8 @@ def names_other(text: str, link: str) -> bool:
         return True
     if title.endswith((f" in {folded}", f" in the {folded}")):
         return True  # "Vanuatu" linking "Football in Vanuatu": a topic in the place
+    if re.match(r"^\d{4} in ", title) and " in " not in folded:
+        return True  # "1967 (40th)" linking "1967 in film": the year's events, not the year
     if title.endswith(" season") and "season" not in folded:
         return True
     dated = _DATED.match(_dashes(title))

@@ -11,6 +11,7 @@ targets R = ``A`` (role ``anchor``) ∪ the attribute values (role ``attribute``
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,11 @@ def basic_task(
     labels = table_labels(tree.get("headers") or [])
     kinds, values = value_kinds(facts), relation_values(facts)
     relations, dropped = phrasable(relations, kinds, values, labels)
+    # two columns of one relation ("Population (2004)", "Population (2011)"): a record would
+    # mix their values without saying which is which
+    columns = Counter(h["relation"] for h in tree.get("headers") or [] if h.get("relation"))
+    dropped.update({r: "merged_columns" for r in relations if columns[r] > 1})
+    relations = [r for r in relations if columns[r] <= 1]
     facts = [f for f in facts if f["relation"] in relations]
     targets = [Target("anchor", "entity", a["id"], a["name"]) for a in anchors]
     targets += [target_of("attribute", f) for f in facts]

@@ -92,6 +92,7 @@ def build_trees(
                 [page_kind(p["text"]) for p in pages],
                 entity_kind(src["key_header"], None),
                 src["title"],
+                src["section_title"],
             )
             report.count(f"kind from {kind.source}")
             key_texts = [str(p["name"] or "") for p in pages]

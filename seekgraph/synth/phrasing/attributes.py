@@ -87,7 +87,7 @@ def attribute_phrase(name: str, value_kinds: Iterable[str] = ()) -> str:
         return f"where they {phrase}"
     if unit in ("year", "years", "date", "dates"):
         return f"the {unit} they {phrase}"
-    return f"the {'year' if values_are(kinds, {'year'}) else 'date'} they {phrase}"
+    return f"the {'year' if values_are(kinds, {'year', 'number'}) else 'date'} they {phrase}"
 
 
 # Abbreviations a header uses and the words a person says for them; an abbreviation missing
@@ -182,8 +182,27 @@ _IRREGULAR_PAST = {
 }
 # a header that is an adjective alone: the noun it qualified is in another row of the header
 _BARE_ADJECTIVES = frozenset(
-    ["current", "former", "previous", "other", "new", "old", "active", "present", "next"]
+    [
+        "current",
+        "former",
+        "previous",
+        "other",
+        "new",
+        "old",
+        "active",
+        "present",
+        "next",
+        "last",
+        "first",
+        "overall",
+        "general",
+        "primary",
+        "starring",
+        "featuring",
+    ]
 )
+# headers that already name a time: "Length: 2:55" is their length, not "their length time"
+_TIME_NOUNS = frozenset(["time", "times", "length", "duration", "runtime", "running", "lap time"])
 _FLAGS = frozenset(["yes", "no", "y", "n", "✓", "✔", "✗", "x"])
 _SCORE = re.compile(r"^\d+\s*[–—-]\s*\d+(?:\s*\(.*\))?$")
 _SCORE_HEADERS = frozenset(["score", "scores", "result", "results", "final", "aggregate", "agg"])
@@ -233,6 +252,12 @@ def phrase_attribute(
     'the date they took office'
     >>> phrase_attribute("hall of fame", {"text"}, ["Yes", "No"]).reason
     'flag'
+    >>> phrase_attribute("reached number one", {"date"}).text, phrase_attribute("to club").reason
+    ('the date they reached number one', 'preposition')
+    >>> phrase_attribute("position played", {"entity"}).text
+    'the position they played'
+    >>> phrase_attribute("length", {"text"}, ["2:55", "4:10"]).text
+    'their length'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -321,7 +346,7 @@ def phrase_attribute(
         return Phrase(reason="no_noun")  # "Current" (drivers, in a table by nationality)
     if (
         len(out) == 1
-        and lowered[0] not in ("time", "times")
+        and lowered[0] not in _TIME_NOUNS
         and texts
         and 5 * sum(bool(_CLOCK.match(t.strip())) for t in texts) >= 4 * len(texts)
     ):
@@ -334,7 +359,14 @@ def phrase_attribute(
     unit = "date" if "date" in kinds else "year"  # "Took office: January 1, 1854" is a date
     if len(out) == 1 and lowered[0] in _SPAN_WORDS and dated:
         return Phrase(_SPAN_WORDS[lowered[0]].replace("the year", f"the {unit}"))  # "Start"
-    if lowered[0] in _PAST_VERBS:
+    if out[0].lower() in PREPOSITIONS and len(out) >= 2:
+        return Phrase(reason="preposition")  # "To club", "From": which way?
+    verb_first = (
+        len(out) >= 2
+        and lowered[-1] != "by"  # "Succeeded by": who succeeded them
+        and bool(re.fullmatch(r"[a-z]{3,}ed", lowered[0]))
+    )
+    if lowered[0] in _PAST_VERBS or (verb_first and lowered[0] not in NOT_PARTICIPLES):
         if not dated:
             return Phrase(reason="verb")
         return Phrase(f"the {unit} they {text[0].lower()}{text[1:]}")  # "Began operation"
@@ -349,6 +381,16 @@ def phrase_attribute(
         if values_are(kinds, {"number"}):
             return Phrase(f"how many {lowered[0]} they {lowered[1]}")  # "Games played"
         return Phrase(f"the {lowered[0]} they {lowered[1]}")  # "Offices held", "Titles won"
+    if (
+        len(out) == 2
+        and lowered[0] not in _UNITS
+        and not lowered[0].endswith("s")
+        and participle(out[1], False)
+        and lowered[1] not in WHERE_PARTICIPLES
+        and not values_are(kinds, {"year", "date", "number"})
+    ):
+        verb = _IRREGULAR_PAST.get(lowered[1], lowered[1])
+        return Phrase(f"the {lowered[0]} they {verb}")  # "Position played", "Team represented"
     if (
         len(out) == 1 and re.fullmatch(r"[a-z]{3,}ed", lowered[0]) and not participle(out[0], False)
     ) and lowered[0] not in NOT_PARTICIPLES:

@@ -39,6 +39,9 @@ UNIT_WORDS = frozenset(
         "%",
         "million",
         "billion",
+        "millions",
+        "billions",
+        "thousands",
     ]
 )
 
@@ -144,10 +147,15 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
     """A table header as words of a sentence: footnotes, stars and other brackets dropped, a
     unit in brackets kept as "in <unit>", newlines and stray marks removed, title-case words
     lowered, acronyms and names kept (``"FIFA Ranking [a]"`` → ``"FIFA ranking"``,
-    ``"Distance ( km )"`` → ``"distance in km"``)."""
+    ``"Distance ( km )"`` → ``"distance in km"``).
+
+    >>> header_words("Sales ( in millions )")
+    'sales in millions'
+    """
 
     def bracket(match: re.Match[str]) -> str:
         inner = " ".join(match.group(0)[1:-1].split())
+        inner = inner[3:] if inner.lower().startswith("in ") else inner  # "( in millions )"
         if inner and all(w.lower().strip(".") in UNIT_WORDS for w in inner.split()):
             return f" in {_UNIT_NAMES.get(inner.lower(), inner)} "
         return " "
