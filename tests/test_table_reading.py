@@ -19,6 +19,7 @@ from seekgraph.synth.ingest.cells import (
     listed_links,
     named_links,
     names_other,
+    unlinked_name,
 )
 from seekgraph.synth.ingest.clean import table_context
 from seekgraph.synth.ingest.config import IngestConfig
@@ -50,6 +51,8 @@ IDS = (
     "List_of_oldest_trees_1",
     "List_of_Catholic_churches_in_the_United_States_38",
     "America_East_Conference_11",
+    "2003_in_video_gaming_1",
+    "Asuka-Fujiwara_0",
 )
 
 
@@ -112,6 +115,18 @@ def test_names_joined_by_a_dash_are_one_thing_known_by_its_text(
     assert key is not None and areas.header[key.index] == "Combined Statistical Area"
     states = areas.rows[0][2]  # "State(s)": here the dashes separate a list of states
     assert states.text == "DC - MD - VA - WV - PA" and holds_several(areas.header[2])
+
+
+@pytest.mark.shared_data
+def test_a_key_cell_naming_a_thing_after_its_link_is_that_thing(
+    tables: dict[str, RawTable],
+) -> None:
+    pack = tables["2003_in_video_gaming_1"].rows[0][0]
+    assert (pack.text, pack.links) == ("Grand Theft Auto Double Pack", ("/wiki/Grand_Theft_Auto",))
+    assert key_links(pack) == ()  # the pack, not the series: an unlinked entity
+    site = tables["Asuka-Fujiwara_0"].rows[9][0]
+    assert site.links == ("/wiki/Asuka-dera",) and key_links(site) == ()
+    assert unlinked_name(clean_text(site.text)) == "Asuka-dera Site"  # no script, no reading
 
 
 @pytest.mark.shared_data

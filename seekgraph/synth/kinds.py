@@ -211,7 +211,7 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             """city town village borough municipality country state county area suburb hamlet
             community region district capital place province commune parish township
             neighbourhood neighborhood settlement locality territory department prefecture
-            island metropolis"""
+            island metropolis division subdivision"""
         ),
     ),
     "food": (
@@ -245,7 +245,7 @@ _ROLES = _words(
 _GENERAL = {
     "work": _words("work show production"),
     "site": _words("site monument landmark property building"),
-    "place": _words("place area location locality settlement"),
+    "place": _words("place area location locality settlement division subdivision"),
     "event": _words("event competition"),
 }
 _PERSON_ENDINGS = ("ist", "ian", "eer", "man", "woman", "smith")
@@ -262,10 +262,19 @@ def first_sentence(text: str) -> str:
     return text[: end.start()] if end else text
 
 
+# participles not in "-ed": "battles fought in Nebraska", "buildings built before 1900"
+_IRREGULAR_PARTICIPLES = _words(
+    """fought built held won made born known written drawn given taken shown sold led run
+    begun set put bought brought taught sent spent kept lost laid paid hung struck sung"""
+)
+
+
 def _verbal(low: str) -> bool:
     """A word that may start a modifier after the noun: a participle or an adverb."""
     if low in _NOT_NOUNS or low in _ING_NOUNS:
         return False
+    if low in _IRREGULAR_PARTICIPLES:
+        return True
     return low.endswith(("ed", "ing")) or (low.endswith("ly") and len(low) > 4)
 
 
@@ -439,6 +448,8 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
     (('alumnus', 'alumni'), None)
     >>> title_kind("List of Chief Judges of the New York Court of Appeals")
     ('judge', 'judges')
+    >>> title_kind("List of battles fought in Nebraska")
+    ('battle', 'battles')
     """
     match = _LIST_OF.match(" ".join(re.sub(r"\([^()]*\)", " ", title or "").split()))
     if not match:
@@ -540,7 +551,10 @@ def answers_kind(
     if _majority(count, len(known)):
         for kind, head in named:
             shared = [c for c in noun_classes(top) if _speaks_for(head, c, known)]
-            if _same_noun(head, top) or shared:
+            # pages that say only "an administrative division" under a "Region" header: the
+            # header's word is the more exact one
+            general = [c for c in noun_classes(top) if top in _GENERAL.get(c, frozenset())]
+            if _same_noun(head, top) or shared or set(general) & set(noun_classes(head)):
                 return Kind(kind[0], kind[1], "header")
         return Kind(top, plural(top), "pages")
     held = [cls for cls in CLASSES if _majority(classes.get(cls, 0), len(known))]

@@ -111,11 +111,22 @@ def strip_disambiguator(title: str) -> str:
 
 
 _ENUMERATION = re.compile(r"^\s*\(?\d{1,3}\s*[-.)–]\s+")
+# Chinese, Japanese or Korean script: a name's original beside its English one
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
 def unlinked_name(text: str) -> str:
-    """The name of an unlinked key cell: list numbers and trailing parentheses dropped
-    (``10- Hung Hing Ying Building (1919)`` → ``Hung Hing Ying Building``)."""
+    """The name of an unlinked key cell: list numbers and trailing parentheses dropped, and
+    the original script and its reading after an English name (``10- Hung Hing Ying Building
+    (1919)`` → ``Hung Hing Ying Building``; ``Enokida Barrier Site 榎田関跡 Enokida seki ato`` →
+    ``Enokida Barrier Site``).
+
+    >>> unlinked_name("Enokida Barrier Site 榎田関跡 Enokida seki ato")
+    'Enokida Barrier Site'
+    """
+    cut = _CJK.search(text)
+    if cut and _WORD.search(text[: cut.start()]):
+        text = text[: cut.start()]
     return strip_disambiguator(_ENUMERATION.sub("", text)).strip() or text.strip()
 
 
@@ -156,6 +167,60 @@ def outside_parentheses(text: str) -> str:
     return text
 
 
+def _mentioned_in_a_name(text: str, links: Sequence[str]) -> bool:
+    """A key cell of three or more words whose last word is a thing's head noun ("Graves",
+    "Site", "Memorial", "Pack") that no link's title holds: the links are things its name
+    mentions ("Itō Clan Graves" linking "Itō clan", "Grand Theft Auto Double Pack" linking the
+    game), and the row's thing is the cell's own name."""
+    cut = _CJK.search(text)
+    latin = outside_parentheses(text[: cut.start()] if cut else text)
+    words = [w for w in _content(latin) if not w.isdigit() and w not in _SUFFIXES]
+    if len(words) < 3:
+        return False
+    named: set[str] = set()
+    for link in links:
+        named |= _title_words(link)
+    return words[-1] in _THING_HEADS and words[-1] not in named
+
+
+_SUFFIXES = frozenset(["jr", "sr", "ii", "iii", "iv"])
+# head nouns of a name that make it a thing of its own beside what it is named after
+_THING_HEADS = frozenset(
+    [
+        "grave",
+        "graves",
+        "tomb",
+        "tombs",
+        "site",
+        "sites",
+        "ruins",
+        "memorial",
+        "monument",
+        "statue",
+        "house",
+        "residence",
+        "apartment",
+        "building",
+        "tower",
+        "station",
+        "bridge",
+        "castle",
+        "mound",
+        "gate",
+        "temple",
+        "shrine",
+        "pack",
+        "edition",
+        "soundtrack",
+        "award",
+        "prize",
+        "trophy",
+        "stadium",
+        "park",
+    ]
+)
+
+
 def key_links(cell: Cell) -> tuple[str, ...]:
     """The entities a key cell lists: its named links, without those it names only in
     parentheses (``Back at One (with Lulu)`` lists the song, not Lulu). When every link is in
@@ -167,6 +232,10 @@ def key_links(cell: Cell) -> tuple[str, ...]:
         return named
     if joins_names(cell.text, named):
         return ()
+    if all(_fold(title_from_id(link)).startswith("list of ") for link in named):
+        return ()  # "Phoenix Suns" linking "List of Phoenix Suns seasons": the team, unlinked
+    if _mentioned_in_a_name(cell.text, named):
+        return ()  # "Bakumatsu Loyalists' Graves" linking "Bakumatsu": the graves, unlinked
     outside = outside_parentheses(cell.text)
     main = tuple(link for link in named if names_link(outside, link))
     if main:
@@ -333,6 +402,8 @@ def names_other(text: str, link: str) -> bool:
     False
     >>> names_other("Vanuatu", "/wiki/Football_in_Vanuatu"), names_other("1967", "/wiki/1967_in_film")
     (True, True)
+    >>> names_other("Colorado (2)", "/wiki/List_of_United_States_Senators_from_Colorado")
+    True
     >>> names_other("St. Joan of Arc Turf Field", "/wiki/St._Joan_of_Arc_Catholic_High_School")
     True
     >>> names_other("Blanes HC", "/wiki/Blanes_Hoquei_Club"), names_other("AC Milan", "/wiki/A.C._Milan")
@@ -347,6 +418,8 @@ def names_other(text: str, link: str) -> bool:
         return False
     if _AT_THE.search(title) and not _AT_THE.search(folded):
         return True
+    if title.startswith("list of ") and not folded.startswith("list of "):
+        return True  # "Colorado (2)" linking "List of United States Senators from Colorado"
     if title.endswith((f" in {folded}", f" in the {folded}")):
         return True  # "Vanuatu" linking "Football in Vanuatu": a topic in the place
     if re.match(r"^\d{4} in ", title) and " in " not in folded:

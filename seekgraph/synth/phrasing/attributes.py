@@ -201,6 +201,16 @@ _BARE_ADJECTIVES = frozenset(
         "featuring",
     ]
 )
+_COUNTED_LOSSES = {
+    "dead": "how many died",
+    "deaths": "how many died",
+    "killed": "how many were killed",
+    "wounded": "how many were wounded",
+    "injured": "how many were injured",
+    "casualties": "how many casualties there were",
+}
+# groups of people a column measures something for ("Men", "Women" of a life-expectancy table)
+_GROUPS = frozenset(["men", "women", "male", "female", "males", "females", "boys", "girls"])
 # headers that already name a time: "Length: 2:55" is their length, not "their length time"
 _TIME_NOUNS = frozenset(["time", "times", "length", "duration", "runtime", "running", "lap time"])
 _FLAGS = frozenset(["yes", "no", "y", "n", "✓", "✔", "✗", "x"])
@@ -254,6 +264,8 @@ def phrase_attribute(
     'flag'
     >>> phrase_attribute("reached number one", {"date"}).text, phrase_attribute("to club").reason
     ('the date they reached number one', 'preposition')
+    >>> phrase_attribute("dead", {"number"}, ["113"]).text, phrase_attribute("men").reason
+    ('how many died', 'no_noun')
     >>> phrase_attribute("position played", {"entity"}).text
     'the position they played'
     >>> phrase_attribute("length", {"text"}, ["2:55", "4:10"]).text
@@ -285,7 +297,7 @@ def phrase_attribute(
     for i, (token, lower) in enumerate(zip(tokens, low, strict=True)):
         previous = low[i - 1] if i else ""
         if token == "/":
-            out.append("and")
+            out.append("or")  # "Home city/suburb": one or the other
         elif lower in _SYMBOL_WORDS:
             out.append(_SYMBOL_WORDS[lower])
         elif previous == "in" and lower in UNIT_WORDS:
@@ -340,6 +352,10 @@ def phrase_attribute(
         text = " ".join(out)
     if len(out) == 1 and lowered[0] in _RELATIVE:
         return Phrase(reason="relative")  # "their gap": to whom?
+    if len(out) == 1 and lowered[0] in _COUNTED_LOSSES and values_are(kinds, {"number"}):
+        return Phrase(_COUNTED_LOSSES[lowered[0]])  # "Dead: 113"
+    if len(out) == 1 and lowered[0] in _GROUPS:
+        return Phrase(reason="no_noun")  # "Men ( years )": the men's what?
     if lowered == ["dates"]:
         return Phrase(reason="vague")  # "Dates: 1913 built 1975 NRHP-listed": dates of what?
     if len(out) == 1 and lowered[0] in _BARE_ADJECTIVES:
