@@ -50,6 +50,15 @@ def pytest_configure(config: pytest.Config) -> None:
     for key in IGNORED_ENV:
         os.environ.pop(key, None)
     os.environ["SEEKGRAPH_CONFIG"] = os.devnull  # an empty config file, never ./seekgraph.toml
+    # The servers the tests start live minutes and spend most of their CPU warming up (class
+    # loading, JIT, planning each query once): the JIT's quick first tier alone saves about a
+    # quarter of it (start 21 -> 15 CPU seconds, a cold default build 96 -> 89, a warm one
+    # 16 -> 10, on 2 cores). What the server does is the same; only how fast its Java runs.
+    if QUICK_JIT not in server.JVM_FLAGS:
+        server.JVM_FLAGS.append(QUICK_JIT)
+
+
+QUICK_JIT = "-XX:TieredStopAtLevel=1"
 
 
 @pytest.fixture(scope="session", autouse=True)
