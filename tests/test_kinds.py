@@ -164,3 +164,16 @@ def test_guests_who_include_bands_are_asked_for_as_guests() -> None:
     assert answers_kind(
         kinds(pages[:2] + pages[3:]), entity_kind("Guests/Segments", None)
     ).plural == ("people")
+
+
+def test_a_lists_title_names_answers_of_its_class_of_rival_types() -> None:
+    # the first sentences of the pages of "List of Hawaiian royal residences" (k4 audit):
+    # "the royal estate of", "the mansion of", "the royal residence of", "a historic
+    # structure" (twice), "the ruin of"; many residences have no page
+    pages = ["estate", "mansion", "residence", "structure", "structure", "ruin"] + [None] * 14
+    kind = answers_kind(pages, entity_kind("Residence", None), "List of Hawaiian royal residences")
+    assert (kind.plural, kind.source) == ("residences", "header")
+    # the gate takes the title's word only as the title's: a header alone does not speak
+    assert kind_fits("residences", pages, listed=True) and not kind_fits("residences", pages)
+    films = ["series", "series", "series", "film"]  # "Film" over TV series: not a list's title
+    assert answers_kind(films, entity_kind("Film", None)).plural != "films"

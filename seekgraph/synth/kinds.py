@@ -165,7 +165,7 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             cathedral chapel temple mosque palace farm barn courthouse theatre theater
             basilica abbey priory shrine synagogue lodge library gristmill mound store
             landmark skyscraper plantation property cairn motte barrow tomb dolmen henge
-            hillfort monastery parsonage"""
+            hillfort monastery parsonage structure estate"""
         ),
     ),
     "event": (
@@ -244,7 +244,7 @@ _ROLES = _words(
 # the words that name all of a class of rival types ("monuments" for cairns and ringforts)
 _GENERAL = {
     "work": _words("work show production"),
-    "site": _words("site monument landmark property building"),
+    "site": _words("site monument landmark property building structure"),
     "place": _words("place area location locality settlement division subdivision"),
     "event": _words("event competition"),
 }
@@ -537,6 +537,10 @@ def answers_kind(
         if _head(header_kind) is not None
         else title_kind(title) or section_kind(section)
     )
+    # a list's title says what the list holds ("List of Hawaiian royal residences": palaces,
+    # mansions, estates): it speaks for answers mostly of its class, rival types or not
+    said = title_kind(title) or section_kind(section)
+    listed = own is not None and (own is not header_kind or tuple(own) == said)
     role = _role_part(header_kind)
     if own is None and role is not None:
         own = role  # "Guests/Segments": the rows that are not guests have no page
@@ -559,7 +563,9 @@ def answers_kind(
         return Kind(top, plural(top), "pages")
     held = [cls for cls in CLASSES if _majority(classes.get(cls, 0), len(known))]
     for kind, head in named:
-        if any(_speaks_for(head, cls, known) for cls in held):
+        if any(
+            _speaks_for(head, cls, known) or (listed and cls in noun_classes(head)) for cls in held
+        ):
             return Kind(kind[0], kind[1], "header")
     for cls in held:
         others = [k for k in known if noun_classes(k) and cls not in noun_classes(k)]
@@ -574,12 +580,13 @@ def answers_kind(
     return NO_KIND
 
 
-def kind_fits(named_plural: str, page_kinds: Sequence[str | None]) -> bool:
+def kind_fits(named_plural: str, page_kinds: Sequence[str | None], listed: bool = False) -> bool:
     """True when most answers whose pages say what they are are what `named_plural` (a
     question's kind word) says: the same noun, or a noun of its class ("laureates" for writers,
     "people" for politicians, "artists" for bands); true when no page says; true when some are
     and no more are of another class (the rule by which `answers_kind` keeps a header's or
-    title's word over pages of many fine-grained kinds)."""
+    title's word over pages of many fine-grained kinds); with `listed` (the word is what the
+    table's title or section says it lists), true when most are of its class."""
     words = named_plural.split()
     if not words or words[-1].lower() == GENERIC_KIND[1] or " or " in named_plural:
         return False
@@ -593,6 +600,8 @@ def kind_fits(named_plural: str, page_kinds: Sequence[str | None]) -> bool:
     classes = [by_plural[words[-1].lower()]] if words[-1].lower() in by_plural else []
     classes += [c for c in noun_classes(named) if _speaks_for(named, c, known)]
     counts = _class_counts(known)
+    if listed:
+        classes += list(noun_classes(named))
     if any(_majority(counts.get(cls, 0), len(known)) for cls in classes):
         return True
     return _uncontradicted(named, known)

@@ -64,7 +64,7 @@ from seekgraph.synth.ingest.cells import (
     lists_several,
 )
 from seekgraph.synth.keycolumn import is_literal
-from seekgraph.synth.kinds import kind_fits
+from seekgraph.synth.kinds import kind_fits, section_kind, title_kind
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
 from seekgraph.synth.phrasing.debris import attribute_debris
 from seekgraph.synth.split import (
@@ -257,7 +257,17 @@ def _leaper_checks(
             found["partial_table"].append((row["task_id"], partial))
         question = row["question"] or ""
         page_kinds = [kinds.get(e) for e in answers[row["task_id"]]]
-        misnamed = [k for k in named_kinds(question) if not kind_fits(k, page_kinds)]
+        listed = {
+            said[1]
+            for tid in _task_tables(row)
+            if tid in tables
+            for said in (
+                title_kind(tables[tid].get("title")),
+                section_kind(tables[tid].get("section_title")),
+            )
+            if said
+        }
+        misnamed = [k for k in named_kinds(question) if not kind_fits(k, page_kinds, k in listed)]
         if misnamed:
             said = ", ".join(sorted({k for k in page_kinds if k})[:5]) or "no page"
             found["kind_from_header"].append(
