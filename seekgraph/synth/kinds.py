@@ -532,14 +532,10 @@ def answers_kind(
     known = [singular(k) for k in page_kinds if k]
     # the title speaks for the key column only when its header names no kind of its own
     # ("Name"); a "List of football champions" keyed by "Top scorer" lists scorers
-    own = (
-        header_kind
-        if _head(header_kind) is not None
-        else title_kind(title) or section_kind(section)
-    )
+    said = title_kind(title) or section_kind(section)
+    own = header_kind if _head(header_kind) is not None else said
     # a list's title says what the list holds ("List of Hawaiian royal residences": palaces,
     # mansions, estates): it speaks for answers mostly of its class, rival types or not
-    said = title_kind(title) or section_kind(section)
     listed = own is not None and (own is not header_kind or tuple(own) == said)
     role = _role_part(header_kind)
     if own is None and role is not None:

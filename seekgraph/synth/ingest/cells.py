@@ -124,10 +124,15 @@ def unlinked_name(text: str) -> str:
     >>> unlinked_name("Enokida Barrier Site 榎田関跡 Enokida seki ato")
     'Enokida Barrier Site'
     """
-    cut = _CJK.search(text)
-    if cut and _WORD.search(text[: cut.start()]):
-        text = text[: cut.start()]
+    latin = _before_script(text)
+    text = latin if _WORD.search(latin) else text
     return strip_disambiguator(_ENUMERATION.sub("", text)).strip() or text.strip()
+
+
+def _before_script(text: str) -> str:
+    """The text before its first Chinese, Japanese or Korean character (all of it if none)."""
+    cut = _CJK.search(text)
+    return text[: cut.start()] if cut else text
 
 
 def display_name(entity_id: str) -> str:
@@ -172,8 +177,7 @@ def _mentioned_in_a_name(text: str, links: Sequence[str]) -> bool:
     "Site", "Memorial", "Pack") that no link's title holds: the links are things its name
     mentions ("Itō Clan Graves" linking "Itō clan", "Grand Theft Auto Double Pack" linking the
     game), and the row's thing is the cell's own name."""
-    cut = _CJK.search(text)
-    latin = outside_parentheses(text[: cut.start()] if cut else text)
+    latin = outside_parentheses(_before_script(text))
     words = [w for w in _content(latin) if not w.isdigit() and w not in _SUFFIXES]
     if len(words) < 3:
         return False
