@@ -177,3 +177,19 @@ def test_a_lists_title_names_answers_of_its_class_of_rival_types() -> None:
     assert kind_fits("residences", pages, listed=True) and not kind_fits("residences", pages)
     films = ["series", "series", "series", "film"]  # "Film" over TV series: not a list's title
     assert answers_kind(films, entity_kind("Film", None)).plural != "films"
+
+
+def test_sections_and_registers_name_what_their_rows_are() -> None:
+    # k5 audit (session 39): a roster without pages, medalists of many sports, NRHP listings
+    roster = answers_kind([None] * 11, entity_kind("Name", None), None, "Team roster")
+    assert roster.plural == "players"
+    sports = ["player"] * 6 + ["sailor", "preacher"]
+    medals = answers_kind(sports, entity_kind("Name", None), None, "Medal summary -- Medalists")
+    assert medals.plural == "medalists"
+    places = ["venue", "station", "district", "residence", "station", "building", "tower"]
+    nrhp = answers_kind(
+        places,
+        entity_kind("Name on the Register", None),
+        "National Register of Historic Places listings in Alabama",
+    )
+    assert nrhp.plural == "properties"

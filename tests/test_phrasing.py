@@ -172,3 +172,41 @@ def test_phrase_attribute_on_audited_headers(
 )
 def test_cut_and_relative_headers_are_not_asked(header: str, reason: str) -> None:
     assert phrase_attribute(label("x", header), {"text"}, ["a", "b"]) == Phrase(reason=reason)
+
+
+@pytest.mark.parametrize(
+    ("header", "kinds", "values", "phrase"),
+    [  # headers a strict audit of fresh tables (k5, session 39) found phrased wrong
+        ("Height metres / feet", {"text"}, ["309 metres (1,014 ft)"], "their height"),
+        ("Beds available", {"number"}, ["37", "25"], "the number of beds available"),
+        ("Games", {"number"}, ["56", "44"], "the number of games"),
+        ("Floors", {"number"}, ["84", "60"], "the number of floors"),
+        ("Estimated number killed", {"number"}, ["1200"], "the estimated number killed"),
+        (
+            "Current route formed",
+            {"year", "text"},
+            ["1930", "late 1930s"],
+            "the year the current route was formed",
+        ),
+        ("Year club founded", {"year"}, ["1901"], "the year the club was founded"),
+        ("Date first opened", {"date"}, ["May 1, 1990"], "the date they were first opened"),
+        ("Direction", {"entity", "text"}, ["Puttanna Kanagal"], "their director"),
+        ("Installed capacity", {"text"}, ["300 MW"], "their installed capacity"),
+    ],
+)
+def test_phrase_attribute_on_fresh_headers(
+    header: str, kinds: set[str], values: list[str], phrase: str
+) -> None:
+    assert phrase_attribute(label("x", header), kinds, values).text == phrase
+
+
+def test_a_placing_beside_the_winner_is_not_asked() -> None:
+    # "Second", "Third" of a winners table name other riders of the same race
+    for header in ("Second", "Third", "Runner-up"):
+        assert phrase_attribute(label("x", header), {"entity"}, ["Eric Zubar"]).reason == (
+            "relative"
+        )
+    # counted, they are a fact about the row ("Runners-up: 2")
+    assert phrase_attribute("runners-up", {"number"}, ["2"]).text.startswith("how many")
+    # a participle with its own subject and no date is not asked
+    assert phrase_attribute("current route formed", {"entity"}, ["I-5"]).reason == "verb"

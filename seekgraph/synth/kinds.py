@@ -165,7 +165,7 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             cathedral chapel temple mosque palace farm barn courthouse theatre theater
             basilica abbey priory shrine synagogue lodge library gristmill mound store
             landmark skyscraper plantation property cairn motte barrow tomb dolmen henge
-            hillfort monastery parsonage structure estate"""
+            hillfort monastery parsonage structure estate station depot"""
         ),
     ),
     "event": (
@@ -239,7 +239,7 @@ _RIVALS = frozenset(["work", "site", "place", "event"])
 # header naming a role fits answers of any kind ("Guests" of a talk show: actors and bands).
 _ROLES = _words(
     """guest winner nominee recipient honoree entrant participant champion runner-up finalist
-    member inductee laureate"""
+    member inductee laureate medalist medallist"""
 )
 # the words that name all of a class of rival types ("monuments" for cairns and ringforts)
 _GENERAL = {
@@ -401,20 +401,34 @@ def _head(kind: tuple[str, str] | None) -> str | None:
 _TITLE_KIND = ("title", "titles")
 
 
+# sections that name the players of a team ("Team roster", "Current squad")
+_ROSTER = _words("roster rosters squad squads lineup line-up")
+
+
 def section_kind(section: str | None) -> tuple[str, str] | None:
     """(singular, plural) of a section that starts with a plural noun of a class ("Books banned
-    in Iran" → books, "Players -- Current squad" → players), or None.
+    in Iran" → books, "Players -- Current squad" → players), of a later part that is a role
+    ("Medal summary -- Medalists" → medalists), or of a team's roster ("Team roster" → players);
+    or None.
 
     >>> section_kind("Books banned in Iran"), section_kind("Filmography -- Television")
     (('book', 'books'), None)
+    >>> section_kind("Medal summary -- Medalists"), section_kind("Team roster")
+    (('medalist', 'medalists'), ('player', 'players'))
     """
-    words = re.findall(r"[A-Za-z][a-z-]+", (section or "").split(" -- ")[0])
-    if not words or not words[0].lower().endswith("s"):
-        return None
-    head = singular(words[0])
-    if head == words[0].lower() or not any(head in nouns for _, nouns in CLASSES.values()):
-        return None
-    return head, plural(head)
+    parts = (section or "").split(" -- ")
+    words = re.findall(r"[A-Za-z][a-z-]+", parts[0])
+    if words and words[0].lower().endswith("s"):
+        head = singular(words[0])
+        if head != words[0].lower() and any(head in nouns for _, nouns in CLASSES.values()):
+            return head, plural(head)
+    for part in parts:
+        said = [w.lower() for w in re.findall(r"[A-Za-z][a-z-]+", part)]
+        if said and said[-1].endswith("s") and singular(said[-1]) in _ROLES:
+            return singular(said[-1]), said[-1]
+        if set(said) & _ROSTER:
+            return "player", "players"
+    return None
 
 
 def _role_part(kind: tuple[str, str] | None) -> tuple[str, str] | None:
@@ -438,6 +452,10 @@ def _class_counts(known: Sequence[str]) -> Counter[str]:
 _LIST_OF = re.compile(r"^\s*(?:lists?|index|outline)\s+of\s+(?:the\s+)?(.+)$", re.IGNORECASE)
 
 
+# the National Register of Historic Places lists properties (houses, depots, districts alike)
+_REGISTER = re.compile(r"\bRegister of Historic Places\b", re.IGNORECASE)
+
+
 def title_kind(title: str | None) -> tuple[str, str] | None:
     """(singular, plural) of the head noun of a "List of X" title's X, cut like a first
     sentence's noun phrase (at a preposition, relative word or participle), or None.
@@ -451,6 +469,8 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
     >>> title_kind("List of battles fought in Nebraska")
     ('battle', 'battles')
     """
+    if _REGISTER.search(title or ""):
+        return "property", "properties"
     match = _LIST_OF.match(" ".join(re.sub(r"\([^()]*\)", " ", title or "").split()))
     if not match:
         return None

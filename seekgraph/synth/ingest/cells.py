@@ -115,6 +115,12 @@ _ENUMERATION = re.compile(r"^\s*\(?\d{1,3}\s*[-.)–]\s+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
+def key_text(cell: Cell) -> str:
+    """The text an unlinked key cell's entity is named from: the leading name when links name
+    only what follows it (`led_by_name`), else the whole cell."""
+    return led_by_name(cell.text, named_links(cell)) or cell.text
+
+
 def unlinked_name(text: str) -> str:
     """The name of an unlinked key cell: list numbers and trailing parentheses dropped, and
     the original script and its reading after an English name (``10- Hung Hing Ying Building
@@ -225,6 +231,31 @@ _THING_HEADS = frozenset(
 )
 
 
+_LEAD = re.compile(r"^\s*([^()]+?)\s*\(([^()]{1,40})\)\s*([^()]+)$")
+
+
+def led_by_name(text: str, links: Sequence[str]) -> str:
+    """The name that leads a key cell when its links name only what follows a parenthesis
+    ("Molière Gène (GLP) Anse-Bertrand" linking the rider's home town): the row's thing is the
+    leading name, unlinked; '' for any other cell.
+
+    >>> led_by_name("Molière Gène (GLP) Anse-Bertrand", ["/wiki/Anse-Bertrand"])
+    'Molière Gène'
+    >>> led_by_name("Flober Peña (COL)", ["/wiki/Flober_Peña"])
+    ''
+    """
+    match = _LEAD.match(" ".join(text.split()))
+    if not match or not links:
+        return ""
+    lead, tail = match.group(1), match.group(3)
+    words = _WORD.findall(lead)
+    if len(words) < 2 or not all(w[:1].isupper() for w in words if _fold(w) not in _STOP):
+        return ""
+    if any(names_link(lead, link) for link in links):
+        return ""
+    return lead if all(names_link(tail, link) for link in links) else ""
+
+
 def key_links(cell: Cell) -> tuple[str, ...]:
     """The entities a key cell lists: its named links, without those it names only in
     parentheses (``Back at One (with Lulu)`` lists the song, not Lulu). When every link is in
@@ -240,6 +271,8 @@ def key_links(cell: Cell) -> tuple[str, ...]:
         return ()  # "Phoenix Suns" linking "List of Phoenix Suns seasons": the team, unlinked
     if _mentioned_in_a_name(cell.text, named):
         return ()  # "Bakumatsu Loyalists' Graves" linking "Bakumatsu": the graves, unlinked
+    if led_by_name(cell.text, named):
+        return ()  # "Molière Gène (GLP) Anse-Bertrand": the rider, not his home town
     outside = outside_parentheses(cell.text)
     main = tuple(link for link in named if names_link(outside, link))
     if main:

@@ -22,6 +22,7 @@ from seekgraph.synth.ingest.cells import (
     is_placeholder,
     joins_names,
     key_links,
+    key_text,
     listed_links,
     mentions_only,
     named_links,
@@ -195,7 +196,7 @@ class _Rows:
     def _add_row(self, table: RawTable, r: int, key_cell: Cell) -> list[str]:
         """The row and its anchors: one per entity its key cell names (an unlinked key cell is
         an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id)."""
-        text = clean_text(key_cell.text)
+        text = clean_text(key_text(key_cell))
         anchors = list(key_links(key_cell)) or ([unlinked_id(unlinked_name(text))] if text else [])
         self.rows.append(
             {
@@ -243,7 +244,9 @@ class _Rows:
                         "column": c,
                         "text": text,
                         "entity_id": link,
-                        "name": display_name(link) if linked else unlinked_name(text),
+                        "name": display_name(link)
+                        if linked
+                        else unlinked_name(clean_text(key_text(cell)) if c == key else text),
                         "alias": alias if alias and alias != display_name(link) else None,
                         "linked": linked,
                     }

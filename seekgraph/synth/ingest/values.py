@@ -60,13 +60,16 @@ _SORT_KEY = re.compile(r"^(\d+)\.\d+\s+(?=\1\b)")
 _TIE = re.compile(r"^=\s*(?=\d+\s*$)")
 # a link to another language's article ("Old Saale Bridge [de]", "[eo; hu]"): not part of a name
 _INTERWIKI = re.compile(r"\s*\[\s*(?:\d{1,3}|[a-z]{1,3}(?:\s*[;,]\s*[a-z]{2,3})*)\s*\]")
+# a register's reference number after the date it listed a place ("June 26, 2013 (# 13000406)")
+_REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 
 
 def clean_text(text: str) -> str:
     """Display form: NFKC, collapsed whitespace, no tokenised spaces before punctuation, no
     wiki cell attributes left by the table's export (``align=right| 0`` → ``0``), no hidden sort
     key (``2009.1 2009`` → ``2009``), no tie marker (``=20`` → ``20``), no footnote mark and
-    no tag of an article in another language (``Old Saale Bridge [de]`` → ``Old Saale Bridge``).
+    no tag of an article in another language (``Old Saale Bridge [de]`` → ``Old Saale Bridge``)
+    and no register reference number (``(# 13000406)``).
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
     ('1996', '20', 'T-62')
@@ -74,9 +77,12 @@ def clean_text(text: str) -> str:
     ('Drususbrücke', 'Nai Ruo (2003)')
     >>> clean_text("Peggy Lehner [ 5 ]"), clean_text("[ 6 ]")
     ('Peggy Lehner', '')
+    >>> clean_text("June 26, 2013 (# 13000406)")
+    'June 26, 2013'
     """
     text = " ".join(unicodedata.normalize("NFKC", text).split())
-    text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text)).strip()
+    text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
+    text = _REFNUM.sub("", text).strip()
     text = _TIE.sub("", _SORT_KEY.sub("", text))
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)

@@ -57,12 +57,16 @@ def phrasable(
     labels: dict[str, str] | None = None,
 ) -> tuple[list[str], dict[str, str]]:
     """(relations a question can ask, {relation: why not} for the others): an attribute whose
-    header cannot be said in words ("h / a", "F–A", "This week in reality") is not asked."""
+    header cannot be said in words ("h / a", "F–A", "This week in reality") is not asked, nor
+    one whose value is the same in every row of five or more (``constant``)."""
     labels = labels or {}
     kept, dropped = [], {}
     for r in relations:
         phrase = phrase_attribute(labels.get(r, r), kinds.get(r, set()), values.get(r, []))
-        if phrase.text:
+        said = {" ".join(v.lower().split()) for v in values.get(r, [])}
+        if phrase.text and len(said) == 1 and len(values.get(r, [])) >= 5:
+            dropped[r] = "constant"  # "Type: TE" in every row: nothing to find per answer
+        elif phrase.text:
             kept.append(r)
         else:
             dropped[r] = phrase.reason

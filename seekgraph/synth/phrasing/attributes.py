@@ -216,6 +216,79 @@ _TIME_NOUNS = frozenset(["time", "times", "length", "duration", "runtime", "runn
 _FLAGS = frozenset(["yes", "no", "y", "n", "✓", "✔", "✗", "x"])
 _SCORE = re.compile(r"^\d+\s*[–—-]\s*\d+(?:\s*\(.*\))?$")
 _SCORE_HEADERS = frozenset(["score", "scores", "result", "results", "final", "aggregate", "agg"])
+# a placing beside the key column's ("Second", "Third" of a winners table): another entity of the
+# same race, not a fact about the row's winner
+_PLACINGS = frozenset(
+    ["second", "third", "fourth", "runner-up", "runners-up", "second place", "third place"]
+)
+# participles that qualify the noun after them ("Estimated population", "Installed capacity"):
+# the header is a noun phrase, not a verb
+_ADJECTIVAL = frozenset(
+    [
+        "estimated",
+        "projected",
+        "expected",
+        "reported",
+        "registered",
+        "combined",
+        "adjusted",
+        "confirmed",
+        "licensed",
+        "scheduled",
+        "proposed",
+        "planned",
+        "installed",
+        "rated",
+        "enrolled",
+        "authorized",
+        "authorised",
+    ]
+)
+# a credit named by its craft in film tables ("Direction: Puttanna Kanagal"): the person's role
+_CREDITS = {
+    "direction": "director",
+    "directed": "director",
+    "music direction": "music director",
+    "screenplay": "screenwriter",
+    "cinematography": "cinematographer",
+    "lyrics": "lyricist",
+    "choreography": "choreographer",
+    "editing": "editor",
+}
+# measures given in two units ("Height metres / feet"): the units say how, not what
+_SPELLED_UNITS = frozenset(
+    [
+        "metres",
+        "meters",
+        "metre",
+        "meter",
+        "feet",
+        "foot",
+        "miles",
+        "kilometres",
+        "kilometers",
+        "km",
+        "mi",
+        "m",
+        "ft",
+        "kg",
+        "lb",
+        "lbs",
+        "pounds",
+        "kilograms",
+        "inches",
+        "cm",
+    ]
+)
+# plural nouns of amounts, not of things counted ("Sales: 1,200,000" are their sales)
+_AMOUNTS = frozenset(
+    [
+        *["points", "percent", "dollars", "sales", "earnings", "revenues", "assets", "profits"],
+        *["proceeds", "winnings", "receipts", "savings", "funds", "grosses", "totals"],
+    ]
+)
+# adverbs between a unit and its participle ("Date first opened"): no subject of its own
+_ADVERBS = frozenset(["first", "last", "later", "also", "re", "since", "then", "now"])
 _YEAR_HEADERS = {
     "year": "the year",
     "years": "the years",
@@ -326,6 +399,11 @@ def phrase_attribute(
             return Phrase(reason="abbreviation")  # "UHF", "MSA": a bare acronym explains nothing
         else:
             out.append(token)
+    cut = len(out)
+    while cut > 1 and out[cut - 1].lower() in _SPELLED_UNITS | {"or"}:
+        cut -= 1
+    if "or" in [w.lower() for w in out[cut:]] and out[cut - 1].lower() != "in":
+        out = out[:cut]  # "Height metres / feet" -> "height"
     if out[0].lower() in DETERMINERS or any(
         w.lower() in DETERMINERS - {"the", "a", "an"} for w in out
     ):
@@ -336,6 +414,9 @@ def phrase_attribute(
     if not _ALLOWED.match(text) or not re.search(r"[^\W\d_]", text):
         return Phrase(reason="symbols")
     lowered = [w.lower() for w in out]
+    if len(out) == 2 and lowered[1] in ("date", "year") and participle(out[0], True):
+        out, lowered = [out[1], out[0]], [lowered[1], lowered[0]]  # "Chartered date"
+        text = " ".join(out)
     if (lowered[0] in _NOTE_WORDS and len(out) <= 2) or lowered[-1] in _NOTE_WORDS:
         return Phrase(reason="notes")  # "Notes", "Meaning or notes": remarks, not an attribute
     if " ".join(lowered) in ("other information", "other info", "miscellaneous"):
@@ -350,6 +431,14 @@ def phrase_attribute(
     ):
         out = [*out[:-1], "in", out[-1]]  # "Area km²" -> "area in km²"
         text = " ".join(out)
+    said = " ".join(lowered)
+    if said in _PLACINGS and not values_are(kinds, {"number"}):
+        return Phrase(reason="relative")  # "Second" beside "Overall winner": another entity
+    if said in _CREDITS and values_are(kinds, {"entity", "text"}):
+        return Phrase(f"their {_CREDITS[said]}")  # "Direction" -> "their director"
+    if lowered[0] in _ADJECTIVAL and len(out) >= 2:
+        # "Estimated number killed", "Installed capacity": a noun phrase
+        return Phrase(f"{'the' if 'number' in lowered else 'their'} {' '.join(lowered)}")
     if len(out) == 1 and lowered[0] in _RELATIVE:
         return Phrase(reason="relative")  # "their gap": to whom?
     if len(out) == 1 and lowered[0] in _COUNTED_LOSSES and values_are(kinds, {"number"}):
@@ -425,8 +514,53 @@ def phrase_attribute(
         and not participle(out[-1], False)
     ):
         return Phrase(reason="no_noun")  # "Current sponsored": a cut header, no thing named
+    subject = _subject_of_participle(out, kinds)
+    if subject is not None:
+        return subject
+    counted = _counted(lowered, kinds, texts)
+    if counted:
+        return Phrase(counted)
     phrase = attribute_phrase(text, kinds)
     return Phrase(phrase) if '"' not in phrase else Phrase(reason="preposition")
+
+
+def _subject_of_participle(out: list[str], kinds: set[str]) -> Phrase | None:
+    """A header whose participle has a subject of its own ("Current route formed", "Year club
+    founded"): said of that subject when its values date it ("the year the current route was
+    formed"), not asked otherwise; None when the header is no such phrase ("Date first opened"
+    is the row's own opening)."""
+    lowered = [w.lower() for w in out]
+    unit = lowered[0] if lowered[0] in ("year", "date") else ""
+    rest = lowered[1:] if unit else lowered
+    if len(rest) < 2 or not participle(rest[-1], bool(unit)) or rest[-1] in ACTIVE:
+        return None
+    nouns = rest[:-1]
+    if rest[-1] in WHERE_PARTICIPLES or all(w in _ADVERBS or w.endswith("ly") for w in nouns):
+        return None
+    if not kinds & {"year", "date"}:
+        return Phrase(reason="verb")  # "Current route formed: Interstate 5": of what?
+    be = "were" if nouns[-1].endswith("s") and not nouns[-1].endswith("ss") else "was"
+    when = unit or ("date" if "date" in kinds else "year")
+    return Phrase(f"the {when} the {' '.join(nouns)} {be} {rest[-1]}")
+
+
+def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:
+    """'the number of floors' for a plural noun of counts ("Floors: 84", "Beds available: 37",
+    "Women's premierships: 2", "Games: 45 (1, 44)"); '' for any other header."""
+    counts = sum(bool(re.match(r"^\d[\d,]*(?:\s*\(.*\))?$", t.strip())) for t in texts)
+    if "number" not in kinds or not kinds <= {"number", "text"} or 5 * counts < 4 * len(texts):
+        return ""
+    if "in" in lowered or "of" in lowered:
+        return ""
+    words = lowered[:-1] if len(lowered) >= 2 and lowered[-1] == "available" else lowered
+    last = words[-1]
+    if len(words) > 3 or not re.fullmatch(r"[a-z'’-]{3,}s", last) or last.endswith("ss"):
+        return ""
+    if last in UNIT_WORDS | _SPELLED_UNITS | _AMOUNTS:
+        return ""
+    if lowered[0] == "total" and len(lowered) >= 2:
+        return f"the total number of {' '.join(lowered[1:])}"  # "Total passengers"
+    return f"the number of {' '.join(lowered)}"
 
 
 def condition_phrase(name: str, value: str, value_kind: str) -> str:

@@ -30,6 +30,7 @@ from seekgraph.synth.shaper.seeds import (
     finish_task,
     finished_records,
     is_hub,
+    is_place,
     walkable,
 )
 from seekgraph.synth.shaper.store import load_tasks, save_tasks
@@ -70,11 +71,11 @@ def expansion_candidates(
     taken = {c.ref for c in task.constants()}
     old = task.triples[triple_index]
     # the leaf as the walk reached it: only an entity that joins is defined by other facts,
-    # and not a hub (a country of many tables): "the country of the club ranked 5" chains
-    # unrelated tables by coincidence
+    # and not a hub or a place (a country of many tables): "the country of the club ranked 5"
+    # chains unrelated tables by coincidence
     edges = ops.neighbours(leaf.ref)
     reached = Neighbour(old.relation, leaf.ref, leaf.label or "Entity", leaf.text, len(edges))
-    if is_hub(reached):
+    if is_hub(reached) or is_place(ops, reached):
         return []
     pool = facts_first(
         [

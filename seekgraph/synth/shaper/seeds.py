@@ -28,7 +28,7 @@ from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.keycolumn import is_literal
-from seekgraph.synth.kinds import answers_kind
+from seekgraph.synth.kinds import answers_kind, noun_classes
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND, entity_kind
 from seekgraph.synth.phrasing.words import plural, relation_words
 from seekgraph.synth.shaper.config import ShaperConfig
@@ -112,6 +112,38 @@ def is_hub(node: Neighbour) -> bool:
     return node.degree > HUB_DEGREE
 
 
+# relations whose values are places: a chain through one joins tables by where, not by what
+_PLACE_RELATIONS = frozenset(
+    [
+        "country",
+        "nationality",
+        "nation",
+        "state",
+        "city",
+        "town",
+        "location",
+        "county",
+        "province",
+        "region",
+        "birthplace",
+        "hometown",
+        "territory",
+    ]
+)
+
+
+def is_place(ops: GraphOps, node: Neighbour) -> bool:
+    """Whether `node` is a place (a country, a state, a city), by the relation that reached
+    it or by its own page: fine as a constant, but "the dam in the country of The Cullinan
+    South Tower" chains a hotel to a dam by coincidence of country, as a hub would."""
+    spec = parse_relation(node.relation)
+    words = relation_words(spec.name).lower().split()
+    if spec.kind == "fact" and not spec.inverse and words and words[-1] in _PLACE_RELATIONS:
+        return True
+    kind = ops.page_kinds([node.ref])[0]
+    return kind is not None and "place" in noun_classes(kind)
+
+
 def pick(nodes: list[Neighbour], rng: random.Random) -> Neighbour:
     """A random table fact of `nodes` to a bridge (`bridges`), else any table fact, else a
     random link."""
@@ -131,7 +163,7 @@ def make_seed(
     used: dict[str, str] = {}
     second = (
         [n for n in walkable(ops.neighbours(a.ref), via=a) if n.ref != start]
-        if rng.random() < 0.5 and not is_hub(a)
+        if rng.random() < 0.5 and not is_hub(a) and not is_place(ops, a)
         else []
     )
     target = Var(TARGET)
