@@ -10,6 +10,8 @@ from seekgraph.synth.ingest.cells import (
     is_placeholder,
     key_links,
     key_rejection,
+    key_text,
+    listed_links,
     named_links,
 )
 from seekgraph.synth.ingest.records import Cell
@@ -135,3 +137,20 @@ def test_wiki_cell_attributes_are_not_text() -> None:
     assert typed_value("align=right| 0") == ("number", "0")
     assert clean_text('style="background:#fff" | Foo') == "Foo"
     assert clean_text("A | B") == "A | B"
+
+
+def test_a_link_to_part_of_a_name_is_that_names_part() -> None:
+    # "Grandchildren of Victoria and Albert" (k6 audit): the prince and his title
+    links = ("/wiki/Prince_Leopold,_Duke_of_Albany", "/wiki/Duke_of_Albany")
+    cell = Cell("Prince Leopold, Duke of Albany", links)
+    assert listed_links(cell, links) == ("/wiki/Prince_Leopold,_Duke_of_Albany",)
+    # two people of one name (disambiguated) stay two
+    pair = ("/wiki/Yang_Yang_(A)", "/wiki/Yang_Yang_(S)")
+    assert listed_links(Cell("Yang Yang (A), Yang Yang (S)", pair), pair) == pair
+
+
+def test_a_key_cell_led_by_an_unlinked_name() -> None:
+    # Tour de Guadeloupe winners (k5 audit): the rider, linked only to his home town
+    cell = Cell("Molière Gène (GLP) Anse-Bertrand", ("/wiki/Anse-Bertrand",))
+    assert key_links(cell) == () and key_text(cell) == "Molière Gène"
+    assert key_links(Cell("Flober Peña (COL)", ("/wiki/Flober_Peña",))) == ("/wiki/Flober_Peña",)

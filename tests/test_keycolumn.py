@@ -160,3 +160,55 @@ def test_a_grid_of_parallel_columns_has_no_key() -> None:
     ]
     header = ["Year", "Division Two", "Division Three", "Division Four"]
     assert choose_key_column(header, grid, context="Past winners") is None
+
+
+def _cells(*texts: str, link: bool = True) -> list[Cell]:
+    return [Cell(t, (f"/wiki/{t.replace(' ', '_')}",) if link else ()) for t in texts]
+
+
+def test_tables_of_events_at_places_or_editions_have_no_key() -> None:
+    # k6 audit (session 39): car bombings keyed by their city, statues by their location,
+    # medals by the edition of the championship, car-free places by their description
+    bombings = [
+        [*_cells("Dec. 6", link=False), *_cells("Colombia", "Bogotá"), *_cells("52", link=False)],
+        [*_cells("Nov. 22", link=False), *_cells("Lebanon", "Beirut"), *_cells("24", link=False)],
+        [*_cells("May 22", link=False), *_cells("Lebanon", "Beirut"), *_cells("55", link=False)],
+        [*_cells("April 14", link=False), *_cells("Sri Lanka", "Trincomalee"), Cell("38")],
+    ]
+    assert choose_key_column(["Date", "Country", "City", "Deaths"], bombings) is None
+    statues = [
+        [*_cells(place), Cell(year), *_cells(who)]
+        for place, year, who in [
+            ("Adelaide", "1889", "Charles Bell Birch"),
+            ("Ballarat", "1897", "Bertram Mackennal"),
+            ("Bendigo", "1903", "James White"),
+        ]
+    ]
+    assert choose_key_column(["Location", "Date", "Sculptor"], statues) is None
+    medals = [
+        [Cell("Gold"), *_cells(name), Cell("Individual 3 km"), *_cells(edition)]
+        for name, edition in [
+            ("Sonja Stolić", "1997 Oeiras"),
+            ("Amela Terzić", "2012 Szentendre"),
+            ("Sonja Stolić", "1998 Ferrara"),
+            ("Snežana Kostić", "2001 Thun"),
+        ]
+    ]
+    key = choose_key_column(["Medal", "Name", "Event", "Championship"], medals)
+    assert key is not None and key.header == "Name"  # the medalists, when they are distinct
+    editions = [row[:1] + row[2:] for row in medals]
+    assert choose_key_column(["Medal", "Event", "Championship"], editions) is None
+    described = [
+        [*_cells("Arizona"), *_cells(text, link=False)]
+        for text in [
+            "Small car-free district at the center",
+            "Car-free shopping district, with further expansion planned",
+            "car free area of university campus, to be expanded",
+            "Old Town Square commercial district",
+        ]
+    ]
+    assert choose_key_column(["State", "Character"], described) is None
+    # a list of countries keyed by its country column still has its key
+    countries = [[*_cells(c), Cell(n)] for c, n in [("Iraq", "3,000"), ("Syria", "1,500")]]
+    key = choose_key_column(["Country", "Population"], countries)
+    assert key is not None and key.index == 0

@@ -460,7 +460,33 @@ def choose_key_column(
         return None  # Year | Winner | Score | Opponent | MVP: the rows are games
     if best.context == 0 and parallel_to(best.header, [h for h in header if h != best.header]):
         return None  # a year-by-division grid of winners: no column is what the rows are
+    where = head_noun(best.header)
+    if best.context == 0 and (
+        where in _WHERE or (where in PLACE_WORDS | PLACE_AFFILIATION and best.uniqueness < 1)
+    ):
+        return None  # "Location" of statues, "City" of car bombings: the rows happen there
+    cells = [c.text for c in columns[best.index] if c.text.strip()]
+    if best.context == 0 and 5 * sum(bool(_EDITION.match(t)) for t in cells) >= 4 * len(cells):
+        return None  # "1988 Calgary", "1997 Oeiras": results by edition, no thing listed
+    if 5 * sum(_described(t) for t in cells) >= 2 * len(cells):
+        return None  # "Small car-free district at the center": descriptions, not names
     return best
+
+
+# headers that say where a row is, not what kind of place it is
+_WHERE = _words("location locations place places address locale")
+# a key cell naming an edition of an event by its year ("1988 Calgary details")
+_EDITION = re.compile(r"^\s*(1[5-9]|20)\d\d(?:[–-]\d{2,4})?\s+[A-Z]")
+
+
+def _described(text: str) -> bool:
+    """A cell that describes rather than names: most of its words are lowercase ("car free
+    area of university campus", "Small car-free district at the center")."""
+    words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", text) if w.lower() not in _FUNCTION]
+    return len(words) >= 4 and 2 * sum(w[:1].islower() for w in words) > len(words)
+
+
+_FUNCTION = _words("of the a an and in at on for to by with de la le du des von van")
 
 
 def llm_key_column(

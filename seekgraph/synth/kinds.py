@@ -202,7 +202,9 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             servant jumper bobsledder biathlete triathlete decathlete heptathlete skeleton
             founder attorney son daughter billionaire heiress inmate killer murderer rapist
             criminal convict prisoner cleric singer rapper musician singer-songwriter dj
-            vocalist songwriter artist titleholder scorer"""
+            vocalist songwriter artist titleholder scorer child grandson granddaughter wife
+            husband consort duke duchess count countess baron baroness emperor empress
+            earl marquess viscount"""
         ),
     ),
     "place": (

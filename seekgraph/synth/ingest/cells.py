@@ -405,6 +405,12 @@ def one_thing(text: str, links: Sequence[str]) -> str:
 def listed_links(cell: Cell, named: tuple[str, ...]) -> tuple[str, ...]:
     """`named` as the entities the cell lists: all of them when it lists several things,
     else the one that names its text."""
+    titles = {link: set(_words(strip_disambiguator(title_from_id(link)))) for link in named}
+    # "Prince Leopold, Duke of Albany" links the prince and his title "Duke of Albany": a link
+    # whose name is part of another's is that name's part, not a second thing
+    named = tuple(
+        link for link in named if not any(titles[link] < titles[o] for o in named if o != link)
+    )
     if len(named) < 2 or lists_several(cell.text, named):
         return named
     return (one_thing(cell.text, named),)

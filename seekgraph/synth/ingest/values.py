@@ -56,6 +56,8 @@ _WIKI_ATTRIBUTES = re.compile(
 
 # a hidden sort key before the shown value ("2009.1 2009": sorts as 2009.1, shows 2009)
 _SORT_KEY = re.compile(r"^(\d+)\.\d+\s+(?=\1\b)")
+# a year before the date that holds it, the date's sort key ("1840 21 November 1840")
+_SORT_YEAR = re.compile(r"^(\d{4})\s+(?=(?:\d{1,2} [A-Za-z]+\.?|[A-Za-z]+\.? \d{1,2},?) \1$)")
 # a tie marker before a rank ("=20": tied 20th)
 _TIE = re.compile(r"^=\s*(?=\d+\s*$)")
 # a link to another language's article ("Old Saale Bridge [de]", "[eo; hu]"): not part of a name
@@ -67,12 +69,14 @@ _REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 def clean_text(text: str) -> str:
     """Display form: NFKC, collapsed whitespace, no tokenised spaces before punctuation, no
     wiki cell attributes left by the table's export (``align=right| 0`` → ``0``), no hidden sort
-    key (``2009.1 2009`` → ``2009``), no tie marker (``=20`` → ``20``), no footnote mark and
+    key (``2009.1 2009`` → ``2009``, ``1840 21 November 1840`` → ``21 November 1840``), no tie marker (``=20`` → ``20``), no footnote mark and
     no tag of an article in another language (``Old Saale Bridge [de]`` → ``Old Saale Bridge``)
     and no register reference number (``(# 13000406)``).
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
     ('1996', '20', 'T-62')
+    >>> clean_text("1840 21 November 1840"), clean_text("1910 May 6, 1910")
+    ('21 November 1840', 'May 6, 1910')
     >>> clean_text("Drususbrücke [de]"), clean_text("Nai Ruo [eo; hu] (2003)")
     ('Drususbrücke', 'Nai Ruo (2003)')
     >>> clean_text("Peggy Lehner [ 5 ]"), clean_text("[ 6 ]")
@@ -83,7 +87,7 @@ def clean_text(text: str) -> str:
     text = " ".join(unicodedata.normalize("NFKC", text).split())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
     text = _REFNUM.sub("", text).strip()
-    text = _TIE.sub("", _SORT_KEY.sub("", text))
+    text = _TIE.sub("", _SORT_YEAR.sub("", _SORT_KEY.sub("", text)))
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)
 

@@ -445,8 +445,10 @@ def phrase_attribute(
         return Phrase(_COUNTED_LOSSES[lowered[0]])  # "Dead: 113"
     if len(out) == 1 and lowered[0] in _GROUPS:
         return Phrase(reason="no_noun")  # "Men ( years )": the men's what?
-    if lowered == ["dates"]:
-        return Phrase(reason="vague")  # "Dates: 1913 built 1975 NRHP-listed": dates of what?
+    if lowered in (["tons"], ["tonnes"], ["grt"], ["tonnage"]):
+        return Phrase("their tonnage")  # "Tons: 1,200" of a ship
+    if lowered in (["number"], ["dates"]):
+        return Phrase(reason="vague")  # "Dates: 1913 built 1975 NRHP-listed", "Number": of what?
     if len(out) == 1 and lowered[0] in _BARE_ADJECTIVES:
         return Phrase(reason="no_noun")  # "Current" (drivers, in a table by nationality)
     if (
@@ -514,6 +516,10 @@ def phrase_attribute(
         and not participle(out[-1], False)
     ):
         return Phrase(reason="no_noun")  # "Current sponsored": a cut header, no thing named
+    for i in range(len(lowered) - 1):
+        if lowered[i] == "of" and re.fullmatch(r"[a-z-]+['’]s", lowered[i + 1]):
+            # "Date of successor's formal installation": whose successor? theirs
+            return Phrase(f"the {' '.join([*lowered[: i + 1], 'their', *lowered[i + 1 :]])}")
     subject = _subject_of_participle(out, kinds)
     if subject is not None:
         return subject
