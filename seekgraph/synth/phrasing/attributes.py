@@ -287,6 +287,16 @@ _AMOUNTS = frozenset(
         *["proceeds", "winnings", "receipts", "savings", "funds", "grosses", "totals"],
     ]
 )
+# a header that is a verb of the row's thing ("Carries" of a bridge, "Serves" of an airport)
+_THIRD_PERSON = {
+    "carries": "what they carry",
+    "crosses": "what they cross",
+    "serves": "what they serve",
+    "connects": "what they connect",
+    "spans": "what they span",
+    "replaces": "what they replace",
+    "replaced": "what they replaced",
+}
 # adverbs between a unit and its participle ("Date first opened"): no subject of its own
 _ADVERBS = frozenset(["first", "last", "later", "also", "re", "since", "then", "now"])
 _YEAR_HEADERS = {
@@ -445,6 +455,8 @@ def phrase_attribute(
         return Phrase(_COUNTED_LOSSES[lowered[0]])  # "Dead: 113"
     if len(out) == 1 and lowered[0] in _GROUPS:
         return Phrase(reason="no_noun")  # "Men ( years )": the men's what?
+    if len(out) == 1 and lowered[0] in _THIRD_PERSON:
+        return Phrase(_THIRD_PERSON[lowered[0]])  # a bridge's "Carries": what it carries
     if lowered in (["tons"], ["tonnes"], ["grt"], ["tonnage"]):
         return Phrase("their tonnage")  # "Tons: 1,200" of a ship
     if lowered in (["number"], ["dates"]):

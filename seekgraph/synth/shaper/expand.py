@@ -25,6 +25,7 @@ from seekgraph.synth.shaper.kp import TARGET, Const, KPTask, ShaperError, Triple
 from seekgraph.synth.shaper.ops import GraphOps, Neighbour
 from seekgraph.synth.shaper.seeds import (
     SeedRejected,
+    askable,
     const_for,
     facts_first,
     finish_task,
@@ -80,7 +81,7 @@ def expansion_candidates(
     pool = facts_first(
         [
             n
-            for n in walkable(edges, via=reached)
+            for n in askable(ops, walkable(edges, via=reached))
             if n.ref not in answer and n.ref not in taken and n.ref != leaf.ref
         ],
         rng,

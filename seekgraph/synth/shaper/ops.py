@@ -64,6 +64,10 @@ class GraphOps:
         """``{table_id: (how a question names it, served by the offline web)}`` of the tables
         the task's facts come from."""
         ids = {s.table for t in task.triples if (s := parse_relation(t.relation)).table}
+        self._read_tables(ids)
+        return {tid: self._tables[tid] for tid in ids}
+
+    def _read_tables(self, ids: set[str]) -> None:
         missing = sorted(ids - set(self._tables))
         if missing:
             self.queries += 1
@@ -76,7 +80,15 @@ class GraphOps:
                 for c in r["columns"] or []:
                     key = f"{c['relation']}@{r['table_id']}"
                     self._labels.setdefault(key, label(c["relation"], c["header"]))
-        return {tid: self._tables[tid] for tid in ids}
+
+    def relation_label(self, relation: str) -> str | None:
+        """What a question calls a table fact's relation (its header's words), or None for a
+        page link or a relation of no known column."""
+        spec = parse_relation(relation)
+        if not spec.table:
+            return None
+        self._read_tables({spec.table})
+        return self._labels.get(f"{spec.name}@{spec.table}")
 
     def labels(self, task: KPTask) -> dict[str, str]:
         """``{relation@table_id: what a question calls it}`` (its column's header, as the

@@ -29,6 +29,7 @@ from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.kinds import answers_kind, noun_classes
+from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND, entity_kind
 from seekgraph.synth.phrasing.words import plural, relation_words
 from seekgraph.synth.shaper.config import ShaperConfig
@@ -132,6 +133,18 @@ _PLACE_RELATIONS = frozenset(
 )
 
 
+def askable(ops: GraphOps, nodes: list[Neighbour]) -> list[Neighbour]:
+    """The edges a question can say: page links, and table facts whose column a person can
+    name (`seekgraph.synth.phrasing.attributes.phrase_attribute`); never a "Notes" column, a
+    cut header or a verb ("with a notes that is ...", "with a carries that is ...")."""
+    out = []
+    for n in nodes:
+        words = ops.relation_label(n.relation)
+        if words is None or not phrase_attribute(words).reason:
+            out.append(n)
+    return out
+
+
 def is_place(ops: GraphOps, node: Neighbour) -> bool:
     """Whether `node` is a place (a country, a state, a city), by the relation that reached
     it or by its own page: fine as a constant, but "the dam in the country of The Cullinan
@@ -155,14 +168,14 @@ def make_seed(
     ops: GraphOps, start: str, rng: random.Random, config: ShaperConfig, origin: str
 ) -> KPTask:
     """One seed task answered by `start` (among at most `max_answers`); raises `SeedRejected`."""
-    first = walkable(ops.neighbours(start))
+    first = askable(ops, walkable(ops.neighbours(start)))
     if not first:
         raise SeedRejected("dead_end", f"{start} has no edge")
     a = pick(first, rng)
     r1 = a.relation
     used: dict[str, str] = {}
     second = (
-        [n for n in walkable(ops.neighbours(a.ref), via=a) if n.ref != start]
+        [n for n in askable(ops, walkable(ops.neighbours(a.ref), via=a)) if n.ref != start]
         if rng.random() < 0.5 and not is_hub(a) and not is_place(ops, a)
         else []
     )
