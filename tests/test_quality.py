@@ -91,7 +91,17 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
         answer_refs=["/wiki/Byatt"],
         source="seed",
     )
-    save_tasks(clean_db, [circular, single], database)
+    # two cells of one row of one table: still a lookup, no hop to another page
+    year = Const("1990", "year:1990", "Value")
+    one_row = KPTask(
+        "shaper:one-row",
+        (Triple(Var("?"), "award@nobel", (booker,)), Triple(Var("?"), "year@nobel", (year,))),
+        question='Which laureate is listed in "Nobel" with award "Booker" and year "1990"?',
+        answer=["Byatt"],
+        answer_refs=["/wiki/Byatt"],
+        source="seed",
+    )
+    save_tasks(clean_db, [circular, single, one_row], database)
 
     report = run_quality(clean_db, database, QualityConfig())
     statuses = _statuses(clean_db)
@@ -102,8 +112,9 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
     assert statuses["bad:absent"] == ("rejected", "attribute_absent")
     assert statuses["shaper:circular"] == ("rejected", "circular")
     assert statuses["shaper:single"] == ("rejected", "single_lookup")
+    assert statuses["shaper:one-row"] == ("rejected", "single_lookup")
     assert all(statuses[t][0] == "kept" for t in good)
-    assert report.rejected == 6
+    assert report.rejected == 7
     assert report.notes["check duplicate_question"] == 1
 
     again = run_quality(clean_db, database, QualityConfig())

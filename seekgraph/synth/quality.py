@@ -10,8 +10,9 @@ name as its reason, and counted in the stage report):
 - ``attribute_absent``: a WebLeaper question asks for an attribute no gold record holds;
 - ``circular``: a KP task's variable can only be an entity the question names
   (`seekgraph.synth.shaper.seeds.circular_variable`, executed per variable);
-- ``single_lookup``: a synthesised KP task of one triple (a seed that was never expanded): one
-  lookup in one table, nothing to research; its expansions are the tasks;
+- ``single_lookup``: a synthesised KP task of one triple (a seed that was never expanded), or
+  of several triples on the target alone (a row found by its own cells): one lookup in one
+  table, nothing to research; its expansions are the tasks;
 - ``expanded_further``: a synthesised KP task that a kept task expands (layer-wise expansion
   keeps the answer set): of one lineage only the deepest task is kept, so no two kept tasks
   share an answer set and a seed;
@@ -288,6 +289,7 @@ def _kp_checks(
 ) -> None:
     """expanded_further, single_lookup and (when `circular`) circular over every kept
     synthesised KP task."""
+    from seekgraph.synth.shaper.kp import parse_relation
     from seekgraph.synth.shaper.ops import GraphOps
     from seekgraph.synth.shaper.seeds import circular_variable
     from seekgraph.synth.shaper.store import load_tasks
@@ -303,6 +305,13 @@ def _kp_checks(
             continue
         if len(task.triples) < 2:
             found["single_lookup"].append((task.task_id, f"{len(task.triples)} triple"))
+            continue
+        specs = [parse_relation(t.relation) for t in task.triples]
+        one_table = len({(s.kind, s.table) for s in specs}) == 1 and specs[0].kind == "fact"
+        if one_table and not any(not v.is_target for v in task.variables()):
+            # "Which ship is listed in ... with country X and with date Y?": one row of one
+            # table found by its own cells, no hop to another page
+            found["single_lookup"].append((task.task_id, "no hop"))
             continue
         var = circular_variable(ops, task) if circular else None
         if var is not None:
