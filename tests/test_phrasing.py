@@ -210,3 +210,17 @@ def test_a_placing_beside_the_winner_is_not_asked() -> None:
     assert phrase_attribute("runners-up", {"number"}, ["2"]).text.startswith("how many")
     # a participle with its own subject and no date is not asked
     assert phrase_attribute("current route formed", {"entity"}, ["I-5"]).reason == "verb"
+
+
+def test_headers_of_the_no_section_sample() -> None:
+    # k7n audit (session 39): dates without their year, a merged header, two header rows
+    assert phrase_attribute("release", {"text"}, ["January 1", "January 13"]).text == (
+        "the date they were released"
+    )
+    assert phrase_attribute("released", {"text"}, ["January 1"]).text == (
+        "the date they were released"
+    )
+    assert phrase_attribute("runway direction length surface", {"text"}, ["a b"]).reason == (
+        "merged"
+    )
+    assert entity_kind("Airport name Type", None) == ("airport", "airports")

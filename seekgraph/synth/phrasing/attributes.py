@@ -287,6 +287,11 @@ _AMOUNTS = frozenset(
         *["proceeds", "winnings", "receipts", "savings", "funds", "grosses", "totals"],
     ]
 )
+_MONTH_DAY = re.compile(
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}$|"
+    r"^\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?$",
+    re.IGNORECASE,
+)
 # a header that is a verb of the row's thing ("Carries" of a bridge, "Serves" of an airport)
 _THIRD_PERSON = {
     "carries": "what they carry",
@@ -313,7 +318,7 @@ class Phrase:
     """An attribute as a question asks for it (`text`), or why it cannot be asked (`reason`:
     ``abbreviation``, ``preposition``, ``determiner``, ``symbols``, ``no_words``, ``notes``,
     ``verb``, ``relative`` (a gap to another row), ``flag`` (yes or no), ``vague`` ("Dates":
-    of what?) or ``no_noun`` (a cut header))."""
+    of what?), ``merged`` (several header rows run together) or ``no_noun`` (a cut header))."""
 
     text: str = ""
     reason: str = ""
@@ -356,6 +361,8 @@ def phrase_attribute(
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
+    if texts and 5 * sum(bool(_MONTH_DAY.match(t.strip())) for t in texts) >= 4 * len(texts):
+        kinds |= {"date"}  # "January 13" of a year's list: a date without its year
     if texts and all(t.strip().lower().rstrip(".") in _FLAGS for t in texts):
         return Phrase(reason="flag")  # "Hall of Fame: Yes": a mark, not a thing to name
     words = relation_words(name).replace("&", " and ")
@@ -455,6 +462,10 @@ def phrase_attribute(
         return Phrase(_COUNTED_LOSSES[lowered[0]])  # "Dead: 113"
     if len(out) == 1 and lowered[0] in _GROUPS:
         return Phrase(reason="no_noun")  # "Men ( years )": the men's what?
+    if lowered == ["release"] and kinds & {"date", "year"}:
+        return Phrase(f"the {'date' if 'date' in kinds else 'year'} they were released")
+    if len(out) >= 4 and not set(lowered) & (PREPOSITIONS | {"and", "or", "of", "the"}):
+        return Phrase(reason="merged")  # "Runway direction length surface": four headers
     if len(out) == 1 and lowered[0] in _THIRD_PERSON:
         return Phrase(_THIRD_PERSON[lowered[0]])  # a bridge's "Carries": what it carries
     if lowered in (["tons"], ["tonnes"], ["grt"], ["tonnage"]):

@@ -86,6 +86,9 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
     ]
     if cut and len(words) > 2:
         words = words[: cut[0]]
+    named = [i for i, w in enumerate(words) if w.lower() in ("name", "names")]
+    if named and 0 < named[0] < len(words) - 1:
+        words = words[: named[0]]  # "Airport name Type": two header rows, the first names
     while len(words) > 1 and words[-1].lower() in ("name", "names"):
         words = words[:-1]  # "Landmark name" -> "landmark" ("English title" stays)
     if len(words) == 1 and participle(words[0], True):
