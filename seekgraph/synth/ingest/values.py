@@ -69,9 +69,10 @@ _REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 def clean_text(text: str) -> str:
     """Display form: NFKC, collapsed whitespace, no tokenised spaces before punctuation, no
     wiki cell attributes left by the table's export (``align=right| 0`` → ``0``), no hidden sort
-    key (``2009.1 2009`` → ``2009``, ``1840 21 November 1840`` → ``21 November 1840``), no tie marker (``=20`` → ``20``), no footnote mark and
-    no tag of an article in another language (``Old Saale Bridge [de]`` → ``Old Saale Bridge``)
-    and no register reference number (``(# 13000406)``).
+    key (``2009.1 2009`` → ``2009``, ``1840 21 November 1840`` → ``21 November 1840``), no tie
+    marker (``=20`` → ``20``), no footnote mark, no tag of an article in another language
+    (``Old Saale Bridge [de]`` → ``Old Saale Bridge``) and no register reference number
+    (``(# 13000406)``).
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
     ('1996', '20', 'T-62')

@@ -136,7 +136,7 @@ _PLACE_RELATIONS = frozenset(
 def askable(ops: GraphOps, nodes: list[Neighbour]) -> list[Neighbour]:
     """The edges a question can say: page links, and table facts whose column a person can
     name (`seekgraph.synth.phrasing.attributes.phrase_attribute`); never a "Notes" column, a
-    cut header or a verb ("with a notes that is ...", "with a carries that is ...")."""
+    cut header or a verb ("with a notes that is ...", "with a current sponsored that is ...")."""
     out = []
     for n in nodes:
         words = ops.relation_label(n.relation)
