@@ -92,12 +92,23 @@ def _attributes(
     )
 
 
-def table_labels(headers: Iterable[dict[str, str]]) -> dict[str, str]:
-    """relation → the words a table's header gives it (the first column holding it wins)."""
+def table_labels(headers: Iterable[dict[str, str]], key_header: str = "") -> dict[str, str]:
+    """relation → the words a table's header gives it (the first column holding it wins); a
+    header that names the key column's thing as its owner says "their" for it ("Minister's
+    party" beside "Minister" → party).
+
+    >>> table_labels([{"relation": "party", "header": "Minister 's party"}], "Minister")
+    {'party': 'party'}
+    """
+    owner = " ".join(key_header.lower().split())
     labels: dict[str, str] = {}
     for h in headers:
         if h.get("relation"):
-            labels.setdefault(h["relation"], label(h["relation"], h["header"]))
+            words = label(h["relation"], h["header"])
+            for prefix in (f"{owner}'s ", f"{owner}’s "):
+                if owner and words.lower().startswith(prefix) and len(words) > len(prefix):
+                    words = words[len(prefix) :]
+            labels.setdefault(h["relation"], words)
     return labels
 
 

@@ -57,7 +57,7 @@ def basic_task(
     relations = held_relations(
         sorted({f["relation"] for f in facts}), facts, [a["id"] for a in anchors]
     )
-    labels = table_labels(tree.get("headers") or [])
+    labels = table_labels(tree.get("headers") or [], tree.get("key_header") or "")
     kinds, values = value_kinds(facts), relation_values(facts)
     relations, dropped = phrasable(relations, kinds, values, labels)
     # two columns of one relation ("Population (2004)", "Population (2011)"): a record would
