@@ -64,10 +64,11 @@ class GraphOps:
         """``{table_id: (how a question names it, served by the offline web)}`` of the tables
         the task's facts come from."""
         ids = {s.table for t in task.triples if (s := parse_relation(t.relation)).table}
-        self._read_tables(ids)
+        self.read_tables(ids)
         return {tid: self._tables[tid] for tid in ids}
 
-    def _read_tables(self, ids: set[str]) -> None:
+    def read_tables(self, ids: set[str]) -> None:
+        """Read the names and column labels of the tables not read yet, in one query."""
         missing = sorted(ids - set(self._tables))
         if missing:
             self.queries += 1
@@ -87,7 +88,7 @@ class GraphOps:
         spec = parse_relation(relation)
         if not spec.table:
             return None
-        self._read_tables({spec.table})
+        self.read_tables({spec.table})
         return self._labels.get(f"{spec.name}@{spec.table}")
 
     def labels(self, task: KPTask) -> dict[str, str]:

@@ -137,6 +137,7 @@ def askable(ops: GraphOps, nodes: list[Neighbour]) -> list[Neighbour]:
     """The edges a question can say: page links, and table facts whose column a person can
     name (`seekgraph.synth.phrasing.attributes.phrase_attribute`); never a "Notes" column, a
     cut header or a verb ("with a notes that is ...", "with a current sponsored that is ...")."""
+    ops.read_tables({s.table for n in nodes if (s := parse_relation(n.relation)).table})
     out = []
     for n in nodes:
         words = ops.relation_label(n.relation)
