@@ -212,3 +212,23 @@ def test_tables_of_events_at_places_or_editions_have_no_key() -> None:
     countries = [[*_cells(c), Cell(n)] for c, n in [("Iraq", "3,000"), ("Syria", "1,500")]]
     key = choose_key_column(["Country", "Population"], countries)
     assert key is not None and key.index == 0
+
+
+def test_a_column_of_teams_gives_way_to_the_country_whose_team_it_is() -> None:
+    # k7n audit (session 39): the runners of a half-marathon team were the anchors, each given
+    # the team's rank and time; the row is the team, named by its country
+    def team(names: list[str]) -> Cell:
+        return Cell(" ".join(names), tuple(f"/wiki/{n.replace(' ', '_')}" for n in names))
+
+    teams = [
+        [Cell("1"), *_cells("Kenya"), team(["Shem Kororia", "Moses Tanui"]), Cell("2:59:54")],
+        [Cell("2"), *_cells("South Africa"), team(["Hendrick Ramaala", "Gert Thys"]), Cell("3:03")],
+        [Cell("3"), *_cells("Ethiopia"), team(["Abraham Assefa", "Tesfaye Tola"]), Cell("3:04")],
+        [Cell("4"), *_cells("Japan"), Cell("Osamu Nara Noriaki Igarashi"), Cell("3:05:35")],
+    ]
+    key = choose_key_column(["Rank", "Country", "Team", "Time"], teams)
+    assert key is not None and key.header == "Country"
+    # a medal a team won is each member's: with no country beside them, the names stay the key
+    medals = [[Cell("Gold"), row[2], Cell(f"Event {i}")] for i, row in enumerate(teams[:3])]
+    key = choose_key_column(["Medal", "Name", "Event"], medals)
+    assert key is not None and key.header == "Name"

@@ -23,7 +23,7 @@ from seekgraph.synth.phrasing.debris import attribute_debris
 from seekgraph.synth.phrasing.header_kind import entity_kind
 from seekgraph.synth.phrasing.headers import header_words
 from seekgraph.synth.quality import QualityConfig, run_quality
-from tests.conftest import run_pipeline
+from tests.conftest import run_pipeline, wipe
 
 CROSS_COUNTRY = "1967_International_Cross_Country_Championships_3"  # "Team" lists runners
 GRAND_PRIX = "2004_Spanish_Grand_Prix_0"  # 20 rows: where OTT-QA cuts
@@ -31,7 +31,12 @@ UNDRAFTED = "1948_NFL_Draft_0"  # section "Notable undrafted players"
 NIGER = "Languages_of_Niger_0"  # a row "Others"
 CHIEFS = "2010_Kansas_City_Chiefs_season_0"  # header "Status*"
 HITS = "List_of_French_number-one_hits_of_1999_1"  # header "Sales*"
-TABLE_IDS = [CROSS_COUNTRY, GRAND_PRIX, UNDRAFTED, NIGER, CHIEFS, HITS]
+# two tables of one article with the same columns: the men's and the juniors' team results
+TWINS = [
+    "1962_International_Cross_Country_Championships_2",
+    "1962_International_Cross_Country_Championships_3",
+]
+TABLE_IDS = [CROSS_COUNTRY, GRAND_PRIX, UNDRAFTED, NIGER, CHIEFS, HITS, *TWINS]
 
 
 @pytest.fixture(scope="module")
@@ -108,19 +113,23 @@ def test_selections_of_real_tables(ottqa: dict[str, Any]) -> None:
 CONFIG = LeaperConfig(similarity="tokens", threshold=0.0)
 
 
+def _write_data(folder: Path, tables: list[dict[str, Any]], pages: dict[str, Any]) -> Path:
+    folder.mkdir()
+    with (folder / "tables.jsonl").open("w", encoding="utf-8") as out:
+        for t in tables:
+            out.write(json.dumps(t, ensure_ascii=False) + "\n")
+    with (folder / "passages.jsonl").open("w", encoding="utf-8") as out:
+        for p in pages.values():
+            out.write(json.dumps(p, ensure_ascii=False) + "\n")
+    return folder
+
+
 @pytest.fixture
 def built(
     clean_db: neo4j.Driver, database: str | None, ottqa: dict[str, Any], tmp_path: Path
 ) -> dict[str, dict[str, Any]]:
     """The test tables ingested, their trees and Basic tasks built; the Basic task per table."""
-    folder = tmp_path / "data"
-    folder.mkdir()
-    with (folder / "tables.jsonl").open("w", encoding="utf-8") as out:
-        for t in ottqa["tables"].values():
-            out.write(json.dumps(t, ensure_ascii=False) + "\n")
-    with (folder / "passages.jsonl").open("w", encoding="utf-8") as out:
-        for p in ottqa["pages"].values():
-            out.write(json.dumps(p, ensure_ascii=False) + "\n")
+    folder = _write_data(tmp_path / "data", list(ottqa["tables"].values()), ottqa["pages"])
     run_pipeline(
         ("ingest", "relations", "leaper-trees", "leaper-basic"),
         clean_db,
@@ -204,6 +213,46 @@ def test_gate_rejects_a_selection_asked_as_the_full_list(
     )
     gate = _gate(clean_db, database, old_notable)
     assert gate["tasks"][old_notable.task_id] == ("rejected", "partial_table")
+
+
+def test_tables_without_sections_are_named_by_their_columns(
+    built: dict[str, dict[str, Any]],
+    clean_db: neo4j.Driver,
+    database: str | None,
+    ottqa: dict[str, Any],
+    tmp_path: Path,
+) -> None:
+    """A table without a section is named by its columns; two tables of one article that the
+    same words name (the men's and the juniors' team results) are rejected ambiguous_table.
+    The team results list countries: the runners of a team share its rank and points."""
+    with_sections = [built[t] for t in TWINS]
+    assert all(t["status"] == "kept" for t in with_sections)
+    assert all(t["question"].startswith("Which countries") for t in with_sections), [
+        t["question"] for t in with_sections
+    ]
+    assert not any("table with columns" in t["question"] for t in with_sections)
+    wipe(clean_db, database)
+    bare = [{**ottqa["tables"][t], "section_title": ""} for t in TWINS]
+    folder = _write_data(tmp_path / "bare", bare, ottqa["pages"])
+    report = run_pipeline(
+        ("ingest", "relations", "leaper-trees", "leaper-basic", "quality"),
+        clean_db,
+        database,
+        out_dir=tmp_path,
+        flags={"ingest": {"data": folder}, "relations": {"embeddings": False}},
+    )[-1]
+    rows, _, _ = clean_db.execute_query(
+        "MATCH (t:Task {variant: 'basic'}) RETURN t.question AS q, t.status AS s, t.reason AS r",
+        database_=database,
+    )
+    assert len(rows) == 2
+    assert all(
+        '"1962 International Cross Country Championships" (table with columns Rank, Country, '
+        "Team and Points)" in r["q"]
+        for r in rows
+    )
+    assert {(r["s"], r["r"]) for r in rows} == {("rejected", "ambiguous_table")}
+    assert report.notes["check ambiguous_table"] == 2
 
 
 def test_default_data_questions_pass_the_gate(

@@ -26,12 +26,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from seekgraph.agent.question_parts import Clause, TableName, Term
+from seekgraph.agent.question_parts import Clause, TableName, Term, column_names
 
 _QUOTED = re.compile(r'"([^"]*)"')
 _MASK = r'"#(\d+)"'
 _TABLE = re.compile(
-    rf"^(?:the first \d+ rows of )?the (?P<full>Wikipedia )?table {_MASK}(?: \(section {_MASK}\))?$"
+    rf"^(?:the first \d+ rows of )?the (?P<full>Wikipedia )?table {_MASK}"
+    rf"(?: \((?:section {_MASK}|table (?:with columns|whose first columns are) (?P<columns>[^()]+))\))?$"
 )
 _CONSTS = re.compile(rf"^{_MASK}(?: or {_MASK})*$")
 _PREDICATES = re.compile(r"(?:, | and )(?=(?:is|are|has|have) )")
@@ -91,7 +92,7 @@ class _Reader:
         section = self.names[int(m.group(3))] if m.group(3) else ""
         if not m.group("full") and not section and title in self.tables:
             return self.tables[title]
-        name = TableName(title, section)
+        name = TableName(title, section, column_names(m.group("columns")))
         if m.group("full"):
             self.tables.setdefault(title, name)
         return name

@@ -4,20 +4,32 @@ every task kind, `seekgraph.agent.kp_reading` the KP sentences)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class TableName:
-    """A table as the question names it."""
+    """A table as the question names it: `columns` are the column labels a question names a
+    table without a section by (the first of them for a wide table)."""
 
     title: str
     section: str = ""
+    columns: tuple[str, ...] = ()
 
     @property
     def query(self) -> str:
         """What to type into the search box to find it."""
         return f"{self.title} {self.section}".strip()
+
+
+def column_names(text: str | None) -> tuple[str, ...]:
+    """The labels of a question's "table with columns Rank, Country and Time".
+
+    >>> column_names("Rank, Country and Time")
+    ('Rank', 'Country', 'Time')
+    """
+    return tuple(p.strip() for p in re.split(r", | and ", text or "") if p.strip())
 
 
 @dataclass(frozen=True)

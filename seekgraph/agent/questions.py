@@ -14,7 +14,7 @@ The plan also says what to look for on a table page (`visit_goal`).
 >>> p = parse_question('Which authors are listed in the Wikipedia table "Booker Prize" '
 ...                    '(section "Winners")? For each, give their country and their year.')
 >>> p.kind, p.tables, p.nouns, p.attributes
-('list', (TableName(title='Booker Prize', section='Winners'),), ('authors',), ('country', 'year'))
+('list', (TableName(title='Booker Prize', section='Winners', columns=()),), ('authors',), ('country', 'year'))
 """
 
 from __future__ import annotations
@@ -23,18 +23,22 @@ import re
 from dataclasses import dataclass
 
 from seekgraph.agent.kp_reading import read_kp
-from seekgraph.agent.question_parts import Clause, TableName, Term
+from seekgraph.agent.question_parts import Clause, TableName, Term, column_names
 from seekgraph.synth.phrasing.words import join
 
 __all__ = ["Clause", "QuestionPlan", "TableName", "Term", "parse_question", "visit_goal"]
 
 # a quoted table as `seekgraph.synth.phrasing.tables.TableRef.quoted` writes it: its title, then
-# in brackets its section, "first N rows" and "a selection" (each when it applies)
-_MARKS = r'(?: \((?:section "[^"]+")?(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?'
+# in brackets its section (or, without one, its columns), "first N rows" and "a selection"
+# (each when it applies)
+_COLUMNS = r'table (?:with columns|whose first columns are) [^()"]+?'
+_MARKS = (
+    rf'(?: \((?:section "[^"]+"|{_COLUMNS})?(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?'
+)
 _REF = rf'"[^"]+"{_MARKS}'
 _REF_PARTS = re.compile(
-    r'"(?P<title>[^"]+)"(?: \((?:section "(?P<section>[^"]+)")?'
-    r"(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?"
+    r'"(?P<title>[^"]+)"(?: \((?:section "(?P<section>[^"]+)"|table (?:with columns|whose first '
+    r'columns are) (?P<columns>[^()"]+?))?(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?'
 )
 _WHERE = rf"(?:the first \d+ rows of )?the Wikipedia table (?P<ref>{_REF})"
 _SELECTION = r"(?: The table gives a selection, not all of them\.)?"
@@ -84,7 +88,8 @@ class QuestionPlan:
 
 def _refs(text: str) -> tuple[TableName, ...]:
     return tuple(
-        TableName(m.group("title"), m.group("section") or "") for m in _REF_PARTS.finditer(text)
+        TableName(m.group("title"), m.group("section") or "", column_names(m.group("columns")))
+        for m in _REF_PARTS.finditer(text)
     )
 
 

@@ -56,6 +56,7 @@ from seekgraph.agent.web.tools import Observation, ToolBox
 from seekgraph.common.answers import AnswerRecord, format_records
 from seekgraph.common.text import normalize
 from seekgraph.common.wire import assistant_text, count_tokens
+from seekgraph.synth.phrasing.tables import column_label
 from seekgraph.synth.phrasing.words import join
 
 DETOUR_KINDS = ("redundant_search", "irrelevant_visit", "reverification")  # injected
@@ -239,6 +240,10 @@ class _Research:
                 )
                 pages = parse_visit(observation.text)
                 table = parse_table(pages[0].lines) if pages else None
+                if table is not None and not has_columns(table, name.columns):
+                    self.mark(len(self.rollout.steps) - 1, "wrong_hit")
+                    self.noted = f"The table at {hit.url} has other columns than the question's."
+                    continue
                 if table is not None and table.rows:
                     self.tables[name] = table
                     self.table_urls[name] = hit.url
@@ -401,3 +406,18 @@ class _Research:
     def answer(self) -> tuple[list[AnswerRecord], str]:
         """The records and the closing note, from what was read so far."""
         return Solver(self.plan, self.tables, self.pages).answer()
+
+
+def has_columns(table: Table, columns: Sequence[str]) -> bool:
+    """Whether a table's header starts with the columns a question names it by (always, when
+    the question names none): of an article's tables without sections, the one it means.
+
+    >>> has_columns(Table(("Rank", "Country ( team )", "Time"), ()), ["Rank", "Country"])
+    True
+    >>> has_columns(Table(("Rank", "Athlete"), ()), ["Rank", "Country"])
+    False
+    """
+    if not columns:
+        return True
+    labels = [normalize(column_label(h)) for h in table.header if column_label(h)]
+    return labels[: len(columns)] == [normalize(c) for c in columns]

@@ -26,6 +26,9 @@ reaches ``min_score``. Two rules about what the columns are override the score:
 - a distinct column headed "Name" left of the best column is the key (a medal table's event);
 - a column whose header says a row may hold several ("State(s)") is not the key when a distinct
   column without it is usable;
+- a column whose cells list several linked things in most rows (a relay team's runners) names
+  a group: a distinct column of one linked thing per row, left of it or an affiliation (the
+  team's country), is the key;
 - a table of matches (a "Score" or "Result" column of scores beside two columns of who played:
   winner, opponent, runner-up, MVP, ...) has no key unless its section names the column.
 
@@ -48,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from seekgraph.synth.ingest.cells import holds_several
+from seekgraph.synth.ingest.cells import holds_several, names_group
 from seekgraph.synth.ingest.records import Cell
 from seekgraph.synth.ingest.values import typed_value
 
@@ -448,9 +451,9 @@ def choose_key_column(
         single = [s for s in usable if not holds_several(s.header) and s.uniqueness >= 0.8]
         if single:
             best = max(single, key=lambda s: (s.score, -s.index))
+    columns = [[row[j] if j < len(row) else Cell("") for row in rows] for j in range(len(header))]
     if best.score < min_score and any_links:
         return None
-    columns = [[row[j] if j < len(row) else Cell("") for row in rows] for j in range(len(header))]
     sides = sum(bool(set(re.findall(r"[a-z]+(?:-[a-z]+)?", h.lower())) & _SIDES) for h in header)
     if (
         best.context == 0
@@ -470,7 +473,30 @@ def choose_key_column(
         return None  # "1988 Calgary", "1997 Oeiras": results by edition, no thing listed
     if 5 * sum(_described(t) for t in cells) >= 2 * len(cells):
         return None  # "Small car-free district at the center": descriptions, not names
+    if best.context == 0 and _lists_groups(columns[best.index]):
+        # "Shem Kororia Moses Tanui Kenneth Cheruiyot" beside "Kenya": the row is the team, and
+        # its rank and time are the team's, not each runner's (a medal won by a team of a
+        # "Name" column beside its event is each member's: no country to be the row there)
+        single = [
+            s
+            for s in usable
+            if (s.index < best.index or is_affiliation(s.header))
+            and s.header_signal >= 0  # not a "Season" of results by edition
+            and s.link_ratio >= 0.8
+            and s.uniqueness == 1
+            and all(len(c.links) <= 1 for c in columns[s.index])
+        ]
+        if single:
+            best = max(single, key=lambda s: (s.score, -s.index))
     return best
+
+
+def _lists_groups(cells: Sequence[Cell]) -> bool:
+    """Whether most linked cells of a column name a group of several things (a team's runners,
+    linked or not: `names_group`)."""
+    linked = [c for c in cells if c.links]
+    several = sum(names_group(c.text, c.links) for c in linked)
+    return bool(linked) and 2 * several > len(linked)
 
 
 # headers that say where a row is, not what kind of place it is

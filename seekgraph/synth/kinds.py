@@ -417,8 +417,13 @@ def section_kind(section: str | None) -> tuple[str, str] | None:
     (('book', 'books'), None)
     >>> section_kind("Medal summary -- Medalists"), section_kind("Team roster")
     (('medalist', 'medalists'), ('player', 'players'))
+    >>> section_kind("List of economic and monetary unions -- Proposed")
+    ('union', 'unions')
     """
     parts = (section or "").split(" -- ")
+    listed = title_kind(parts[0])
+    if listed:
+        return listed  # "List of economic and monetary unions -- Proposed"
     words = re.findall(r"[A-Za-z][a-z-]+", parts[0])
     if words and words[0].lower().endswith("s"):
         head = singular(words[0])
@@ -470,6 +475,8 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
     ('judge', 'judges')
     >>> title_kind("List of battles fought in Nebraska")
     ('battle', 'battles')
+    >>> title_kind("List of economic and monetary unions"), title_kind("List of kings and queens")
+    (('union', 'unions'), ('king', 'kings'))
     """
     if _REGISTER.search(title or ""):
         return "property", "properties"
@@ -481,6 +488,8 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
         low = token.lower()
         if low == "'s":
             continue
+        if low == "and" and words and words[-1].islower() and singular(words[-1]) == words[-1]:
+            continue  # "economic and monetary unions": two adjectives of one noun
         if token in _PUNCT or low in _STOPS or (words and token.islower() and _verbal(low)):
             break
         words.append(token)

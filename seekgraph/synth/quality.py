@@ -35,6 +35,9 @@ name as its reason, and counted in the stage report):
 - ``rows_merged``: an answer spans several rows of one of its tables and its asked values no
   longer line up row by row (lists of different lengths) and the record does not give them
   row by row (``rows``); one row in each table of a Union family is no merge.
+- ``ambiguous_table``: a WebLeaper question names a table by words (title, section or, without
+  one, columns: `seekgraph.synth.phrasing.tables.TableRef`) that name another table of the
+  graph too (an article's men's and women's results, both without a section);
 - ``split_leak``: a task whose source tables are some held-out and some train
   (`seekgraph.synth.split`); every other kept task gets the split of its tables, so no table is a
   source of a held-out and of a train task.
@@ -68,6 +71,7 @@ from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.kinds import kind_fits, section_kind, title_kind
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
 from seekgraph.synth.phrasing.debris import attribute_debris
+from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.split import (
     HELDOUT_PERCENT,
     LEAK,
@@ -95,6 +99,7 @@ CHECKS = (
     "one_thing_split",
     "value_of_other",
     "rows_merged",
+    "ambiguous_table",
     "split_leak",
 )
 # a value that is another page's title or carries sort-key or tie-marker debris
@@ -227,6 +232,25 @@ def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]])
     return found
 
 
+def twin_tables(
+    driver: neo4j.Driver, database: str | None, tables: list[dict[str, Any]]
+) -> dict[str, str]:
+    """{table_id: why} for each of `tables` that a question names by the same words as another
+    table of the graph (one read of the tables sharing their titles)."""
+    titles = sorted({str(t["title"] or "") for t in tables})
+    names: dict[str, list[str]] = {}
+    for batch in cypher.batched(titles, 500):
+        for r in cypher.read(driver, "quality/find_tables_titled", database=database, titles=batch):
+            ref = TableRef(r["title"], r["section_title"] or "", columns=tuple(r["headers"] or ()))
+            names.setdefault(ref.quoted(marks=False), []).append(r["table_id"])
+    twins: dict[str, str] = {}
+    for name, ids in names.items():
+        for tid in ids if len(ids) > 1 else ():
+            others = sorted(set(ids) - {tid})
+            twins[tid] = f"{tid}: {name} also names {', '.join(others[:3])}"
+    return twins
+
+
 def _leaper_checks(
     driver: neo4j.Driver, database: str | None, found: dict[str, list[tuple[str, str]]]
 ) -> None:
@@ -249,7 +273,11 @@ def _leaper_checks(
 
     entity_ids = sorted({e for ids in answers.values() for e in ids})
     kinds = dict(zip(entity_ids, GraphOps(driver, database).page_kinds(entity_ids), strict=True))
+    twins = twin_tables(driver, database, list(tables.values()))
     for row in rows:
+        ambiguous = [twins[t] for t in _task_tables(row) if t in twins]
+        if ambiguous:
+            found["ambiguous_table"].append((row["task_id"], ambiguous[0]))
         absent = absent_attributes(row)
         if absent:
             found["attribute_absent"].append((row["task_id"], ", ".join(absent)))

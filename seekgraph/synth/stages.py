@@ -210,7 +210,8 @@ QUALITY = Stage(
     "the quality gate: summary-row answers, invented ids, duplicate questions, absent "
     "attributes, circular, single-lookup and further-expanded KP tasks, selections asked as full lists, kinds "
     "the answers are not, header debris, keys that are records, split cells, values of other "
-    "pages, merged rows, tasks over held-out and train tables (split_leak) rejected; the "
+    "pages, merged rows, tables a question cannot tell apart, tasks over held-out and train "
+    "tables (split_leak) rejected; the "
     "held-out split set by source tables; kept tasks exported",
     QualityConfig,
     "quality",

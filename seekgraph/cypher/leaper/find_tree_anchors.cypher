@@ -1,5 +1,6 @@
-// Trees with their table, root, kind, key header, anchors (id and name) and the table's own
-// header text for each relation (questions name attributes as the table does).
+// Trees with their table, root, kind, key header, anchors (id and name), the table's own
+// header text for each relation (questions name attributes as the table does) and all its
+// column headers in order (a table without a section is named by them).
 UNWIND $tree_ids AS tid
 MATCH (tree:Tree {tree_id: tid})-[:FROM_TABLE]->(t:Table)
 CALL (t) {
@@ -8,13 +9,18 @@ CALL (t) {
   WITH c ORDER BY c.index
   RETURN collect(CASE WHEN c IS NULL THEN null ELSE {relation: c.relation, header: c.header} END) AS headers
 }
+CALL (t) {
+  OPTIONAL MATCH (t)-[:HAS_COLUMN]->(c:Column)
+  WITH c ORDER BY c.index
+  RETURN collect(c.header) AS columns
+}
 OPTIONAL MATCH (tree)-[:HAS_ANCHOR]->(a:Entity)
-WITH tree, t, headers, a ORDER BY a.entity_id
+WITH tree, t, headers, columns, a ORDER BY a.entity_id
 RETURN tree.tree_id AS tree_id, t.table_id AS table_id, tree.root AS root,
        t.title AS title, t.section_title AS section_title,
        tree.key_header AS key_header, tree.kind AS kind, tree.kind_plural AS kind_plural,
        tree.kind_source AS kind_source, tree.selection AS selection,
        tree.first_rows AS first_rows,
-       tree.relations AS relations, headers,
+       tree.relations AS relations, headers, columns,
        collect({id: a.entity_id, name: coalesce(a.name, a.entity_id)}) AS anchors
 ORDER BY tree_id

@@ -362,6 +362,25 @@ def lists_several(text: str, links: Sequence[str]) -> bool:
     return len(shown) == len(words) and all(w[:1].isupper() or w[:1].isdigit() for w in rest)
 
 
+def names_group(text: str, links: Sequence[str]) -> bool:
+    """Whether a linked cell names a group of several things: it lists several links, or beside
+    its links it holds at least twice as many capitalised words of other names (a team of six
+    runners linking one of them).
+
+    >>> names_group("Mick Neville Derek Graham John McDonnell Pat Killeen", ["/wiki/Derek_Graham"])
+    True
+    >>> names_group("Prince Leopold , Duke of Albany", ["/wiki/Prince_Leopold,_Duke_of_Albany"])
+    False
+    """
+    if lists_several(text, links):
+        return True
+    shown = _WORD.findall(outside_parentheses(text))
+    titled = set().union(*(_title_words(link) for link in links))
+    rest = [w for w in shown if _fold(w) not in titled and _fold(w) not in _STOP]
+    named = len(shown) - len(rest)
+    return bool(links) and len(rest) >= max(4, 2 * named) and all(w[:1].isupper() for w in rest)
+
+
 _SEVERAL = re.compile(r"\(\s*s\s*\)|\bor\s+more\b", re.IGNORECASE)
 
 

@@ -19,7 +19,7 @@ not ask it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from seekgraph.synth.phrasing.headers import UNIT_WORDS
@@ -135,6 +135,21 @@ _CLOCK = re.compile(r"^\+?\d{1,2}:\d{2}(?:[.:]\d+)?$")
 _NOTE_WORDS = frozenset(
     ["notes", "note", "comments", "comment", "remarks", "remark", "description", "details"]
 )
+_YEAR_SPAN = re.compile(r"^\(?(1[0-9]\d\d|20\d\d)\s*[–—-]\s*(1[0-9]\d\d|20\d\d)\)?$")
+
+
+def _lifespans(texts: Sequence[str]) -> bool:
+    """Whether most values are spans of years as long as lives ("1901–1966": 35 years or more,
+    where a term of office or a career is shorter).
+
+    >>> _lifespans(["1901–1966", "1887–1950", "1920–"]), _lifespans(["1990–1995", "2001–2004"])
+    (True, False)
+    """
+    spans = [m for m in (_YEAR_SPAN.match(t.strip()) for t in texts) if m]
+    long = [m for m in spans if int(m.group(2)) - int(m.group(1)) >= 35]
+    return bool(texts) and 2 * len(spans) > len(texts) and 2 * len(long) > len(spans)
+
+
 _SPAN_WORDS = {
     "start": "the year they started",
     "started": "the year they started",
@@ -470,8 +485,12 @@ def phrase_attribute(
         return Phrase(_THIRD_PERSON[lowered[0]])  # a bridge's "Carries": what it carries
     if lowered in (["tons"], ["tonnes"], ["grt"], ["tonnage"]):
         return Phrase("their tonnage")  # "Tons: 1,200" of a ship
-    if lowered in (["number"], ["dates"]):
-        return Phrase(reason="vague")  # "Dates: 1913 built 1975 NRHP-listed", "Number": of what?
+    if lowered in (["number"], ["dates"]) or lowered[-1] == "data":
+        return Phrase(reason="vague")  # "Dates: 1913 built 1975 NRHP-listed", "UNESCO data"
+    if lowered in (["notability"], ["notable", "for"], ["known", "for"]):
+        return Phrase("what they are known for")  # "Notability: Actor"
+    if lowered == ["years"] and _lifespans(texts):
+        return Phrase("the years they lived")  # "Years: 1901–1966" of people
     if len(out) == 1 and lowered[0] in _BARE_ADJECTIVES:
         return Phrase(reason="no_noun")  # "Current" (drivers, in a table by nationality)
     if (

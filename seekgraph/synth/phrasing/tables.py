@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from seekgraph.synth.phrasing.words import join
+
 GENERIC_SECTIONS = frozenset(["", "main", "list", "table", "overview", "results", "summary"])
 
 
@@ -27,12 +29,18 @@ class TableRef:
     'the first 20 rows of the Wikipedia table "2004 NFL Draft" (section "Round 1")'
     >>> TableRef("1948 NFL Draft", "Notable undrafted players", selection=True).quoted()
     '"1948 NFL Draft" (section "Notable undrafted players", a selection)'
+
+    A table without a section is told from the article's other tables by its columns:
+
+    >>> TableRef("Half Marathon", columns=("Rank", "Country", "Team", "Time ( h:m:s )")).quoted()
+    '"Half Marathon" (table with columns Rank, Country, Team and Time)'
     """
 
     title: str
     section: str = ""
     first_rows: int = 0
     selection: bool = False
+    columns: tuple[str, ...] = ()
 
     def quoted(self, marks: bool = True) -> str:
         """The title and section in quotes, with the row cap and selection marks unless
@@ -41,6 +49,8 @@ class TableRef:
         parts = []
         if section.lower() not in GENERIC_SECTIONS and section.lower() not in title.lower():
             parts.append(f'section "{section}"')
+        elif self.columns:
+            parts.append(columns_phrase(self.columns))
         if marks and self.first_rows:
             parts.append(f"first {self.first_rows} rows")
         if marks and self.selection:
@@ -51,6 +61,34 @@ class TableRef:
         """The table in a sentence: 'the Wikipedia table "X"', or its first rows."""
         table = f"the Wikipedia table {self.quoted(marks=False)}"
         return f"the first {self.first_rows} rows of {table}" if self.first_rows else table
+
+
+MAX_COLUMNS = 6
+
+
+def column_label(header: str) -> str:
+    """A column header as a question names it among others: no brackets, quotes or commas.
+
+    >>> column_label('Area km² ( sq mi )'), column_label('Notes, "sources"')
+    ('Area km²', 'Notes sources')
+    """
+    return " ".join(re.sub(r"\([^()]*\)|\[[^\[\]]*\]|[\"(),\[\]]", " ", header).split())
+
+
+def columns_phrase(columns: tuple[str, ...]) -> str:
+    """'table with columns A, B and C' (labels without brackets, quotes or commas; the first five
+    of a wider table), or '' when no label is left: how a person points at one of an article's
+    tables that has no section of its own.
+
+    >>> columns_phrase(("Year", "Winner ( s )", "Notes, sources", "", "1", "2", "3", "4"))
+    'table whose first columns are Year, Winner, Notes sources, 1 and 2'
+    """
+    labels = [label for label in map(column_label, columns) if label]
+    if not labels:
+        return ""
+    if len(labels) > MAX_COLUMNS:
+        return f"table whose first columns are {join(labels[: MAX_COLUMNS - 1])}"
+    return f"table with columns {join(labels)}"
 
 
 def _plain_quotes(text: str) -> str:

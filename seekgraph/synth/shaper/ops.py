@@ -75,7 +75,11 @@ class GraphOps:
             for r in cypher.read(
                 self.driver, "shaper/find_table_pages", database=self.database, table_ids=missing
             ):
-                ref = TableRef(r["title"] or r["table_id"], r["section"] or "")
+                ref = TableRef(
+                    r["title"] or r["table_id"],
+                    r["section"] or "",
+                    columns=tuple(str(h) for h in r["headers"] or ()),
+                )
                 self._tables[r["table_id"]] = (ref, bool(r["served"] and r["title"]))
                 self._key_headers[r["table_id"]] = r["key_header"]
                 for c in r["columns"] or []:
