@@ -71,6 +71,9 @@ def render(driver: neo4j.Driver, task: dict[str, Any], max_rows: int) -> str:
                 f"{k}: {', '.join(v)}" for k, v in (a.get("attributes") or {}).items()
             )
             lines.append(f"- {a.get('name')} `{a.get('entity_id')}` {attrs}")
+            for row in a.get("rows") or []:  # an entity of several rows: its values row by row
+                by_row = "; ".join(f"{k}: {', '.join(v)}" for k, v in row["attributes"].items())
+                lines.append(f"  - row of {row['table']}: {by_row}")
         else:
             lines.append(f"- {a}")
     if task.get("formalization"):
@@ -99,11 +102,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-rows", type=int, default=25)
     parser.add_argument("--variant", action="append", default=None)
+    parser.add_argument(
+        "--only-tables",
+        type=Path,
+        default=None,
+        help="A file of table ids, one per line: sample only tasks all of whose tables are in "
+        "it (tables nobody read before the audit).",
+    )
     args = parser.parse_args()
+    allowed = set(args.only_tables.read_text().split()) if args.only_tables else None
     config = read_config_file(args.config, ["neo4j", "server"])
     driver = open_driver(resolve_settings(config).connection)
     for variant in args.variant or ["basic", "union", "reverse-union", "kp"]:
         tasks = [r.data() for r in driver.execute_query(TASKS, variant=variant).records]
+        if allowed is not None:
+            tasks = [t for t in tasks if set(_tables(t)) <= allowed]
         sample = random.Random(args.seed).sample(tasks, min(args.per_variant, len(tasks)))
         print(f"## {variant}: {len(sample)} of {len(tasks)} kept tasks (seed {args.seed})\n")
         for task in sample:

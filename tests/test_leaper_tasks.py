@@ -4,6 +4,7 @@ proofs that reject wrong tasks, idempotent re-runs, the held-out split and the J
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import neo4j
@@ -18,8 +19,8 @@ from seekgraph.synth.leaper.tasks_reverse import build_reverse_tasks
 from seekgraph.synth.leaper.tasks_union import build_union_tasks
 from seekgraph.synth.leaper.trees import build_trees
 from seekgraph.synth.split import HELDOUT_PERCENT, source_heldout
-from tests.leaper_data import TABLES
-from tests.scaffolding.source_tables import write_source_tables
+from tests.leaper_data import TABLES, ent, year
+from tests.scaffolding.source_tables import SourceRow, write_source_tables
 
 CONFIG = LeaperConfig(similarity="tokens", threshold=0.0, min_relations=2, min_reverse_answers=1)
 
@@ -316,3 +317,32 @@ def test_reverse_pivots_and_clues_are_descriptive_and_clues_hold_in_one_row(
         )  # fmt: skip
         shared = set.intersection(*({tuple(x) for x in r["at"]} for r in rows))
         assert len(rows) == len(spec["clues"]) and shared, task["question"]
+
+
+def test_an_unlinked_name_is_no_shared_answer_across_articles(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """Two articles' unlinked "St Wilfrid's Church" are two churches (audit of session 40): a
+    Union over tables of different titles shares only linked entities, and its proof agrees."""
+    church = SourceRow(
+        "unlinked:st wilfrid's church",
+        "St Wilfrid's Church",
+        [year("1990"), ent("nationality", "United_Kingdom")],
+    )
+    tables = [
+        replace(t, rows=[*t.rows, church]) if t.table_id in ("nobel", "booker") else t
+        for t in TABLES
+    ]
+    write_source_tables(clean_db, tables, database)
+    clean_db.execute_query(
+        "MATCH (e:Entity) WHERE e.entity_id STARTS WITH 'unlinked:' SET e.linked = false",
+        database_=database,
+    )
+    _all_stages(clean_db, database)
+    unions = _tasks(clean_db, "union")
+    assert len(unions) == 1
+    assert {a["entity_id"] for a in json.loads(unions[0]["answer_json"])} == {
+        "/wiki/William_Golding",
+        "/wiki/Nadine_Gordimer",
+        "/wiki/Kazuo_Ishiguro",
+    }

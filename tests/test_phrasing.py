@@ -224,3 +224,28 @@ def test_headers_of_the_no_section_sample() -> None:
         "merged"
     )
     assert entity_kind("Airport name Type", None) == ("airport", "airports")
+
+
+def test_headers_of_the_whole_corpus_audit() -> None:
+    # audit of the whole-corpus build (session 40): counts named in the singular, a participle
+    # of a rebuilding, a bare "Change", a life span, notability, jargon data
+    assert phrase_attribute("goal", {"number"}, ["13", "0", "2"]).text == "the number of goals"
+    assert phrase_attribute("match", {"number"}, ["127", "17", "62"]).text == (
+        "the number of matches"
+    )
+    # a match number numbers the rows: not a count
+    assert phrase_attribute("match", {"number"}, ["1", "2", "3"]).text == "their match"
+    assert phrase_attribute("rebuilt", {"year"}, ["1838", "1727"]).text.endswith(
+        "they were rebuilt"
+    )
+    assert phrase_attribute(label("x", "% Change"), {"text"}, ["1.82%"]).reason == "vague"
+    assert phrase_attribute("change", {"number"}, ["3"]).reason == "vague"
+    assert phrase_attribute("unesco data", {"text"}, ["ii, iv"]).reason == "vague"
+    assert phrase_attribute("notability", {"text"}, ["Actor"]).text == "what they are known for"
+    assert phrase_attribute("years", {"text"}, ["1901–1966", "1887–1950"]).text == (
+        "the years they lived"
+    )
+    assert phrase_attribute("years", {"text"}, ["1990–1995", "2001–2004"]).text == "the years"
+    assert condition_phrase("contents", "6 gold twisted torcs", "text") == (
+        "whose contents are 6 gold twisted torcs"
+    )

@@ -62,11 +62,13 @@ _UNION_SAME = re.compile(
 _OTHER = re.compile(rf"as (?P<noun>.+?), in (?P<ref>{_REF})")
 _REVERSE = re.compile(
     r"^Of the (?P<noun>.+?) listed in the Wikipedia tables (?P<refs>.+?), find the only one "
-    r"(?P<clues>(?:whose|who|that) .+?)(?: in the same row)?\. Then find its (?P<pivot>.+?) "
+    r"(?P<clues>(?:whose|who|that) .+?)(?: in the same row)?\. Then find (?:its|their) (?P<pivot>.+?) "
     r"and list every other .+? with the same .+?\."
     r"(?: For each, give (?P<attrs>.+?)(?:, as each table states them)?\.)?$"
 )
-_CLUE_WHOSE = re.compile(r'^whose (?:"(?P<q>.+?)" column reads|(?P<rel>.+?) is) (?P<value>.+)$')
+_CLUE_WHOSE = re.compile(
+    r'^whose (?:"(?P<q>.+?)" column reads|(?P<rel>.+?) (?:is|are)) (?P<value>.+)$'
+)
 _CLUE_LISTED = re.compile(r"^that is listed with the (?P<rel>year|date|season) (?P<value>.+)$")
 _CLUE_VERB = re.compile(r"^(?:who|that) (?:was |were |is |are )?(?P<rel>.+?) (?:in|on) (?P<v>.+)$")
 _ATTR_SPLIT = re.compile(r", and |, | and (?=their |the |where )")

@@ -238,14 +238,17 @@ def twin_tables(
     """{table_id: why} for each of `tables` that a question names by the same words as another
     table of the graph (one read of the tables sharing their titles)."""
     titles = sorted({str(t["title"] or "") for t in tables})
-    names: dict[str, list[str]] = {}
+    names: dict[str, dict[frozenset[str], list[str]]] = {}
     for batch in cypher.batched(titles, 500):
         for r in cypher.read(driver, "quality/find_tables_titled", database=database, titles=batch):
             ref = TableRef(r["title"], r["section_title"] or "", columns=tuple(r["headers"] or ()))
-            names.setdefault(ref.quoted(marks=False), []).append(r["table_id"])
+            same = names.setdefault(ref.quoted(marks=False), {})
+            same.setdefault(frozenset(r["anchors"] or ()), []).append(r["table_id"])
     twins: dict[str, str] = {}
-    for name, ids in names.items():
-        for tid in ids if len(ids) > 1 else ():
+    for name, contents in names.items():
+        # one table read twice (the same rows) is one table: its questions are duplicates
+        ids = sorted(tid for copies in contents.values() for tid in copies)
+        for tid in ids if len(contents) > 1 else ():
             others = sorted(set(ids) - {tid})
             twins[tid] = f"{tid}: {name} also names {', '.join(others[:3])}"
     return twins

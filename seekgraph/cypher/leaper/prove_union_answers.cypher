@@ -1,12 +1,17 @@
 // Recompute a Union task from the source rows: the entities anchoring a row in every table of
-// the biclique, whether every table really states every shared relation, and the answers'
+// the biclique (an unlinked name only within one article: two articles' "St Wilfrid's Church"
+// are two churches), whether every table really states every shared relation, and the answers'
 // values, from those tables, of the shared relations the question asks for (`asked`).
 UNWIND $tasks AS task
 CALL (task) {
+  MATCH (t:Table) WHERE t.table_id IN task.table_ids
+  RETURN count(DISTINCT t.title) = 1 AS one_article
+}
+CALL (task, one_article) {
   UNWIND task.table_ids AS tid
   MATCH (:Table {table_id: tid})-[:HAS_ROW]->(:Row)-[:ANCHOR]->(a:Entity)
   WITH a, count(DISTINCT tid) AS n
-  WHERE n = size(task.table_ids)
+  WHERE n = size(task.table_ids) AND (coalesce(a.linked, true) OR one_article)
   RETURN collect(a.entity_id) AS answers
 }
 CALL (task) {

@@ -129,10 +129,33 @@ def unlinked_name(text: str) -> str:
 
     >>> unlinked_name("Enokida Barrier Site 榎田関跡 Enokida seki ato")
     'Enokida Barrier Site'
+
+    A name written twice (a hidden sort key before the shown name) is one name:
+
+    >>> unlinked_name("Why Ancient Egypt Fell Why Ancient Egypt Fell")
+    'Why Ancient Egypt Fell'
+    >>> unlinked_name("Colbert Report, The The Colbert Report")
+    'The Colbert Report'
     """
     latin = _before_script(text)
-    text = latin if _WORD.search(latin) else text
+    text = undoubled(latin if _WORD.search(latin) else text)
     return strip_disambiguator(_ENUMERATION.sub("", text)).strip() or text.strip()
+
+
+def undoubled(text: str) -> str:
+    """The shown name of a cell that holds it twice: ``A A`` (a sort key equal to the name) or
+    ``B, The The B`` (a sort key with the article moved to the end); else the text. A name of
+    one word said twice is a name ("Duran Duran").
+
+    >>> undoubled("Duran Duran"), undoubled("New York New York")
+    ('Duran Duran', 'New York')
+    """
+    words = text.split()
+    half = len(words) // 2
+    if half >= 2 and len(words) % 2 == 0 and words[:half] == words[half:]:
+        return " ".join(words[:half])
+    moved = re.fullmatch(r"(.+), (The|A|An) \2 \1", text.strip())
+    return f"{moved.group(2)} {moved.group(1)}" if moved else text
 
 
 def _before_script(text: str) -> str:

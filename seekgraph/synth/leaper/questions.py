@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from seekgraph.synth.kinds import noun_classes
 from seekgraph.synth.phrasing.attributes import condition_phrase, phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND
 from seekgraph.synth.phrasing.headers import label
@@ -94,19 +95,37 @@ def _attributes(
     )
 
 
+_VENUE = re.compile(r"\b(?:stadium|stadia|ground|arena|venue|ballpark)\b")
+
+
 def table_labels(headers: Iterable[dict[str, str]], key_header: str = "") -> dict[str, str]:
     """relation → the words a table's header gives it (the first column holding it wins); a
     header that names the key column's thing as its owner says "their" for it ("Minister's
-    party" beside "Minister" → party).
+    party" beside "Minister" → party); a bare "Capacity" beside a stadium column is the
+    stadium's (a club has no capacity).
 
     >>> table_labels([{"relation": "party", "header": "Minister 's party"}], "Minister")
     {'party': 'party'}
+    >>> table_labels([{"relation": "stadium", "header": "Home stadium"},
+    ...               {"relation": "capacity", "header": "Capacity"}], "Club")["capacity"]
+    'home stadium capacity'
     """
     owner = " ".join(key_header.lower().split())
+    headers = list(headers)
+    venue = next(
+        (
+            label(h["relation"], h["header"]).lower()
+            for h in headers
+            if h.get("relation") and _VENUE.search(label(h["relation"], h["header"]).lower())
+        ),
+        "",
+    )
     labels: dict[str, str] = {}
     for h in headers:
         if h.get("relation"):
             words = label(h["relation"], h["header"])
+            if venue and words.lower() == "capacity" and not _VENUE.search(owner):
+                words = f"{venue} capacity"  # "their home stadium capacity"
             for prefix in (f"{owner}'s ", f"{owner}’s "):
                 if owner and words.lower().startswith(prefix) and len(words) > len(prefix):
                     words = words[len(prefix) :]
@@ -203,18 +222,19 @@ def reverse_question(
     >>> reverse_question([TableRef("Booker Prize"), TableRef("Nobel Prize in Literature")],
     ...     "author", "authors", [("nationality", "Nigeria", "entity")], "year", [], {})
     'Of the authors listed in the Wikipedia tables "Booker Prize" and "Nobel Prize in \
-Literature", find the only one whose nationality is Nigeria. Then find its year and list every \
+Literature", find the only one whose nationality is Nigeria. Then find their year and list every \
 other author in these tables with the same year.'
     """
     labels = labels or {}
     described = " and ".join(condition_phrase(labels.get(r, r), value, k) for r, value, k in clues)
     row = " in the same row" if len(clues) > 1 else ""
     pivot = relation_words(labels.get(pivot_relation, pivot_relation))
+    owner = "their" if "person" in noun_classes(kind) else "its"  # "find their degree"
     each = ", as each table states them" if len(tables) > 1 else ""
     asked = f" For each, give {_attributes(relations, kinds, labels)}{each}." if relations else ""
     return (
         f"Of the {kind_plural} listed in the Wikipedia tables {join([t.quoted() for t in tables])}, "
-        f"find the only one {described}{row}. Then find its {pivot} and list every other {kind} "
+        f"find the only one {described}{row}. Then find {owner} {pivot} and list every other {kind} "
         f"in these tables with the same {pivot}.{asked}"
     )
 

@@ -59,6 +59,7 @@ from seekgraph.synth.leaper.questions import (
     table_labels,
     table_ref,
 )
+from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.phrasing.words import relation_words, value_kind
 
@@ -139,7 +140,8 @@ class _Union:
 
     def descriptive(self, relation: str) -> bool:
         """Whether `relation` describes the family's things (not a count, rank, result or
-        score), judged by its header and every value it holds in the family's tables."""
+        score, nor notes), judged by its header and every value it holds in the family's
+        tables."""
         if relation in self._descriptive:
             return self._descriptive[relation]
         values = [
@@ -148,7 +150,11 @@ class _Union:
             if f["relation"] == relation
         ]
         words = self.labels.get(relation) or relation_words(relation)
-        self._descriptive[relation] = is_descriptive(words, values)
+        kinds = [kind for kind, _ in values]
+        said = phrase_attribute(words, kinds, [name for _, name in values]).text
+        # a clue or pivot is said as "whose X is" and "its X": a noun phrase of its own ("their
+        # degree"), never notes, an unexplained abbreviation ("CERO") or a clause
+        self._descriptive[relation] = said.startswith("their ") and is_descriptive(words, values)
         return self._descriptive[relation]
 
     def holders(self, relation: str, value: str) -> set[str]:

@@ -37,6 +37,7 @@ from seekgraph.common.embeddings import EMBEDDER_NAME
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.ingest.tables import UNLINKED
 from seekgraph.synth.leaper.bicliques import Biclique, maximal_bicliques_cypher_groups
 from seekgraph.synth.leaper.common import (
     LeaperConfig,
@@ -271,6 +272,11 @@ def union_task(
     anchor_sets = [sets[t["tree_id"]] for t in chosen]
     names = {a["id"]: a["name"] for t in chosen for a in t["anchors"] if a["id"]}
     common = sorted(set.intersection(*anchor_sets)) if family else []
+    if len({t.get("title") for t in chosen}) > 1:
+        # an unlinked name is one thing only within one article: two articles' "St Wilfrid's
+        # Church" are two churches
+        common = [e for e in common if not e.startswith(UNLINKED)]
+        facts = [f for f in facts if f["entity_id"] in common]
     relations = list(biclique.relations)
     asked = held_relations(relations, facts, common)
     labels = table_labels(chosen[0].get("headers") or [])

@@ -27,6 +27,7 @@ from seekgraph.synth.phrasing.words import (
     NOT_PARTICIPLES,
     PREPOSITIONS,
     participle,
+    plural,
     relation_words,
     values_are,
 )
@@ -136,6 +137,16 @@ _NOTE_WORDS = frozenset(
     ["notes", "note", "comments", "comment", "remarks", "remark", "description", "details"]
 )
 _YEAR_SPAN = re.compile(r"^\(?(1[0-9]\d\d|20\d\d)\s*[–—-]\s*(1[0-9]\d\d|20\d\d)\)?$")
+
+
+_SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
+
+
+def _dates_in(kinds: set[str], texts: Sequence[str]) -> bool:
+    """Whether a column holds dates or years (typed, or a year in most of its texts)."""
+    if kinds & {"year", "date"} or not texts:
+        return bool(kinds & {"year", "date"})
+    return 2 * sum(bool(re.search(r"\b(?:1[5-9]|20)\d\d\b", t)) for t in texts) > len(texts)
 
 
 def _lifespans(texts: Sequence[str]) -> bool:
@@ -390,6 +401,10 @@ def phrase_attribute(
     scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
     if scores and (set(low) & _SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
         return Phrase("the score")
+    if low == ["years"] and _lifespans(texts):
+        return Phrase("the years they lived")  # "Years: 1901–1966" of people
+    if low == ["year"] and values_are(kinds, {"date"}):
+        return Phrase("the date")  # "Year: September 14, 1935" is a date
     if (
         len(tokens) == 1
         and low[0] in _YEAR_HEADERS
@@ -485,12 +500,13 @@ def phrase_attribute(
         return Phrase(_THIRD_PERSON[lowered[0]])  # a bridge's "Carries": what it carries
     if lowered in (["tons"], ["tonnes"], ["grt"], ["tonnage"]):
         return Phrase("their tonnage")  # "Tons: 1,200" of a ship
-    if lowered in (["number"], ["dates"]) or lowered[-1] == "data":
+    if (
+        lowered in (["number"], ["dates"], ["change"], ["percent", "change"])
+        or lowered[-1] == "data"
+    ):
         return Phrase(reason="vague")  # "Dates: 1913 built 1975 NRHP-listed", "UNESCO data"
     if lowered in (["notability"], ["notable", "for"], ["known", "for"]):
         return Phrase("what they are known for")  # "Notability: Actor"
-    if lowered == ["years"] and _lifespans(texts):
-        return Phrase("the years they lived")  # "Years: 1901–1966" of people
     if len(out) == 1 and lowered[0] in _BARE_ADJECTIVES:
         return Phrase(reason="no_noun")  # "Current" (drivers, in a table by nationality)
     if (
@@ -516,8 +532,8 @@ def phrase_attribute(
         and bool(re.fullmatch(r"[a-z]{3,}ed", lowered[0]))
     )
     if lowered[0] in _PAST_VERBS or (verb_first and lowered[0] not in NOT_PARTICIPLES):
-        if not dated:
-            return Phrase(reason="verb")
+        if not dated or not _dates_in(kinds, texts):
+            return Phrase(reason="verb")  # "Spoofed title: Alias" gives no time
         return Phrase(f"the {unit} they {text[0].lower()}{text[1:]}")  # "Began operation"
     if len(out) == 2 and lowered[0] in ("number", "total") and participle(out[1], True):
         return Phrase(f"how many were {lowered[1]}")  # "Number built", "Total produced"
@@ -569,6 +585,9 @@ def phrase_attribute(
     if counted:
         return Phrase(counted)
     phrase = attribute_phrase(text, kinds)
+    shown = phrase.split()
+    if len(out) >= 2 and _SEASON_TOKEN.fullmatch(shown[-1]) and shown[-2] not in PREPOSITIONS:
+        phrase = " ".join([*shown[:-1], "in", shown[-1]])  # "Finishing position 2018-19"
     return Phrase(phrase) if '"' not in phrase else Phrase(reason="preposition")
 
 
@@ -592,6 +611,33 @@ def _subject_of_participle(out: list[str], kinds: set[str]) -> Phrase | None:
     return Phrase(f"the {when} the {' '.join(nouns)} {be} {rest[-1]}")
 
 
+# nouns a header may give in the singular for a count of them ("Match: 127", "Goal: 13")
+_COUNT_NOUNS = frozenset(
+    [
+        "goal",
+        "match",
+        "game",
+        "appearance",
+        "cap",
+        "win",
+        "loss",
+        "draw",
+        "assist",
+        "try",
+        "wicket",
+        "episode",
+        "seat",
+        "floor",
+    ]
+)
+
+
+def _sequence(texts: list[str]) -> bool:
+    """Whether the values number the rows 1, 2, 3, ... (a match number, not a count)."""
+    numbers = [t.strip() for t in texts]
+    return numbers == [str(i) for i in range(1, len(numbers) + 1)] and len(numbers) > 2
+
+
 def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:
     """'the number of floors' for a plural noun of counts ("Floors: 84", "Beds available: 37",
     "Women's premierships: 2", "Games: 45 (1, 44)"); '' for any other header."""
@@ -601,6 +647,9 @@ def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:
     if "in" in lowered or "of" in lowered:
         return ""
     words = lowered[:-1] if len(lowered) >= 2 and lowered[-1] == "available" else lowered
+    if len(words) <= 2 and words[-1] in _COUNT_NOUNS and not _sequence(texts):
+        words = [*words[:-1], plural(words[-1])]  # "Goal: 13" of a player: his goals
+        lowered = words
     last = words[-1]
     if len(words) > 3 or not re.fullmatch(r"[a-z'’-]{3,}s", last) or last.endswith("ss"):
         return ""
@@ -618,6 +667,8 @@ def condition_phrase(name: str, value: str, value_kind: str) -> str:
 
     >>> condition_phrase("date", "April 28, 2002", "date")
     'that is listed with the date April 28, 2002'
+    >>> condition_phrase("contents", "6 gold torcs", "text"), condition_phrase("status", "x", "text")
+    ('whose contents are 6 gold torcs', 'whose status is x')
     """
     words = relation_words(name)
     if words.lower() in ("year", "date", "season") and value_kind in ("year", "date", "text"):
@@ -626,7 +677,9 @@ def condition_phrase(name: str, value: str, value_kind: str) -> str:
     if verb is None:
         if words.split()[-1].lower() in PREPOSITIONS:
             return f'whose "{words}" column reads {value}'
-        return f"whose {words} is {value}"
+        last = words.split()[-1].lower()
+        plural_noun = last.endswith("s") and not last.endswith(("ss", "us", "is"))
+        return f"whose {words} {'are' if plural_noun else 'is'} {value}"  # "contents are"
     _, phrase = verb
     last = words.split()[-1].lower()
     preposition = "on" if value_kind == "date" else "in"

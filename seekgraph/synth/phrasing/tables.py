@@ -49,8 +49,8 @@ class TableRef:
         parts = []
         if section.lower() not in GENERIC_SECTIONS and section.lower() not in title.lower():
             parts.append(f'section "{section}"')
-        elif self.columns:
-            parts.append(columns_phrase(self.columns))
+        elif section.lower() in GENERIC_SECTIONS and columns_phrase(self.columns):
+            parts.append(columns_phrase(self.columns))  # no section tells it from the others
         if marks and self.first_rows:
             parts.append(f"first {self.first_rows} rows")
         if marks and self.selection:

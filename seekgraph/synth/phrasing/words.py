@@ -25,6 +25,7 @@ PARTICIPLES = frozenset(
         "closed",
         "released",
         "built",
+        "rebuilt",
         "formed",
         "elected",
         "appointed",
@@ -214,9 +215,14 @@ def values_are(kinds: Iterable[str], wanted: set[str]) -> bool:
 
 def lower_word(word: str) -> str:
     """'Co-Hosts' → 'co-hosts', 'Highest-grossing' → 'highest-grossing', 'FIFA', 'iPod' and
-    'McDonald' kept (a capital after the first letter of a piece marks a name or acronym)."""
+    'McDonald' kept (a capital after the first letter of a piece marks a name or acronym), and
+    'V-League' (a capital letter alone before a hyphen is a name's part).
+
+    >>> lower_word("V-League"), lower_word("Co-Hosts")
+    ('V-League', 'co-hosts')
+    """
     pieces = [p for p in re.split(r"[-/']", word) if p]
-    if any(ch.isupper() for p in pieces for ch in p[1:]):
+    if any(ch.isupper() for p in pieces for ch in p[1:]) or re.match(r"[A-Z]-[A-Z]", word):
         return word
     return word.lower()
 
