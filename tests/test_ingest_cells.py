@@ -71,6 +71,8 @@ def test_a_key_cell_lists_what_it_names_outside_parentheses() -> None:
         ("Total Eclipse of the Heart", ("/wiki/Total_Eclipse_of_the_Heart",), None),
         ("Average White Band", ("/wiki/Average_White_Band",), None),
         ("48 kg", (), None),
+        # the total of a city's boroughs, linking the city (whole-corpus audit, session 40)
+        ("Total Berlin", ("/wiki/Berlin",), "summary_row"),
     ],
 )
 def test_summary_and_blank_rows(text: str, links: tuple[str, ...], reason: str | None) -> None:

@@ -68,7 +68,9 @@ _COLLECTIVE = re.compile(
     r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|several|many|\d+)\s+)?",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[a-z\)\]]{2}) \. ")
+# a tokenised full stop (" . "), or one with no space before the next sentence ("an Indian
+# politician.He was elected")
+_SENTENCE_END = re.compile(r"(?<=[a-z\)\]]{2}) \. |(?<=[a-z]{3})\.(?=[A-Z][a-z])")
 _NOT_NOUNS = _words(
     """former retired professional american british english held located situated used
     given defined known formed created designed developed maintained contested licensed
@@ -293,6 +295,8 @@ def page_kind(text: str | None) -> str | None:
 
     >>> page_kind("Samsung Tower Palace is a group of seven towers , lettered A-G .")
     'tower'
+    >>> page_kind("Nandigam Suresh is an Indian politician.He was elected to the Lok Sabha .")
+    'politician'
     >>> page_kind("Lotte World Tower ( Korean : 롯데월드타워 ) is a 123-floor , 555.7-metre "
     ...           "( 1,823 ft ) supertall skyscraper located in Seoul .")
     'skyscraper'

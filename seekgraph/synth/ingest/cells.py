@@ -577,9 +577,15 @@ def key_rejection(cell: Cell) -> str | None:
         return "blank_key"
     if len(_words(text)) > MAX_KEY_WORDS:
         return "prose_key"  # a sentence or a track list names no one entity
-    if cell.links:
-        return None  # a linked cell names its entity ("Average White Band")
     first = _fold(text).split()[0] if text else ""
+    if (
+        cell.links
+        and first in SUMMARY_WORDS
+        and not _fold(title_from_id(cell.links[0])).startswith(first)
+    ):
+        return "summary_row"  # "Total Berlin" linking Berlin: the sum of the rows above
+    if cell.links:
+        return None  # a linked cell names its entity ("Average White Band", "Total Drama")
     if first in PLACEHOLDER_STARTS:
         return "blank_key"
     words = _words(text)

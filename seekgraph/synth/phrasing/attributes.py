@@ -139,6 +139,7 @@ _NOTE_WORDS = frozenset(
 _YEAR_SPAN = re.compile(r"^\(?(1[0-9]\d\d|20\d\d)\s*[–—-]\s*(1[0-9]\d\d|20\d\d)\)?$")
 
 
+_CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re.IGNORECASE)
 _SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
 
 
@@ -405,6 +406,9 @@ def phrase_attribute(
         return Phrase("the years they lived")  # "Years: 1901–1966" of people
     if low == ["year"] and values_are(kinds, {"date"}):
         return Phrase("the date")  # "Year: September 14, 1935" is a date
+    centuries = sum(bool(_CENTURY.match(t.strip())) for t in texts)
+    if low in (["date"], ["dates"], ["dating"]) and texts and 2 * centuries > len(texts):
+        return Phrase("the century")  # "Date: 13th" of a manuscript
     if (
         len(tokens) == 1
         and low[0] in _YEAR_HEADERS
