@@ -73,6 +73,7 @@ def test_a_key_cell_lists_what_it_names_outside_parentheses() -> None:
         ("48 kg", (), None),
         # the total of a city's boroughs, linking the city (whole-corpus audit, session 40)
         ("Total Berlin", ("/wiki/Berlin",), "summary_row"),
+        ("not arranged", (), "blank_key"),  # no winner that season
     ],
 )
 def test_summary_and_blank_rows(text: str, links: tuple[str, ...], reason: str | None) -> None:

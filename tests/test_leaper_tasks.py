@@ -346,3 +346,17 @@ def test_an_unlinked_name_is_no_shared_answer_across_articles(
         "/wiki/Nadine_Gordimer",
         "/wiki/Kazuo_Ishiguro",
     }
+
+
+def test_clues_are_names_and_pivots_are_no_lengths() -> None:
+    """Whole-corpus audit (session 40): a description is no clue, a drought's length no
+    pivot."""
+    from seekgraph.synth.leaper.descriptive import is_descriptive
+    from seekgraph.synth.leaper.tasks_reverse import _names_a_value
+
+    assert _names_a_value({"kind": "value", "name": "Bunyodkor Stadium"})
+    assert _names_a_value({"kind": "entity", "name": "Prince Leopold, Duke of Albany"})
+    assert not _names_a_value(
+        {"kind": "value", "name": "Some Melbourne Victory matches, some Socceroos matches"}
+    )
+    assert not is_descriptive("length of drought", [("text", "7 seasons"), ("text", "3 seasons")])

@@ -182,7 +182,7 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
     "person": (
         "people",
         _words(
-            """person man woman curler actor actress athlete author bishop boxer businessman
+            """person man woman curler commander actor actress athlete author bishop boxer businessman
             businesswoman captain cardinal chairman chancellor character chef coach comedian
             composer conductor cricketer cyclist dancer defender designer diplomat director
             driver economist editor engineer entertainer entrepreneur executive farmer

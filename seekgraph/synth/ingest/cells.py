@@ -495,6 +495,10 @@ def names_other(text: str, link: str) -> bool:
     (False, False)
     >>> names_other("William G. Thompson", "/wiki/William_George_Thompson")
     False
+    >>> names_other("1998-99 1", "/wiki/1998–99_FIS_Cross-Country_World_Cup")
+    True
+    >>> names_other("10 (1972, 1976, 1980)", "/wiki/UEFA_Euro_1972")
+    True
     """
     shown = " ".join(text.split())
     title = _fold(strip_disambiguator(title_from_id(link)))
@@ -515,8 +519,10 @@ def names_other(text: str, link: str) -> bool:
     if dated and dated.group(1) not in _dashes(folded):
         return True  # a season or edition page behind a team, a league or a placing
     extra = set(_content(title)) - set(_content(shown))
-    if _SEASON.match(shown) and extra:
-        return True
+    if _SEASON.match(re.sub(r"\s+\d{1,2}$", "", shown)) and extra:
+        return True  # "1998-99 1" (a footnote mark after the season) linking the season's cup
+    if re.match(r"^\d+\s*\(", shown) and not re.match(r"^\d", title):
+        return True  # "10 (1972, 1976, ...)": a count, linking one of the editions counted
     return _names_another_part(shown, link)
 
 
@@ -544,9 +550,11 @@ def _names_another_part(text: str, link: str) -> bool:
 
 def is_placeholder(text: str, header: str = "") -> bool:
     """True for a cell that stands for no value: blank, ``-``, ``—``, ``N/A``, ``TBA``, ``?``,
-    or its column's own header (a "Website" column whose cells read "Website": the link text of
+    "not arranged" or "not awarded", or its column's own header (a "Website" column whose cells read "Website": the link text of
     an external link, which the table's export dropped)."""
     folded = _fold(" ".join(text.split())).strip(" .:*")
+    if re.fullmatch(r"(?:not|never) (?:arranged|held|awarded|contested|presented)", folded):
+        return True  # "not arranged": no winner that season
     return folded in BLANK_KEYS or (bool(header) and folded == _fold(" ".join(header.split())))
 
 

@@ -23,7 +23,7 @@ _MEASURE_WORDS = {
     "attendance", "votes", "percentage", "pct", "gold", "silver", "bronze", "medals", "seats",
     "population", "average", "avg", "gf", "ga", "gd", "diff", "tally", "w", "l", "d", "gp",
     "pld", "mp", "sales", "gross", "earnings", "rating", "ratings", "viewers", "aggregate",
-    "agg",
+    "agg", "length", "drought", "duration", "capacity",
 }  # fmt: skip
 _SCORE = re.compile(r"^[a-z]?\s*\d+\s*[–—-]\s*\d+\b")
 _RANK = re.compile(r"^(?:t-?|=)?\d{1,3}(?:st|nd|rd|th)?$|^\d{1,3}(?:st|nd|rd|th)\b")

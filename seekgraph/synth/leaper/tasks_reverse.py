@@ -195,6 +195,13 @@ def read_union(driver: neo4j.Driver, database: str | None, union: dict[str, Any]
     )
 
 
+def _names_a_value(fact: dict[str, Any]) -> bool:
+    """Whether a fact's value is short enough to be a clue: a name or a few words, not a
+    description ("Some Melbourne Victory matches, some Socceroos matches")."""
+    text = str(fact.get("name") or fact.get("id") or "")
+    return fact.get("kind") == "entity" or (len(text.split()) <= 5 and not re.search(r"[,;]", text))
+
+
 def row_clues(
     driver: neo4j.Driver,
     database: str | None,
@@ -221,7 +228,7 @@ def row_clues(
     for f in facts:
         if f["relation"] == pivot_relation or not nameable(f["relation"]):
             continue
-        if union.descriptive(f["relation"]):
+        if union.descriptive(f["relation"]) and _names_a_value(f):
             rows.setdefault((f["table_id"], f["row"]), []).append(f)
     for row_facts in rows.values():
         clues = choose_clues(driver, database, bridge, row_facts, max_clues)

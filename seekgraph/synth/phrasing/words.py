@@ -92,6 +92,9 @@ _IRREGULAR = {
     "alga": "algae",
     "larva": "larvae",
     "nucleus": "nuclei",
+    "herbarium": "herbaria",
+    "aquarium": "aquaria",
+    "sanatorium": "sanatoria",
 }
 _SINGULAR = {v: k for k, v in _IRREGULAR.items()}
 # "-us" nouns whose plural adds "es" ("campuses"): the rule below would leave "campuse"
