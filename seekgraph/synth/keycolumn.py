@@ -17,7 +17,7 @@ prize table, the films of a filmography). For column ``j`` of a table with ``n``
 A column is *usable* when its link ratio reaches ``min_link_ratio`` (waived when the whole table
 has no links, as in plain CSV, and for a distinct column with an entity header or one the section
 names) and its uniqueness reaches ``min_uniqueness``; the best usable column wins if its score
-reaches ``min_score``. Two rules about what the columns are override the score:
+reaches ``min_score``. Rules about what the columns are override the score:
 
 - an *affiliation* (a team, club, college, country or suburb column, or a relation such as "To
   club" or "River crossed") is not the key when a distinct column names the people or things the
@@ -451,9 +451,9 @@ def choose_key_column(
         single = [s for s in usable if not holds_several(s.header) and s.uniqueness >= 0.8]
         if single:
             best = max(single, key=lambda s: (s.score, -s.index))
-    columns = [[row[j] if j < len(row) else Cell("") for row in rows] for j in range(len(header))]
     if best.score < min_score and any_links:
         return None
+    columns = [[row[j] if j < len(row) else Cell("") for row in rows] for j in range(len(header))]
     sides = sum(bool(set(re.findall(r"[a-z]+(?:-[a-z]+)?", h.lower())) & _SIDES) for h in header)
     if (
         best.context == 0
