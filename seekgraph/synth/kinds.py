@@ -289,6 +289,10 @@ def _continues(after: str) -> bool:
     return after[:1].islower() and low not in _STOPS and low not in _ARTICLES and not _verbal(low)
 
 
+_BORN = re.compile(r"\b([A-Z][a-z]+) born\b")
+_TRACK_AND_FIELD = re.compile(r"\btrack and field\b", re.IGNORECASE)
+
+
 def page_kind(text: str | None) -> str | None:
     """The singular head noun of what a page's first sentence says its subject is, or None
     ("X is a German pop music singer ." → ``singer``; "Statistics of ..." → None).
@@ -300,12 +304,18 @@ def page_kind(text: str | None) -> str | None:
     >>> page_kind("Lotte World Tower ( Korean : 롯데월드타워 ) is a 123-floor , 555.7-metre "
     ...           "( 1,823 ft ) supertall skyscraper located in Seoul .")
     'skyscraper'
+    >>> page_kind("Mark Herrera is a Maltese born athlete who competes for Malta .")
+    'athlete'
+    >>> page_kind("Mike Schumacher is a track and field athlete who competed for Luxembourg .")
+    'athlete'
     """
     match = _COPULA.search(first_sentence(text or ""))
     if not match:
         return None
     words: list[str] = []
     phrase = _COLLECTIVE.sub("", _ASIDE.sub(" ", match.group(1)), count=1)
+    # compounds the noun phrase holds whole: "a Maltese born athlete", "a track and field athlete"
+    phrase = _BORN.sub(r"\1-born", _TRACK_AND_FIELD.sub("track-and-field", phrase))
     tokens = phrase.split()
     for i, token in enumerate(tokens):
         low = token.lower()
