@@ -232,3 +232,15 @@ def test_a_column_of_teams_gives_way_to_the_country_whose_team_it_is() -> None:
     medals = [[Cell("Gold"), row[2], Cell(f"Event {i}")] for i, row in enumerate(teams[:3])]
     key = choose_key_column(["Medal", "Name", "Event"], medals)
     assert key is not None and key.header == "Name"
+
+
+def test_quantities_with_units_are_no_key() -> None:
+    # whole-corpus audit (session 40): "Which frequencies are listed ...": a multiplex table
+    # keyed by its "474.166 MHz" column; the multiplexes are its operators' services
+    rows = [
+        [Cell(f), Cell(ch), *_cells(op)]
+        for f, ch, op in [("474.166 MHz", "21+", "SDN"), ("482.166 MHz", "22+", "BBC B"),
+                          ("498.000 MHz", "24", "Arqiva A"), ("506.000 MHz", "25", "Digital 3&4")]
+    ]  # fmt: skip
+    key = choose_key_column(["Frequency", "UHF", "Operator"], rows)
+    assert key is not None and key.header == "Operator"

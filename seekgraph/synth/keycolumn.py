@@ -344,9 +344,22 @@ def is_affiliation(header: str) -> bool:
     return head_noun(header) in AFFILIATION_WORDS
 
 
+# a quantity with its unit: "474.166 MHz", "12 km", "3.5 kg"
+_MEASURE = re.compile(
+    r"^[\d.,]+\s*(?:[kmg]?hz|[kmg]w|km|mi|m|ft|cm|mm|kg|lb|lbs|t|ha|acres?|%)(?:\s*\([^()]*\))?$",
+    re.IGNORECASE,
+)
+
+
 def is_literal(text: str) -> bool:
-    """A year, date, number, or a record, score or result: never a thing a table lists."""
-    return typed_value(text)[0] != "text" or bool(_RECORD.match(text.strip().lower()))
+    """A year, date, number, a quantity with its unit ("474.166 MHz"), or a record, score or
+    result: never a thing a table lists.
+
+    >>> is_literal("474.166 MHz"), is_literal("3–1"), is_literal("25 mm Hotchkiss anti-tank gun")
+    (True, True, False)
+    """
+    low = text.strip().lower()
+    return typed_value(text)[0] != "text" or bool(_RECORD.match(low) or _MEASURE.match(low))
 
 
 def column_stats(
