@@ -550,8 +550,9 @@ def _names_another_part(text: str, link: str) -> bool:
 
 def is_placeholder(text: str, header: str = "") -> bool:
     """True for a cell that stands for no value: blank, ``-``, ``—``, ``N/A``, ``TBA``, ``?``,
-    "not arranged" or "not awarded", or its column's own header (a "Website" column whose cells read "Website": the link text of
-    an external link, which the table's export dropped)."""
+    "not arranged" or "not awarded", or its column's own header (a "Website" column whose
+    cells read "Website": the link text of an external link, which the table's export
+    dropped)."""
     folded = _fold(" ".join(text.split())).strip(" .:*")
     if re.fullmatch(r"(?:not|never) (?:arranged|held|awarded|contested|presented)", folded):
         return True  # "not arranged": no winner that season

@@ -111,25 +111,18 @@ def table_labels(headers: Iterable[dict[str, str]], key_header: str = "") -> dic
     'home stadium capacity'
     """
     owner = " ".join(key_header.lower().split())
-    headers = list(headers)
-    venue = next(
-        (
-            label(h["relation"], h["header"]).lower()
-            for h in headers
-            if h.get("relation") and _VENUE.search(label(h["relation"], h["header"]).lower())
-        ),
-        "",
-    )
+    said = [
+        (h["relation"], label(h["relation"], h["header"])) for h in headers if h.get("relation")
+    ]
+    venue = next((w.lower() for _, w in said if _VENUE.search(w.lower())), "")
     labels: dict[str, str] = {}
-    for h in headers:
-        if h.get("relation"):
-            words = label(h["relation"], h["header"])
-            if venue and words.lower() == "capacity" and not _VENUE.search(owner):
-                words = f"{venue} capacity"  # "their home stadium capacity"
-            for prefix in (f"{owner}'s ", f"{owner}’s "):
-                if owner and words.lower().startswith(prefix) and len(words) > len(prefix):
-                    words = words[len(prefix) :]
-            labels.setdefault(h["relation"], words)
+    for relation, words in said:
+        if venue and words.lower() == "capacity" and not _VENUE.search(owner):
+            words = f"{venue} capacity"  # "their home stadium capacity"
+        for prefix in (f"{owner}'s ", f"{owner}’s "):
+            if owner and words.lower().startswith(prefix) and len(words) > len(prefix):
+                words = words[len(prefix) :]
+        labels.setdefault(relation, words)
     return labels
 
 

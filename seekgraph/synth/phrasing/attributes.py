@@ -29,6 +29,7 @@ from seekgraph.synth.phrasing.words import (
     participle,
     plural,
     relation_words,
+    singular,
     values_are,
 )
 
@@ -678,14 +679,13 @@ def condition_phrase(name: str, value: str, value_kind: str) -> str:
     if words.lower() in ("year", "date", "season") and value_kind in ("year", "date", "text"):
         return f"that is listed with the {words.lower()} {value}"
     verb = _verb(words, value_kind in ("year", "date"))
-    if verb is None:
-        if words.split()[-1].lower() in PREPOSITIONS:
-            return f'whose "{words}" column reads {value}'
-        last = words.split()[-1].lower()
-        plural_noun = last.endswith("s") and not last.endswith(("ss", "us", "is"))
-        return f"whose {words} {'are' if plural_noun else 'is'} {value}"  # "contents are"
-    _, phrase = verb
     last = words.split()[-1].lower()
+    if verb is None:
+        if last in PREPOSITIONS:
+            return f'whose "{words}" column reads {value}'
+        be = "is" if singular(last) == last else "are"  # "whose contents are"
+        return f"whose {words} {be} {value}"
+    _, phrase = verb
     preposition = "on" if value_kind == "date" else "in"
     who = "who" if last in PERSON_VERBS else "that"
     singular_verb = phrase.replace("were ", "was ", 1) if phrase.startswith("were ") else phrase
