@@ -117,6 +117,10 @@ def test_clues_and_pivots_name_a_word() -> None:
         ("Population 2010", {"number"}, ["512"], "their population in 2010"),
         ("Greek name", {"text"}, ["Ολυμπιακός"], "their Greek name"),
         ("Years won", {"year"}, ["1998"], "the years they won"),
+        # one thing named two ways, and a plural marker (real OTT-QA headers)
+        ("Town/City", {"entity"}, ["Leeds"], "their town or city"),
+        ("Teams/Clubs", {"entity"}, ["Kedah FA"], "their teams or clubs"),
+        ("Creator/s", {"entity"}, ["Bob Kane"], "their creator"),
     ],
 )
 def test_phrase_attribute_on_real_headers(
@@ -135,6 +139,11 @@ def test_phrase_attribute_on_real_headers(
         ("Moving from", "preposition"),
         ("Notes", "notes"),
         ("Meaning or notes", "notes"),
+        # two facts in one column, or notes beside a fact (real OTT-QA headers)
+        ("Year/Degree", "merged"),
+        ("Nationality/profession", "merged"),
+        ("Guests/Segments", "merged"),
+        ("Notes/Mission", "notes"),
     ],
 )
 def test_unphrasable_attributes_are_not_asked(header: str, reason: str) -> None:

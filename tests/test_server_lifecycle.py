@@ -114,6 +114,17 @@ def test_lifecycle_start_twice_kill9_recover_and_auth(own_server: ServerSettings
     code, out = _cli(own_server, "db", "stop")
     assert "not running" in out
 
+    # after a clean stop the install has its class archive (this server's, or an earlier
+    # one's), this server's note of what it wrote is gone, and the next start reads it
+    archive = server.class_archive(own_server)
+    assert archive.is_file() and not (own_server.home / "run" / "class-archive").exists()
+    server.start(own_server)
+    try:
+        pid = server.status(own_server).pid
+        assert f"-XX:SharedArchiveFile={archive}" in psutil.Process(pid).cmdline()
+    finally:
+        server.stop(own_server)
+
 
 def test_port_in_use_is_detected(own_server: ServerSettings, tmp_path: Path) -> None:
     import socket

@@ -339,6 +339,24 @@ _YEAR_HEADERS = {
     "date": "the date",
 }
 _ALLOWED = re.compile(r"^[\w\s'’–-]+$")
+# "A / B" headers a person reads as one thing named two ways ("Town/City", "Teams/Clubs",
+# "Class / type"): both heads in one group. Any other pair is two facts in one column
+# ("Year/Degree", "Nationality/profession", "Guests/Segments"): not asked.
+_ALTERNATIVES = tuple(
+    frozenset(group.split())
+    for group in (
+        "town city suburb village area state country province region district county "
+        "municipality location place territory prefecture locality parish island nation",
+        "school club team college university nation franchise",
+        "league division conference competition",
+        "class type category model variant kind style genre",
+        "party coalition alliance",
+        "seat capital",
+        "denomination affiliation religion",
+        "position role",
+        "name title",
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -399,6 +417,9 @@ def phrase_attribute(
     tokens = [t for t in words.split() if t]
     if not tokens:
         return Phrase(reason="no_words")
+    alternatives = _alternatives(tokens)
+    if alternatives is not None:
+        return alternatives
     low = [t.lower() for t in tokens]
     scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
     if scores and (set(low) & _SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
@@ -594,6 +615,35 @@ def phrase_attribute(
     if len(out) >= 2 and _SEASON_TOKEN.fullmatch(shown[-1]) and shown[-2] not in PREPOSITIONS:
         phrase = " ".join([*shown[:-1], "in", shown[-1]])  # "Finishing position 2018-19"
     return Phrase(phrase) if '"' not in phrase else Phrase(reason="preposition")
+
+
+def _alternatives(tokens: list[str]) -> Phrase | None:
+    """Why an "A / B" header cannot be asked (notes on either side; two facts in one column),
+    or None when it can (no slash, one thing named two ways, or a measure in two units).
+
+    >>> _alternatives("Year / Degree".split()).reason, _alternatives("Town / City".split())
+    ('merged', None)
+    >>> _alternatives("Notes / Mission".split()).reason, _alternatives("Height metres / feet".split())
+    ('notes', None)
+    """
+    if "/" not in tokens:
+        return None
+    parts: list[list[str]] = [[]]
+    for token in tokens:
+        if token == "/":
+            parts.append([])
+        else:
+            parts[-1].append(token.lower())
+    if any(len(word) <= 2 for part in parts for word in part):
+        return None  # "h / a": abbreviations, said as such later
+    if any(set(part) & _NOTE_WORDS for part in parts):
+        return Phrase(reason="notes")  # "Notes/Mission", "Fee/Notes"
+    heads = {singular(part[-1]) for part in parts if part}
+    if all(part and part[-1] in _SPELLED_UNITS for part in parts[1:]):
+        return None  # "Height metres / feet": the units are cut later
+    if len(heads) < 2 or any(heads <= group for group in _ALTERNATIVES):
+        return None
+    return Phrase(reason="merged")
 
 
 def _subject_of_participle(out: list[str], kinds: set[str]) -> Phrase | None:
