@@ -346,11 +346,16 @@ _ALTERNATIVES = tuple(
     frozenset(group.split())
     for group in (
         "town city suburb village area state country province region district county "
-        "municipality location place territory prefecture locality parish island nation",
-        "school club team college university nation franchise",
-        "league division conference competition",
+        "municipality location place territory prefecture locality parish island nation "
+        "neighborhood neighbourhood canton regency range",
+        "school club team college university nation franchise province",
+        "league division conference competition tournament",
         "class type category model variant kind style genre",
-        "party coalition alliance",
+        "sculptor designer artist architect composer lyricist author compiler writer "
+        "manufacturer publisher developer builder",
+        "album single song film movie",
+        "division unit regiment brigade",
+        "party coalition alliance group",
         "seat capital",
         "denomination affiliation religion",
         "position role",
