@@ -639,7 +639,7 @@ def _alternatives(tokens: list[str]) -> Phrase | None:
             parts.append([])
         else:
             parts[-1].append(token.lower())
-    if any(len(word) <= 2 for part in parts for word in part):
+    if any(len(part) == 1 and len(part[0]) <= 2 for part in parts):
         return None  # "h / a": abbreviations, said as such later
     if any(set(part) & _NOTE_WORDS for part in parts):
         return Phrase(reason="notes")  # "Notes/Mission", "Fee/Notes"
