@@ -180,11 +180,12 @@ def _keep_archive(settings: ServerSettings) -> None:
         return
     written = Path(note.read_text().strip())
     note.unlink()
+    archive = class_archive(settings)  # asks `java -version`: once
     with contextlib.suppress(OSError):  # only a speed-up: a stop never fails on it
-        if written.is_file() and class_archive(settings).is_file():
+        if written.is_file() and archive.is_file():
             written.unlink()  # another server's came first
         elif written.is_file():
-            written.replace(class_archive(settings))
+            written.replace(archive)
 
 
 def _ensure_password(settings: ServerSettings) -> str:
