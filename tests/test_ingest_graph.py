@@ -236,8 +236,8 @@ def _rejections(driver: neo4j.Driver) -> dict[str, str]:
 def test_two_folders_with_the_same_file_names_both_stay_intact(
     clean_db: neo4j.Driver, database: str | None, tmp_path: Path
 ) -> None:
-    """Ids come from the source path and the content, never from a file's stem: a header-only
-    `prizes.csv` from another folder is a table of its own, a broken line of another
+    """Ids come from the source and the path, never from a file's stem: a header-only
+    `prizes.csv` from another folder (another source) is a table of its own, a broken line of another
     `tables.jsonl` a rejection of its own, and a ragged copy of a kept table from another file
     does not replace it."""
     first, second = tmp_path / "first", tmp_path / "second"
@@ -256,7 +256,7 @@ def test_two_folders_with_the_same_file_names_both_stay_intact(
     after = {t["table_id"]: t for t in list_tables(clean_db, database)}
 
     csv_ids = sorted(t for t in after if t.startswith("csv:"))
-    assert len(csv_ids) == 2 and all(t.startswith("csv:extra/prizes.csv@") for t in csv_ids)
+    assert csv_ids == ["csv:first/extra/prizes.csv", "csv:second/extra/prizes.csv"]
     kept_csv = next(t for t in csv_ids if t in before)
     assert after[kept_csv]["status"] == "kept" and after[kept_csv]["n_rows"] > 5
     kept = table["table_id"]

@@ -56,7 +56,7 @@ def test_latin1_csv_is_rejected_for_encoding() -> None:
     (item,) = list(read_csv(BAD_DATA / "latin1.csv"))
     assert isinstance(item, Unreadable)
     assert item.reason == "encoding"
-    assert item.record_id.startswith("csv:latin1.csv@")
+    assert item.record_id == "csv:latin1.csv"  # no source named: the file's name alone
 
 
 def test_broken_json_line_is_rejected_and_the_rest_is_read() -> None:

@@ -66,7 +66,7 @@ def test_default_tables_anchor_on_the_entity_column() -> None:
     assert chosen["List_of_Nobel_laureates_in_Literature_1"] == "Laureate"
     assert chosen["List_of_sovereign_states_1"] == "Country"
     assert chosen["csv:prizes.csv"] == "Author"  # no links at all: uniqueness and header decide
-    assert chosen["html:article.html"] == "Author"  # html:article.html@<digest>#0
+    assert chosen["html:article.html#0"] == "Author"
 
 
 def test_unusable_columns_give_no_key() -> None:

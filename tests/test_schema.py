@@ -86,7 +86,10 @@ def test_a_graph_of_the_previous_version_is_migrated(
     assert recorded_version(clean_db, database) == 1
     said: list[str] = []
     apply_schema(clean_db, database, echo=said.append)
-    assert said == ["schema migrated from version 1 to 2: vector indexes rebuilt unquantized"]
+    assert said == [
+        "schema migrated from version 1 to 2: vector indexes rebuilt unquantized",
+        "schema migrated from version 2 to 3: CSV and HTML tables named by source and path",
+    ]
     assert _vector_indexes(clean_db, database)["page_embedding"] is False
     assert _version(clean_db, database) == [SCHEMA_VERSION]
     records, _, _ = clean_db.execute_query(
@@ -99,6 +102,51 @@ def test_a_graph_of_the_previous_version_is_migrated(
     said.clear()
     apply_schema(clean_db, database, echo=said.append)
     assert said == []  # nothing left to migrate
+
+
+def test_a_graph_of_version_2_retires_tables_named_by_their_content(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """Version 2 named a CSV table by its content (`csv:<path>@<digest>`); version 3 by its
+    source and path. The old table is retired (no rows, no page) and what was built on it goes
+    stale; a JSONL table, named by its record, is left alone."""
+    clean_db.execute_query(
+        "CREATE (:SchemaVersion {name: 'seekgraph', version: 2}) "
+        "CREATE (old:Table {table_id: 'csv:extra/prizes.csv@0123abcd', status: 'kept'}) "
+        "CREATE (old)-[:HAS_ROW]->(:Row {row_id: 'csv:extra/prizes.csv@0123abcd#r0'}) "
+        "CREATE (:Page {page_id: 'table:csv:extra/prizes.csv@0123abcd'})-[:RENDERS]->(old) "
+        "CREATE (tree:Tree {tree_id: 'tree:csv:extra/prizes.csv@0123abcd'})-[:FROM_TABLE]->(old) "
+        "CREATE (task:Task {task_id: 'basic-1', status: 'kept'})-[:BUILT_FROM]->(tree) "
+        "CREATE (:Rollout {rollout_id: 'basic-1/t/m/0', status: 'done', isr: 1.0})"
+        "-[:FOR_TASK]->(task) "
+        "CREATE (:Table {table_id: 'Booker_Prize_1', status: 'kept'})",
+        database_=database,
+    )
+    said: list[str] = []
+    apply_schema(clean_db, database, echo=said.append)
+    assert said == [
+        "schema migrated from version 2 to 3: CSV and HTML tables named by source and path"
+    ]
+    records, _, _ = clean_db.execute_query(
+        "MATCH (t:Table) OPTIONAL MATCH (t)<-[:HAS_ROW|RENDERS]-(x) "
+        "RETURN t.table_id AS id, t.status AS status, count(x) AS parts ORDER BY id",
+        database_=database,
+    )
+    assert [(r["id"], r["status"], r["parts"]) for r in records] == [
+        ("Booker_Prize_1", "kept", 0),
+        ("csv:extra/prizes.csv@0123abcd", "retired", 0),
+    ]
+    records, _, _ = clean_db.execute_query(
+        "MATCH (n) WHERE n:Tree OR n:Task OR n:Rollout "
+        "RETURN labels(n)[0] AS label, n.status AS status, n.stale_reason AS why ORDER BY label",
+        database_=database,
+    )
+    assert [(r["label"], r["status"]) for r in records] == [
+        ("Rollout", "stale"),
+        ("Task", "stale"),
+        ("Tree", None),
+    ]
+    assert all("schema version 2" in r["why"] for r in records)
 
 
 def test_an_empty_graph_is_at_the_current_version(

@@ -41,6 +41,25 @@ def _unquantize_vector_indexes(driver: neo4j.Driver, database: str | None) -> in
     return len(rows)
 
 
+def _retire_content_ids(driver: neo4j.Driver, database: str | None) -> int:
+    """Retire CSV and HTML tables whose ids named their content (`csv:<path>@<digest>`):
+    version 3 names a table by its source and path, so an edited file is a new version of one
+    table. The old tables cannot be renamed (their source was never recorded), so they are
+    retired as a table gone from its source is, and what was built on them goes stale;
+    ingesting their folders again builds them under the new ids."""
+    rows = [
+        {
+            "table_id": r["table_id"],
+            "reason": f"table {r['table_id']} has an id of schema version 2",
+            "detail": "its id named its content; ingest its folder again",
+        }
+        for r in cypher.read(driver, "schema/find_content_id_tables", database=database)
+    ]
+    for name in ("ingest/mark_derived_stale", "ingest/delete_table_parts", "ingest/retire_tables"):
+        cypher.run_batches(driver, name, rows, database=database, batch_size=10)
+    return len(rows)
+
+
 @dataclass(frozen=True)
 class Migration:
     """One change of the schema: what it does, from which version, and the step itself
@@ -53,8 +72,10 @@ class Migration:
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "vector indexes rebuilt unquantized", _unquantize_vector_indexes),
+    Migration(2, "CSV and HTML tables named by source and path", _retire_content_ids),
 )
-SCHEMA_VERSION = MIGRATIONS[-1].from_version + 1  # 2: vector indexes unquantized
+# 3: CSV and HTML tables named by source and path (2: vector indexes unquantized)
+SCHEMA_VERSION = MIGRATIONS[-1].from_version + 1
 
 
 def recorded_version(driver: neo4j.Driver, database: str | None = None) -> int | None:

@@ -8,5 +8,6 @@ SET r.task_id = row.task_id, r.policy = row.policy, r.model = row.model,
     r.tool_calls = row.tool_calls, r.valid_turns = row.valid_turns, r.tokens = row.tokens,
     r.prompt_tokens = row.prompt_tokens, r.completion_tokens = row.completion_tokens,
     r.error = row.error, r.seconds = row.seconds, r.max_rounds = row.max_rounds,
-    r.shard = row.shard, r.pruned = false, r.status = 'done', r.finished_at = datetime()
+    r.shard = row.shard, r.pruned = false, r.status = 'done', r.finished_at = datetime(),
+    r.stale_reason = null
 MERGE (r)-[:FOR_TASK]->(t)

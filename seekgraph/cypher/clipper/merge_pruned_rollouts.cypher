@@ -4,7 +4,8 @@ MATCH (o:Rollout {rollout_id: row.original_id})
 MERGE (p:Rollout {rollout_id: row.rollout_id})
 SET p += row.props, p.pruned = true, p.task_id = o.task_id, p.policy = o.policy,
     p.model = o.model, p.status = o.status, p.termination = o.termination,
-    p.prediction = o.prediction, p.kept = o.kept, p.shard = o.shard, p.max_rounds = o.max_rounds
+    p.prediction = o.prediction, p.kept = o.kept, p.shard = o.shard, p.max_rounds = o.max_rounds,
+    p.stale_reason = o.stale_reason
 MERGE (p)-[:PRUNED_FROM]->(o)
 WITH p, o, row
 CALL (p, o) {

@@ -2,7 +2,8 @@
 // topic group whose search found them.
 UNWIND $rows AS row
 MERGE (b:Biclique {biclique_id: row.biclique_id})
-SET b.trees = row.trees, b.relations = row.relations, b.size = size(row.trees)
+SET b.trees = row.trees, b.relations = row.relations, b.size = size(row.trees),
+    b.stale_reason = null
 WITH b, row
 CALL (b, row) {
   UNWIND row.trees AS tid

@@ -6,8 +6,12 @@ SET t.kind = 'leaper', t.variant = row.variant, t.question = row.question,
     t.question_source = row.question_source,
     t.answer_json = row.answer_json, t.status = row.status, t.reason = row.reason,
     t.n_targets = row.n_targets, t.split = row.split, t.tree_json = row.tree_json,
-    t.spec_json = row.spec_json
+    t.spec_json = row.spec_json, t.stale_reason = null
 WITH t, row
+CALL (t) {
+  MATCH (t)-[old:BUILT_FROM|TARGET|CLUE|PIVOT]->()
+  DELETE old
+}
 CALL (t, row) {
   UNWIND row.trees AS tid
   MATCH (x:Tree {tree_id: tid})

@@ -1,7 +1,9 @@
 // One key per artifact: every node seekgraph writes has a stable, unique id.
 // Applied by `seekgraph db init` (and by stages that need them); IF NOT EXISTS keeps it idempotent.
 // Sources
+CREATE CONSTRAINT source_name IF NOT EXISTS FOR (n:Source) REQUIRE n.name IS UNIQUE;
 CREATE CONSTRAINT table_id IF NOT EXISTS FOR (n:Table) REQUIRE n.table_id IS UNIQUE;
+CREATE CONSTRAINT table_version_id IF NOT EXISTS FOR (n:TableVersion) REQUIRE n.version_id IS UNIQUE;
 CREATE CONSTRAINT column_id IF NOT EXISTS FOR (n:Column) REQUIRE n.column_id IS UNIQUE;
 CREATE CONSTRAINT row_id IF NOT EXISTS FOR (n:Row) REQUIRE n.row_id IS UNIQUE;
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.entity_id IS UNIQUE;

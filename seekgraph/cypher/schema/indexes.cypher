@@ -1,5 +1,6 @@
 // Lookup indexes on the properties stages filter by (keys above already have one).
 CREATE INDEX table_status IF NOT EXISTS FOR (n:Table) ON (n.status);
+CREATE INDEX table_source_name IF NOT EXISTS FOR (n:Table) ON (n.source_name);
 CREATE INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name);
 CREATE INDEX value_normalized IF NOT EXISTS FOR (n:Value) ON (n.kind, n.normalized);
 CREATE INDEX task_variant IF NOT EXISTS FOR (n:Task) ON (n.variant);

@@ -3,7 +3,7 @@
 // set (TARGET {role: 'answer'}), provenance (BUILT_FROM) and the constant an expansion replaced.
 UNWIND $rows AS row
 MERGE (t:Task {task_id: row.task_id})
-SET t += row.props, t.created_at = coalesce(t.created_at, datetime())
+SET t += row.props, t.created_at = coalesce(t.created_at, datetime()), t.stale_reason = null
 WITH t, row
 CALL (t, row) {
   UNWIND row.variables AS v

@@ -44,6 +44,7 @@ KEYS = {
     "Entity": "entity_id",
     "Value": "value_id",
     "Page": "page_id",
+    "Source": "name",
 }
 SHARED = ("Header", "Entity", "Value")  # nodes any record may change: held until the end
 Node = tuple[str, str]  # (label, key)
@@ -67,6 +68,7 @@ class _TableState:
     origin: str | None
     batch: int
     page: str | None = None  # the page that renders it
+    version: str | None = None
 
 
 @dataclass
@@ -119,6 +121,9 @@ class BulkGraph:
             "ingest/merge_pages": self._merge_page,
             "ingest/merge_page_links": self._merge_page_links,
             "ingest/delete_table_parts": self._delete_table_parts,
+            "ingest/record_table_versions": self._nothing_served_yet,
+            "ingest/mark_derived_stale": self._nothing_served_yet,
+            "ingest/merge_sources": self._merge_source,
         }
         # after these writes a batch of records is complete
         # (ingest writes page links a slice at a time: `seekgraph.synth.ingest.pages.LINK_SLICE`)
@@ -137,10 +142,13 @@ class BulkGraph:
                     "content_hash": t.content_hash,
                     "status": t.status,
                     "origin": t.origin,
+                    "version": t.version,
                 }
                 for i in params["ids"]
                 if (t := self.tables.get(i)) is not None
             ]
+        if name == "ingest/find_source_tables":
+            return []  # a first load: no source has tables in the graph yet
         if name == "ingest/find_pages":
             return [
                 {"page_id": i, "content_hash": page.content_hash}
@@ -358,6 +366,15 @@ class BulkGraph:
         state = self.pages[row["page_id"]]
         state.content_hash, state.links_batch = row["content_hash"], self.batch
 
+    def _merge_source(self, row: dict[str, Any]) -> None:
+        source, _ = self._merge("Source", row["name"], "S:" + row["name"])
+        self._set(source, location=row["location"])
+
+    def _nothing_served_yet(self, row: dict[str, Any]) -> None:
+        """A first load starts from an empty graph: no tree, task or rollout was built on a
+        table yet, and a table read twice within the load was never served in its first
+        version, so there is no stale work to mark and no earlier version to keep."""
+
     def _delete_table_parts(self, row: dict[str, Any]) -> None:
         """A table read again with other content (from another file of the same load): every
         row its batch wrote goes (the table node is written again by `merge_tables`)."""
@@ -387,7 +404,11 @@ class BulkGraph:
             self.n_nodes += len(nodes)
         for table_id, props in self.local["Table"].items():
             self.tables[table_id] = _TableState(
-                props.get("content_hash"), props.get("status"), props.get("origin"), self.batch
+                props.get("content_hash"),
+                props.get("status"),
+                props.get("origin"),
+                self.batch,
+                version=props.get("version"),
             )
         for page_id in self.local["Page"]:
             self.pages[page_id] = _PageState(self.batch)

@@ -26,6 +26,16 @@ class IngestConfig:
     files: tuple[Path, ...] = option(
         (), "Ingest these table or page files instead of a data folder (repeatable)."
     )
+    source: str = option(
+        "",
+        "Name of the data folder as a source (default: the folder's name; `default` for the "
+        "packaged data). Table ids start with it; give the old name for a folder that moved.",
+    )
+    retire_missing: bool = option(
+        False,
+        "Retire the tables of this source that the folder no longer holds (file or record "
+        "gone): their rows and page go, what was built on them goes stale.",
+    )
     page_source: str = option(
         "",
         "Source label of ingested pages (empty: article with out_links, else passage).",
@@ -69,7 +79,7 @@ class IngestConfig:
     def fingerprint(self) -> str:
         """A hash of the cleaning settings (not where the input is, not the batch sizes): a
         table ingested under other settings is cleaned again."""
-        skip = {"data", "files", "page_source", "key_llm"}
+        skip = {"data", "files", "page_source", "key_llm", "source", "retire_missing"}
         cleaning = {
             k: v for k, v in asdict(self).items() if not k.endswith("_batch") and k not in skip
         }

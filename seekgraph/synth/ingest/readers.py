@@ -7,10 +7,11 @@ ids are article names, OTT-QA ids are ``/wiki/X``; both map to ``/wiki/X`` via `
 A record that cannot be read (a broken JSON line, bytes that are not UTF-8) becomes an
 `Unreadable` naming the record and the reason; the reader then goes on with the next one.
 
-Ids come from the source and the content, never from a file's stem alone: `name` is the file's
-path relative to the data folder, and a CSV or HTML table (or a JSONL record without an id of
-its own) also carries a digest of its bytes, so two folders with a ``prizes.csv`` each give two
-tables, and the same bytes give the same id wherever they lie.
+Ids name a table's place, never its content: `name` is the file's path relative to the data
+folder, and a CSV or HTML table's id is ``csv:<source>/<name>`` (``html:<source>/<name>#<index>``),
+so two folders (two sources) with a ``prizes.csv`` each give two tables, and an edited file gives
+the same table in a new version (`seekgraph.synth.ingest.sources`). A JSONL table keeps the
+record's own ``table_id`` (a record without one is named by its line and a digest of its bytes).
 """
 
 from __future__ import annotations
@@ -130,11 +131,13 @@ def read_ottqa(path: Path, source: str = "ottqa", name: str | None = None) -> It
         )
 
 
-def read_csv(path: Path, name: str | None = None) -> Iterator[TableItem]:
-    """One table per CSV file (first row = header); a file that is not UTF-8 is rejected."""
+def read_csv(path: Path, name: str | None = None, source: str = "") -> Iterator[TableItem]:
+    """One table per CSV file (first row = header); a file that is not UTF-8 is rejected.
+
+    Its id is ``csv:<source>/<name>`` (``csv:<name>`` without a source name)."""
     name = name or path.name
     data = path.read_bytes()
-    table_id = f"csv:{name}@{digest(data)}"
+    table_id = f"csv:{_within(source, name)}"
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -212,17 +215,21 @@ def _html_cell(tag: Any) -> Cell:
     return Cell(text, tuple(dict.fromkeys(links)))
 
 
-def read_html(path: Path, name: str | None = None) -> Iterator[TableItem]:
+def _within(source: str, name: str) -> str:
+    return f"{source}/{name}" if source else name
+
+
+def read_html(path: Path, name: str | None = None, source: str = "") -> Iterator[TableItem]:
     """Every ``table.wikitable`` of a Wikipedia article; header rows are rows of only ``th``.
 
     With several header rows (``Winner`` spanning ``Author`` and ``Work``) the lowest row
-    names the column, which is the most specific name.
+    names the column, which is the most specific name. Ids: ``html:<source>/<name>#<index>``.
     """
     from bs4 import BeautifulSoup
 
     name = name or path.name
     data = path.read_bytes()
-    file_id = f"html:{name}@{digest(data)}"
+    file_id = f"html:{_within(source, name)}"
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -265,12 +272,13 @@ def read_html(path: Path, name: str | None = None) -> Iterator[TableItem]:
 
 
 def read_tables(
-    path: Path, source: str | None = None, name: str | None = None
+    path: Path, source: str | None = None, name: str | None = None, source_name: str = ""
 ) -> Iterator[TableItem]:
     """Dispatch on the file name: ``.jsonl[.gz]``/``.json``, ``.csv``, ``.html``/``.htm``.
 
     `source` labels JSONL tables (default ``ottqa``); CSV and HTML tables are labelled by format.
-    `name` is the path relative to the data folder (default: the file name).
+    `name` is the path relative to the data folder (default: the file name); `source_name`
+    the data folder's name as a source, which CSV and HTML table ids start with.
     """
     lower = path.name.lower()
     label = name or path.name
@@ -279,9 +287,9 @@ def read_tables(
     if lower.endswith((".jsonl", ".jsonl.gz", ".json")):
         return read_ottqa(path, source or "ottqa", label)
     if lower.endswith(".csv"):
-        return read_csv(path, label)
+        return read_csv(path, label, source_name)
     if lower.endswith((".html", ".htm")):
-        return read_html(path, label)
+        return read_html(path, label, source_name)
     raise IngestError(f"{path}: unknown table format (expected .jsonl, .jsonl.gz, .csv or .html)")
 
 

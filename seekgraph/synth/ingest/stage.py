@@ -12,12 +12,24 @@ from seekgraph.graphdb.stages import StageContext, StageReport
 from seekgraph.synth.ingest.config import IngestConfig
 from seekgraph.synth.ingest.pages import ingest_pages
 from seekgraph.synth.ingest.readers import file_kind, read_pages, read_tables
+from seekgraph.synth.ingest.sources import (
+    Source,
+    SourceReading,
+    claim_sources,
+    record_sources,
+    retire_missing,
+    source_of,
+)
 from seekgraph.synth.ingest.tables import ingest_tables
-from seekgraph.synth.ingest.writers import GraphWriter
+from seekgraph.synth.ingest.writers import CypherWriter, GraphWriter
 
 TABLE_FILES = ("tables.jsonl", "extra/prizes.csv", "extra/article.html")
 PAGE_FILES = ("pages.jsonl",)
 DATA_SUFFIXES = (".jsonl", ".jsonl.gz", ".csv", ".html", ".htm")
+# the readers' rejections (`Unreadable`): a record that could not be read as a table
+UNREADABLE = frozenset(
+    {"broken_file", "broken_json", "encoding", "bad_shape", "empty", "no_header"}
+)
 
 
 def default_data_dir() -> Path:
@@ -33,34 +45,54 @@ def _key_llm(spec: str) -> LLMBackend | None:
     return load_backend(spec)
 
 
+@dataclass(frozen=True)
+class InputFile:
+    """A file to read: its path, its name (the path relative to its source's folder, which
+    record ids carry) and the source it belongs to."""
+
+    path: Path
+    name: str
+    source: Source
+
+
 @dataclass
 class InputFiles:
-    """What the stage reads: table and page files, each with its name (the path relative to
-    the data folder, which record ids carry), a source label, and files it leaves alone."""
+    """What the stage reads: table and page files, a label for JSONL tables (``default`` for
+    the packaged data), files it leaves alone, and whether it read a whole folder (only then
+    can a table be missing from its source)."""
 
-    tables: list[tuple[Path, str]]
-    pages: list[tuple[Path, str]]
-    source: str | None = None
+    tables: list[InputFile]
+    pages: list[InputFile]
+    label: str | None = None
     ignored: list[str] = field(default_factory=list)
+    whole_folder: bool = True
+
+    @property
+    def sources(self) -> list[Source]:
+        return list(dict.fromkeys(f.source for f in [*self.tables, *self.pages]))
 
 
 def input_files(config: IngestConfig) -> InputFiles:
     """The files the stage reads, in order."""
     if config.files:
         kinds = {p: file_kind(p) for p in config.files}
+        named = [(p, kind, source_of(p.parent, config.source)) for p, kind in kinds.items()]
         return InputFiles(
-            [(p, p.name) for p, kind in kinds.items() if kind == "tables"],
-            [(p, p.name) for p, kind in kinds.items() if kind == "pages"],
+            [InputFile(p, p.name, src) for p, kind, src in named if kind == "tables"],
+            [InputFile(p, p.name, src) for p, kind, src in named if kind == "pages"],
+            whole_folder=False,
         )
     folder = config.data or default_data_dir()
     if not folder.is_dir():
         raise StageError(f"data folder {folder} does not exist", hint="check --data")
     if config.data is None:
+        source = source_of(folder, config.source, default=True)
         return InputFiles(
-            [(folder / n, n) for n in TABLE_FILES if (folder / n).is_file()],
-            [(folder / n, n) for n in PAGE_FILES if (folder / n).is_file()],
+            [InputFile(folder / n, n, source) for n in TABLE_FILES if (folder / n).is_file()],
+            [InputFile(folder / n, n, source) for n in PAGE_FILES if (folder / n).is_file()],
             "default",
         )
+    source = source_of(folder, config.source)
     files = sorted(p for p in folder.rglob("*") if p.is_file() and not _hidden(p, folder))
     found = [p for p in files if p.name.lower().endswith(DATA_SUFFIXES)]
     if not found:
@@ -69,15 +101,29 @@ def input_files(config: IngestConfig) -> InputFiles:
             hint=f"expected files ending in {', '.join(DATA_SUFFIXES)}",
         )
     kinds = {p: file_kind(p) for p in found}
+
+    def listed(kind: str) -> list[InputFile]:
+        return [
+            InputFile(p, p.relative_to(folder).as_posix(), source)
+            for p, k in kinds.items()
+            if k == kind
+        ]
+
     return InputFiles(
-        [(p, p.relative_to(folder).as_posix()) for p, k in kinds.items() if k == "tables"],
-        [(p, p.relative_to(folder).as_posix()) for p, k in kinds.items() if k == "pages"],
+        listed("tables"),
+        listed("pages"),
         ignored=[p.relative_to(folder).as_posix() for p in files if p not in kinds],
     )
 
 
 def _hidden(path: Path, folder: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(folder).parts)
+
+
+def _unreadable_since(report: StageReport, before: int) -> bool:
+    """Whether a record read after the first `before` rejections could not be read: no table
+    of that file is then taken for missing (the unread record may be one of them)."""
+    return any(r.reason in UNREADABLE for r in report.rejections[before:])
 
 
 def _records(report: StageReport) -> int:
@@ -101,40 +147,63 @@ def run_ingest(
     `writer`: where the graph goes (default: the server; `seekgraph.synth.ingest.bulk` for a first load)."""
     report = StageReport("ingest")
     files = input_files(config)
+    if config.retire_missing and not files.whole_folder:
+        raise StageError(
+            "--retire-missing needs a data folder: files named one by one are not a whole source",
+            hint="pass --data FOLDER",
+        )
+    claim_sources(ctx.driver, ctx.database, files.sources)
+    writer = writer or CypherWriter(ctx.driver, ctx.database)
     if files.ignored:
         shown = ", ".join(files.ignored[:10]) + (" ..." if len(files.ignored) > 10 else "")
         ctx.echo(f"ingest: ignoring {len(files.ignored)} files that are not data: {shown}")
         report.notes["ignored files"] = len(files.ignored)
     llm = _key_llm(config.key_llm)
     tables_report = StageReport("ingest")
-    for path, name in files.tables:
+    readings = {s: SourceReading(s, set(), set()) for s in files.sources}
+    for file in files.tables:
         seen = _records(tables_report)
-        with ctx.progress(f"tables {name}") as bar:
+        rejected = tables_report.rejected
+        reading = readings[file.source]
+        with ctx.progress(f"tables {file.name}") as bar:
             ingest_tables(
                 ctx.driver,
-                read_tables(path, files.source, name),
+                read_tables(file.path, files.label, file.name, file.source.name),
                 config,
                 database=ctx.database,
                 report=tables_report,
                 llm=llm,
                 on_record=bar.update,
                 writer=writer,
+                place=(file.source.name, file.name),
+                seen_ids=reading.seen,
             )
-        _note_empty_file(tables_report, name, seen, "table")
+        if _unreadable_since(tables_report, rejected):
+            reading.unsure_paths.add(file.name)
+        _note_empty_file(tables_report, file.name, seen, "table")
     pages_report = StageReport("ingest")
-    for path, name in files.pages:
+    for file in files.pages:
         seen = _records(pages_report)
-        with ctx.progress(f"pages {name}") as bar:
+        with ctx.progress(f"pages {file.name}") as bar:
             ingest_pages(
                 ctx.driver,
-                read_pages(path, config.page_source or files.source, name),
+                read_pages(file.path, config.page_source or files.label, file.name),
                 config,
                 database=ctx.database,
                 report=pages_report,
                 on_record=bar.update,
                 writer=writer,
             )
-        _note_empty_file(pages_report, name, seen, "page")
+        _note_empty_file(pages_report, file.name, seen, "page")
+    record_sources(writer, files.sources)
+    if files.whole_folder:
+        for reading in readings.values():
+            retire_missing(
+                writer,
+                reading,
+                tables_report,
+                retire=config.retire_missing,
+            )
     for part in (tables_report, pages_report):
         report.keep(part.kept)
         report.skip(part.skipped)
@@ -143,5 +212,6 @@ def run_ingest(
         report.notes.update(part.notes)
     report.notes["tables kept"] = tables_report.kept
     report.notes["pages kept"] = pages_report.kept
-    report.notes["files"] = ", ".join(n for _, n in [*files.tables, *files.pages]) or "none"
+    report.notes["files"] = ", ".join(f.name for f in [*files.tables, *files.pages]) or "none"
+    report.notes["source"] = ", ".join(s.name for s in files.sources) or "none"
     return report

@@ -1,7 +1,8 @@
 """Writing tables into the graph: clean, pick the key column, then MERGE in batches.
 
 For each batch of tables: tables already in the graph with the same content hash (content plus
-cleaning settings) are skipped; changed ones lose their old rows first; kept tables get columns,
+cleaning settings) are skipped; changed ones keep their old version for provenance, mark what
+was built on them stale (`seekgraph.synth.ingest.sources`) and lose their old rows; kept tables get columns,
 rows, cells (linked cells → `Entity` keyed by link target, others → typed `Value`), FACT edges
 named by the header's current relation, and a rendered `Page`; finally the `Table` node itself is
 written with its hash, which marks it finished (a killed run redoes only unfinished tables).
@@ -33,6 +34,7 @@ from seekgraph.synth.ingest.clean import Verdict, check_table, dropped_rows, tab
 from seekgraph.synth.ingest.config import IngestConfig
 from seekgraph.synth.ingest.places import location, rejected_locations
 from seekgraph.synth.ingest.records import Cell, RawTable, Unreadable
+from seekgraph.synth.ingest.sources import VersionChange, supersede
 from seekgraph.synth.ingest.values import clean_text, typed_value, value_id
 from seekgraph.synth.ingest.writers import CypherWriter, GraphWriter
 from seekgraph.synth.keycolumn import ColumnStats, column_stats, llm_key_column
@@ -60,7 +62,10 @@ def render_table(table: RawTable) -> str:
     return "\n".join(lines)
 
 
-def _table_node(table: RawTable, verdict: Verdict, content_hash: str) -> dict[str, Any]:
+def _table_node(
+    table: RawTable, verdict: Verdict, content_hash: str, version: str, place: tuple[str, str]
+) -> dict[str, Any]:
+    """The Table node's row; `place`: (source name, path of its file in the source)."""
     return {
         "table_id": table.table_id,
         "title": table.title,
@@ -76,6 +81,9 @@ def _table_node(table: RawTable, verdict: Verdict, content_hash: str) -> dict[st
         "key_score": verdict.key.score if verdict.key else None,
         "content_hash": content_hash,
         "origin": table.origin or None,
+        "version": version,
+        "source_name": place[0] or None,
+        "path": place[1] or None,
     }
 
 
@@ -329,10 +337,14 @@ def ingest_tables(
     on_record: Callable[[int], None] | None = None,
     llm: LLMBackend | None = None,
     writer: GraphWriter | None = None,
+    place: tuple[str, str] = ("", ""),
+    seen_ids: set[str] | None = None,
 ) -> StageReport:
     """Clean and write `items` (from the readers); returns the stage report.
 
-    `writer`: where reads and writes go (default: the server, through `driver`).
+    `writer`: where reads and writes go (default: the server, through `driver`). `place`:
+    the source name and the path of the file in it, stored on each table (what
+    ``--retire-missing`` compares); `seen_ids` collects the ids of the tables read.
 
     With `llm`, close calls between key columns are decided by the model (see `_ask_llm`).
 
@@ -358,10 +370,12 @@ def ingest_tables(
         }
         batch = _Rows()
         redo: list[dict[str, str]] = []
+        changes: list[VersionChange] = []
         nodes: list[dict[str, Any]] = []
         seen: set[str] = set()
         for table in tables:
-            digest = f"{table.content_hash()}-{fingerprint}"
+            version = table.content_hash()
+            digest = f"{version}-{fingerprint}"
             if table.table_id in seen:
                 report.reject(
                     table.table_id,
@@ -370,6 +384,9 @@ def ingest_tables(
                 )
                 continue
             seen.add(table.table_id)
+            repeated = seen_ids is not None and table.table_id in seen_ids
+            if seen_ids is not None:
+                seen_ids.add(table.table_id)
             before = existing.get(table.table_id)
             if before and before["content_hash"] == digest:
                 report.skip()
@@ -385,7 +402,13 @@ def ingest_tables(
                 continue
             if before:
                 redo.append({"table_id": table.table_id})
-            nodes.append(_table_node(table, verdict, digest))
+                # read earlier in this run (another file): that version was never served
+                changes.append(
+                    VersionChange(table.table_id, None, version, repeated=True)
+                    if repeated
+                    else VersionChange.of(before, version)
+                )
+            nodes.append(_table_node(table, verdict, digest, version, place))
             if verdict.reason:
                 where = f" (at {location(table.origin)})" if table.origin else ""
                 report.reject(table.table_id, verdict.reason, verdict.detail + where)
@@ -403,6 +426,7 @@ def ingest_tables(
                 report.reject(f"{table.table_id}#r{r}", reason, f"key cell {text!r}")
             batch.add(table, key.index, mappings, {r for r, _, _ in dropped})
             report.keep()
+        supersede(writer, changes)
         writer.write("ingest/delete_table_parts", redo, batch_size=10)
         batch.write(writer, config.cell_batch)
         # a table node is the resume marker (a re-run skips it): its rejection goes first
