@@ -203,5 +203,8 @@ def test_a_version_change_says_what_changed() -> None:
     assert "back in its source" in VersionChange("t", "a", "b", was_retired=True).reason
     assert source_of(Path("/x/corpus")).name == "corpus"
     assert source_of(Path("/x/corpus"), "wiki").given
+    # the packaged data's folder moves with each install: never taken for another folder
+    packaged = source_of(Path("/venv/seekgraph/synth/default_data"), default=True)
+    assert (packaged.name, packaged.given) == ("default", True)
     with pytest.raises(StageError, match="without '/'"):
         source_of(Path("/x"), "a/b")

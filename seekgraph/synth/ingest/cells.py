@@ -159,9 +159,14 @@ def undoubled(text: str) -> str:
 
 
 def _before_script(text: str) -> str:
-    """The text before its first Chinese, Japanese or Korean character (all of it if none)."""
+    """The text before its first Chinese, Japanese or Korean character (all of it if none),
+    without the bracket or dash that opened the cut part ("Kaisho (海翔)" -> "Kaisho").
+
+    >>> _before_script("Kaisho (海翔)"), _before_script("Tokyo – 東京")
+    ('Kaisho', 'Tokyo')
+    """
     cut = _CJK.search(text)
-    return text[: cut.start()] if cut else text
+    return text[: cut.start()].rstrip(" ([{–-—/,:;") if cut else text
 
 
 def display_name(entity_id: str) -> str:
@@ -499,12 +504,16 @@ def names_other(text: str, link: str) -> bool:
     True
     >>> names_other("10 (1972, 1976, 1980)", "/wiki/UEFA_Euro_1972")
     True
+    >>> names_other("IMO number: 9781425", "/wiki/IMO_number")
+    True
     """
     shown = " ".join(text.split())
     title = _fold(strip_disambiguator(title_from_id(link)))
     folded = _fold(shown)
     if not shown or title == folded:
         return False
+    if folded.startswith(title) and folded[len(title) :].lstrip().startswith(":"):
+        return True  # the link is the label of the value that follows: "IMO number: 9781425"
     if _AT_THE.search(title) and not _AT_THE.search(folded):
         return True
     if title.startswith("list of ") and not folded.startswith("list of "):

@@ -12,9 +12,10 @@ those rows are rejected one by one with their own reason).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
-from seekgraph.synth.ingest.cells import key_rejection
+from seekgraph.synth.ingest.cells import key_links, key_rejection
 from seekgraph.synth.ingest.config import IngestConfig
 from seekgraph.synth.ingest.records import Cell, RawTable
 from seekgraph.synth.keycolumn import ColumnStats, choose_key_column
@@ -68,12 +69,22 @@ def regularise(table: RawTable) -> RawTable:
 
 
 def dropped_rows(table: RawTable, key: int) -> tuple[tuple[int, str, str], ...]:
-    """Rows whose key cell names no entity: ``(row index, reason, key text)``."""
-    return tuple(
-        (r, reason, row[key].text)
-        for r, row in enumerate(table.rows)
-        if (reason := key_rejection(row[key])) is not None
-    )
+    """Rows whose key cell names no entity of its own: ``(row index, reason, key text)``.
+
+    Besides `key_rejection`'s blank and summary keys, a row whose key cell links several
+    entities that each have a row of their own is an ``aggregate_row`` ("Saaremaa and Muhu"
+    above Saaremaa's and Muhu's rows: the area of both), whose values belong to no one of them.
+    """
+    alone = Counter(links[0] for row in table.rows if len(links := key_links(row[key])) == 1)
+    dropped = []
+    for r, row in enumerate(table.rows):
+        reason = key_rejection(row[key])
+        links = key_links(row[key])
+        if reason is None and len(links) >= 2 and all(alone[x] for x in links):
+            reason = "aggregate_row"
+        if reason is not None:
+            dropped.append((r, reason, row[key].text))
+    return tuple(dropped)
 
 
 def check_table(table: RawTable, config: IngestConfig) -> Verdict:

@@ -43,12 +43,13 @@ class Source:
 
 def source_of(folder: Path, name: str = "", *, default: bool = False) -> Source:
     """The source a folder is: the given `name`, else the folder's own name (``default`` for
-    the packaged data)."""
+    the packaged data, whose folder moves with every install of seekgraph: it is never taken
+    for another folder)."""
     derived = DEFAULT_SOURCE if default else folder.resolve().name
     chosen = name.strip() or derived
     if "/" in chosen or not chosen:
         raise StageError(f"source name {chosen!r} must be a non-empty name without '/'")
-    return Source(chosen, str(folder.resolve()), given=bool(name.strip()))
+    return Source(chosen, str(folder.resolve()), given=bool(name.strip()) or default)
 
 
 def claim_sources(driver: neo4j.Driver, database: str | None, sources: list[Source]) -> None:

@@ -426,6 +426,8 @@ def phrase_attribute(
     if alternatives is not None:
         return alternatives
     low = [t.lower() for t in tokens]
+    if len(low) == 1 and low[0] in _CODED_HEADERS and _codes(texts):
+        return Phrase(reason="abbreviation")  # "Type: N.P.P", "Type: CR": codes left unexplained
     scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
     if scores and (set(low) & _SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
         return Phrase("the score")
@@ -612,6 +614,9 @@ def phrase_attribute(
     subject = _subject_of_participle(out, kinds)
     if subject is not None:
         return subject
+    population = _population(lowered, kinds)
+    if population:
+        return Phrase(population)
     counted = _counted(lowered, kinds, texts)
     if counted:
         return Phrase(counted)
@@ -690,6 +695,44 @@ _COUNT_NOUNS = frozenset(
         "floor",
     ]
 )
+
+
+_CODED_HEADERS = frozenset(["type", "types", "status", "category", "kind"])
+_CODE = r"(?:[A-Z]{1,4}|(?:[A-Za-z]{1,3}\.)+[A-Za-z]{0,3})"
+_CODES = re.compile(rf"{_CODE}(?:\s+{_CODE})*")
+
+
+def _codes(texts: Sequence[str]) -> bool:
+    """Whether most values are codes ("N.P.P", "T.M.C", "CR", "NR CR WL"): a generic header
+    over them ("Type") asks for abbreviations the question cannot explain.
+
+    >>> _codes(["N.P", "T.M.C", "M", "N.P.P"]), _codes(["Town", "City", "Village"])
+    (True, False)
+    """
+    said = [t.strip() for t in texts if t.strip()]
+    return len(said) >= 3 and 5 * sum(bool(_CODES.fullmatch(t)) for t in said) >= 4 * len(said)
+
+
+def _population(lowered: list[str], kinds: set[str]) -> str:
+    """'their population in the 2010 census' or 'their estimated population in 2017' for a
+    column of counts headed by a census or an estimate (a city's "2010 Census: 1,327,407");
+    '' for any other header.
+
+    >>> _population(["2010", "census"], {"number"}), _population(["2017", "estimates"], {"number"})
+    ('their population in the 2010 census', 'their estimated population in 2017')
+    """
+    if not values_are(kinds, {"number"}):
+        return ""
+    years = [w for w in lowered if re.fullmatch(r"1[5-9]\d\d|20\d\d", w)]
+    rest = [w for w in lowered if w not in years and w not in ("in", "the")]
+    if len(years) > 1:
+        return ""
+    year = years[0] if years else ""
+    if rest == ["census"]:
+        return f"their population in the {year} census" if year else "their census population"
+    if rest in (["estimate"], ["estimates"], ["estimated"], ["population", "estimate"]):
+        return f"their estimated population in {year}" if year else "their estimated population"
+    return ""
 
 
 def _sequence(texts: list[str]) -> bool:

@@ -151,6 +151,12 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
 
     >>> header_words("Sales ( in millions )")
     'sales in millions'
+
+    An area in a unit of length lost its square sign (``"Area ( km )"``, as OTT-QA writes
+    ``km²``): it is in square units.
+
+    >>> header_words("Area ( km )")
+    'area in square kilometres'
     """
 
     def bracket(match: re.Match[str]) -> str:
@@ -163,6 +169,7 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
     text = tidy(" ".join((header or "").split()))
     text = re.sub(r"\(\s*s\s*\)|/s\b", "", text)  # "Winner ( s )", "Winner/s"
     bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", bracket, text)
+    bare = re.sub(r"(?i)\b(area\s+in)\s+(kilometres|miles|metres)\b", r"\1 square \2", bare)
     words = [w.strip(".:*†‡^~") for w in re.split(r"[\s_]+", bare)]
     names = DEMONYMS | set(keep)
     return " ".join(w if w in names else lower_word(w) for w in words if w)

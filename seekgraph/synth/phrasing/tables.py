@@ -13,7 +13,10 @@ from dataclasses import dataclass
 
 from seekgraph.synth.phrasing.words import join
 
-GENERIC_SECTIONS = frozenset(["", "main", "list", "table", "overview", "results", "summary"])
+# sections that tell no table apart: "Key" and "Legend" head the notes on a table's symbols
+GENERIC_SECTIONS = frozenset(
+    ["", "main", "list", "table", "overview", "results", "summary", "key", "legend"]
+)
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ class TableRef:
         `marks` is false (`where` says them in prose instead)."""
         title, section = _plain_quotes(self.title), _plain_quotes(self.section.strip())
         parts = []
-        if section.lower() not in GENERIC_SECTIONS and section.lower() not in title.lower():
+        if section.lower() not in GENERIC_SECTIONS and not _said_in(section, title):
             parts.append(f'section "{section}"')
         elif section.lower() in GENERIC_SECTIONS and columns_phrase(self.columns):
             parts.append(columns_phrase(self.columns))  # no section tells it from the others
@@ -91,9 +94,27 @@ def columns_phrase(columns: tuple[str, ...]) -> str:
     return f"table with columns {join(labels)}"
 
 
+def _said_in(section: str, title: str) -> bool:
+    """Whether the title already says the section, as whole words ("B" is not in "by").
+
+    >>> _said_in("B", "List of towns in India by population"), _said_in("Results", "Results")
+    (False, True)
+    """
+    return re.search(rf"(?<!\w){re.escape(section.lower())}(?!\w)", title.lower()) is not None
+
+
 def _plain_quotes(text: str) -> str:
     """Tokenised quotes (``dinar '') and inner double quotes as single quotes, so a quoted
-    title stays one quoted string."""
+    title stays one quoted string; the spaces a tokeniser put inside brackets and before
+    punctuation go, as the page spells it.
+
+    >>> _plain_quotes("Junior Men 's ( 4.35 mi / 7.0 km )"), _plain_quotes("Deanery 18 ( A , B )")
+    ("Junior Men's (4.35 mi / 7.0 km)", 'Deanery 18 (A, B)')
+    """
     text = re.sub(r"``\s*", "'", text)
     text = re.sub(r"\s*''", "'", text)
+    text = re.sub(r"\s+'s(?!\w)", "'s", text)
+    text = re.sub(r"(?<=s)\s+'(?!\w)", "'", text)  # a plural's possessive: "players '"
+    text = re.sub(r"\s+([,.;:!?)\]])", r"\1", text)
+    text = re.sub(r"([(\[])\s+", r"\1", text)
     return text.replace('"', "'")
