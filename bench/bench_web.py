@@ -6,7 +6,7 @@ without an embedding for at most `--embed-seconds` (resumable; the rest later), 
 `search` (full-text only = the reference, and hybrid) and `visit` on sampled pages, and how
 often each ranking finds the page a query was made from.
 
-    .venv/bin/python -m bench.bench_web --queries 200 --embed-seconds 1200
+    .venv/bin/python -m bench.bench_web --queries 200 --embed-seconds 1200 [--backend torch]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 
 from bench.common import Measurement, peak_rss, table, write_markdown
 from bench.search_questions import BM25Baseline, read_pages, recall, sample_questions
+from seekgraph.agent.config import WebIndexConfig
 from seekgraph.agent.web.index import build_embeddings, embedding_counts
 from seekgraph.agent.web.tools import (
     WebTools,
@@ -31,7 +32,7 @@ from seekgraph.agent.web.tools import (
     segments,
 )
 from seekgraph.common.config import ConfigFile, resolve_settings
-from seekgraph.common.embeddings import Embedder
+from seekgraph.common.embeddings import BACKENDS, Embedder
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.driver import open_driver
 from seekgraph.graphdb.schema import apply_schema
@@ -169,6 +170,12 @@ def main() -> None:
     parser.add_argument("--embed-seconds", type=float, default=1200.0)
     parser.add_argument("--skip-index-rebuild", action="store_true")
     parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=WebIndexConfig().backend,
+        help="embedding runtime of pages and queries (as [web-index] backend)",
+    )
+    parser.add_argument(
         "--question-tables", type=int, default=1000, help="tables the recall questions come from"
     )
     args = parser.parse_args()
@@ -188,7 +195,7 @@ def main() -> None:
             f"{time.perf_counter() - start:.1f} s"
         )
 
-    embedder = Embedder()
+    embedder = Embedder(backend=args.backend)
     embedder.embed(["warm-up"])  # model load is not part of the rate or the latencies
     if args.embed_seconds > 0:
         with peak_rss() as mem:
@@ -198,7 +205,7 @@ def main() -> None:
         rate = float(str(report.notes["pages_per_second"]))
         notes.append(
             f"embedding: {report.kept:,} pages this run in {report.seconds:.0f} s "
-            f"({rate} pages/s on CPU, peak RSS {mem['peak_mib']:.0f} MiB)"
+            f"({rate} pages/s on CPU, {embedder.name}, peak RSS {mem['peak_mib']:.0f} MiB)"
         )
     else:
         rate = 0.0
@@ -213,11 +220,12 @@ def main() -> None:
         )
         notes.append(
             f"NOT all pages are embedded: the rest needs {remaining} "
-            "(`seekgraph web index` resumes); the vector half of hybrid search "
+            "(`seekgraph web-index` resumes); the vector half of hybrid search "
             "covers only the embedded pages"
         )
 
-    query_embedder = Embedder(threads=1)  # queries are embedded as the agent's tools embed them
+    # queries are embedded as the agent's tools embed them (one thread, the pages' backend)
+    query_embedder = Embedder(threads=1, backend=args.backend)
     rng = random.Random(0)
     total = sum(r["pages"] for r in by_source)
     sample = []

@@ -7,7 +7,10 @@ from collections.abc import Sequence
 import neo4j
 import pytest
 
-from seekgraph.agent.web.index import build_embeddings, embedding_counts
+from seekgraph.agent.config import ToolSettings
+from seekgraph.agent.errors import AgentError
+from seekgraph.agent.policies import make_tools
+from seekgraph.agent.web.index import build_embeddings, embedding_counts, page_embedders
 from seekgraph.agent.web.tools import (
     RANKING_VERSION,
     CachedTools,
@@ -17,7 +20,7 @@ from seekgraph.agent.web.tools import (
     lucene_query,
     page_key,
 )
-from seekgraph.common.embeddings import Embedder, EmbedderError
+from seekgraph.common.embeddings import EMBEDDER_NAME, Embedder, EmbedderError, embedder_name
 from seekgraph.graphdb import cypher
 from tests.agent_fixture import PAGES, load_fixture
 
@@ -172,8 +175,21 @@ def test_tool_cache_answers_repeats_from_toolcall_nodes(web, database) -> None:
 class _Zero:
     """A query embedder that never runs (only the cache key is asked for)."""
 
+    name = EMBEDDER_NAME
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         raise AssertionError("not called")
+
+
+class _Int8(_Zero):
+    name = embedder_name("onnx-int8")
+
+
+def test_the_cache_key_names_a_backend_other_than_torch(web, database) -> None:
+    torch_salt = WebTools(web, database, embedder=_Zero()).cache_salt
+    int8_salt = WebTools(web, database, embedder=_Int8()).cache_salt
+    assert torch_salt.endswith("+vector0.1/k5/extractive/3000")  # the keys made before backends
+    assert int8_salt == torch_salt.replace("+vector0.1", "+vector0.1@" + _Int8.name)
 
 
 @pytest.mark.slow
@@ -199,6 +215,26 @@ def test_embeddings_are_resumable_and_enable_hybrid_search(web, database, embedd
         WebTools(web, database).call("search", {"query": "vegetation converting sunshine"}).error
         == "no_results"
     )
+
+
+@pytest.mark.slow
+def test_pages_record_their_embedder_and_only_its_queries_search_them(
+    web, database, embedder
+) -> None:
+    build_embeddings(web, database, embedder)
+    assert page_embedders(web, database) == [EMBEDDER_NAME]
+    # the tools embed queries with the pages' backend
+    tools = make_tools(web, database, ToolSettings(), cached=False)
+    assert isinstance(tools, WebTools) and isinstance(tools.embedder, Embedder)
+    assert tools.embedder.name == EMBEDDER_NAME
+    # another backend neither resumes the build (before any model load) nor searches the pages
+    with pytest.raises(AgentError, match="embedded by all-MiniLM-L6-v2, this embedder is"):
+        build_embeddings(web, database, Embedder(backend="onnx-int8"))
+    with pytest.raises(AgentError, match="do not compare"):
+        WebTools(web, database, embedder=_Int8()).call("search", {"query": "photosynthesis"})
+    # pages embedded before the name was recorded carry torch's vectors
+    web.execute_query("MATCH (p:Page) REMOVE p.embedder", database_=database)
+    assert page_embedders(web, database) == [EMBEDDER_NAME]
 
 
 @pytest.mark.slow

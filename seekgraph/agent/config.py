@@ -10,6 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from seekgraph.common.config import option
+from seekgraph.common.embeddings import BACKENDS
 
 POLICIES = ("teacher", "gold-walker", "llm", "student")
 TEACHERS = ("teacher", "gold-walker")  # scripted policies of the `rollout` stage
@@ -130,6 +131,14 @@ class WebIndexConfig:
     max_seconds: float = option(0.0, "Stop after this long (0: no limit; resume later).", min=0)
     max_tokens: int = option(
         0, "Word pieces embedded per page (0: the model's 256; 128 is about twice as fast).", min=0
+    )
+    backend: str = option(
+        "onnx-int8",
+        "Runtime of the page embeddings: onnx-int8 (MiniLM's weights in int8 on ONNX Runtime, "
+        "made once and cached; faster on CPU, as good at retrieval in bench_embed) or torch. "
+        "Searches embed their queries with the pages' backend (recorded on each page); a build "
+        "is never resumed with another.",
+        choices=BACKENDS,
     )
 
 

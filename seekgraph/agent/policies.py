@@ -21,15 +21,18 @@ from seekgraph.graphdb.ids import stable_id
 def make_tools(
     driver: neo4j.Driver, database: str | None, settings: ToolSettings, *, cached: bool = True
 ) -> ToolBox:
-    """WebTools (hybrid when pages carry embeddings), behind the ToolCall cache if `cached`,
+    """WebTools (hybrid when pages carry embeddings; queries are embedded by the pages'
+    backend, see `index.query_backend`), behind the ToolCall cache if `cached`,
     their observations cut to `settings.observation_chars` when set (the cache keeps them
     whole, so settings with other cuts share it)."""
-    from seekgraph.agent.web.index import embedding_counts
+    from seekgraph.agent.web.index import page_embedders, query_backend
     from seekgraph.common.embeddings import Embedder
 
     embedder = None
-    if settings.hybrid and embedding_counts(driver, database)[1] > 0:
-        embedder = Embedder(threads=1)  # one query at a time (see Embedder.threads)
+    embedders = page_embedders(driver, database) if settings.hybrid else []
+    if embedders:
+        # one query at a time (see Embedder.threads), by the backend that embedded the pages
+        embedder = Embedder(threads=1, backend=query_backend(embedders))
     summary = None
     if settings.summary_backend:
         from seekgraph.common.llm.registry import load_backend

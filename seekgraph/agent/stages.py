@@ -16,7 +16,7 @@ def run_web_index(ctx: StageContext, config: WebIndexConfig) -> StageReport:
         return build_embeddings(
             ctx.driver,
             ctx.database,
-            Embedder(max_tokens=config.max_tokens or None),
+            Embedder(max_tokens=config.max_tokens or None, backend=config.backend),
             batch_size=config.batch_size,
             max_pages=config.max_pages or None,
             max_seconds=config.max_seconds or None,

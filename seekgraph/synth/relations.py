@@ -125,8 +125,12 @@ class Mapping:
 
 
 def embed(texts: Sequence[str]) -> list[list[float]]:
-    """Unit-length MiniLM embeddings (the packaged model, CPU, offline)."""
-    return Embedder(batch_size=256).embed(texts)
+    """Unit-length MiniLM embeddings (the packaged model, CPU, offline).
+
+    On torch, not the faster int8 ONNX backend: a handful of header names per run gain nothing
+    from speed, and int8's slightly other vectors could merge other names, which would change
+    the graph's relations."""
+    return Embedder(batch_size=256, backend="torch").embed(texts)
 
 
 def normalise_names(

@@ -1,5 +1,9 @@
 """Embeddings for the offline web: every `Page` gets a 384-d all-MiniLM-L6-v2 vector.
 
+Each page also records which embedder made its vector (`Page.embedder`, a name of
+`embeddings.embedder_name`): the backends' vectors differ slightly, so the queries of a search
+must be embedded by the same one (`query_backend`), and a build is never resumed with another.
+
 The full-text and vector indexes themselves are schema (`seekgraph/cypher/agent/web_schema.cypher`,
 applied with every schema); this module fills `Page.embedding` in batches. It is resumable by
 construction: each pass reads only pages without an embedding, so a killed build continues
@@ -13,7 +17,8 @@ from collections.abc import Callable
 
 import neo4j
 
-from seekgraph.common.embeddings import Embedder
+from seekgraph.agent.errors import AgentError
+from seekgraph.common.embeddings import EMBEDDER_NAME, Embedder, backend_of
 from seekgraph.common.text import titled
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
@@ -32,6 +37,34 @@ def embedding_counts(driver: neo4j.Driver, database: str | None = None) -> tuple
     return int(row["pages"]), int(row["embedded"])
 
 
+def page_embedders(driver: neo4j.Driver, database: str | None = None) -> list[str]:
+    """The names of the embedders whose vectors the pages carry ([] while none has one)."""
+    rows = cypher.read(
+        driver, "agent/find_page_embedders", database=database, unnamed=EMBEDDER_NAME
+    )
+    return [r["embedder"] for r in rows]
+
+
+def query_backend(embedders: list[str]) -> str:
+    """The backend that must embed search queries against pages embedded by `embedders`."""
+    if len(embedders) != 1:
+        raise AgentError(
+            f"the pages carry vectors of {len(embedders)} embedders ({', '.join(embedders)}), "
+            "not one: embed them again with one (REMOVE p.embedding, then `seekgraph web-index`)"
+        )
+    return backend_of(embedders[0])
+
+
+def check_embedder(embedders: list[str], name: str) -> None:
+    """Fail (one line) unless the pages' vectors, if any, are all `name`'s."""
+    if embedders and embedders != [name]:
+        raise AgentError(
+            f"the pages are embedded by {', '.join(embedders)}, this embedder is {name}: "
+            f"their vectors do not compare (set the [web-index] backend to "
+            f"{backend_of(embedders[0])}, or REMOVE p.embedding and build the index again)"
+        )
+
+
 def build_embeddings(
     driver: neo4j.Driver,
     database: str | None,
@@ -46,8 +79,10 @@ def build_embeddings(
 
     Stops after `max_pages` or `max_seconds` (the rest is picked up by the next run).
     Returns a report whose `kept` is the pages embedded in this run and `skipped` the pages
-    that already had one.
+    that already had one. Resuming with another embedder than the pages' fails before any page
+    is embedded (`check_embedder`).
     """
+    check_embedder(page_embedders(driver, database), embedder.name)
     report = StageReport("web-index")
     total, already = embedding_counts(driver, database)
     report.skip(already)
@@ -75,7 +110,12 @@ def build_embeddings(
             {"page_id": p["page_id"], "embedding": v} for p, v in zip(pages, vectors, strict=True)
         ]
         cypher.run_batches(
-            driver, "agent/set_page_embeddings", rows, database=database, batch_size=batch_size
+            driver,
+            "agent/set_page_embeddings",
+            rows,
+            database=database,
+            batch_size=batch_size,
+            params={"embedder": embedder.name},
         )
         done += len(rows)
         report.keep(len(rows))
@@ -83,6 +123,7 @@ def build_embeddings(
             on_batch(len(rows))
     seconds = time.perf_counter() - started
     report.notes["pages"] = total
+    report.notes["embedder"] = embedder.name
     report.notes["pages_per_second"] = round(done / seconds, 1) if seconds > 0 and done else 0.0
     report.notes["still_without_embedding"] = total - already - done
     return report.finish()

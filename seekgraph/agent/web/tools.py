@@ -34,6 +34,7 @@ from urllib.parse import unquote
 
 import neo4j
 
+from seekgraph.agent.web.index import check_embedder, page_embedders
 from seekgraph.agent.web.responses import (
     MAX_ITEMS,
     join_parts,
@@ -41,6 +42,7 @@ from seekgraph.agent.web.responses import (
     segments,
     visit_text,
 )
+from seekgraph.common.embeddings import EMBEDDER_NAME
 from seekgraph.common.llm.base import LLMBackend
 from seekgraph.common.text import normalize, titled
 from seekgraph.common.wire import TOOL_NAMES
@@ -87,6 +89,10 @@ class ToolBox(Protocol):
 
 
 class QueryEmbedder(Protocol):
+    # names its vectors (`embeddings.embedder_name`): the pages' must have the same name
+    @property
+    def name(self) -> str: ...
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
@@ -230,10 +236,13 @@ class WebTools:
 
     def _vector_query(self) -> str | None:
         """The exact vector query for a small corpus, the approximate index for a large one,
-        None while no page has an embedding."""
+        None while no page has an embedding. Fails once there are embeddings if they are not
+        the query embedder's (`check_embedder`): vectors of two backends do not compare."""
         if not self._embedded:  # counted once there are embeddings
             row = cypher.read(self.driver, "agent/count_page_embeddings", database=self.database)
             self._embedded = int(row[0]["embedded"])
+            if self._embedded and self.embedder is not None:
+                check_embedder(page_embedders(self.driver, self.database), self.embedder.name)
         if not self._embedded:
             return None
         if self._embedded <= self.exact_vector_pages:
@@ -251,6 +260,8 @@ class WebTools:
         ranking = f"{RANKING_VERSION}/fulltext"
         if self.embedder is not None and self.vector_weight > 0:
             ranking += f"+vector{self.vector_weight:g}"
+            if self.embedder.name != EMBEDDER_NAME:  # torch's keeps the keys made before
+                ranking += f"@{self.embedder.name}"
         return f"{ranking}/k{self.top_k}/{summary}/{self.evidence_chars}"
 
     def call(self, name: str, arguments: Any) -> Observation:

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 import neo4j
 
-from seekgraph.common.embeddings import EMBEDDER_NAME
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
@@ -60,7 +59,7 @@ from seekgraph.synth.leaper.questions import (
     table_ref,
     union_question,
 )
-from seekgraph.synth.leaper.topics import Method, TopicGroup, topic_groups
+from seekgraph.synth.leaper.topics import EMBEDDER, Method, TopicGroup, topic_groups
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
@@ -123,7 +122,7 @@ def _recorded_grouping(
             "max_group_trees": config.max_group_trees,
             "threshold_step": config.threshold_step,
             "min_trees": config.min_trees,
-            "embedder": EMBEDDER_NAME,
+            "embedder": EMBEDDER.name,  # "all-MiniLM-L6-v2", as before there were backends
         },
         length=32,
     )

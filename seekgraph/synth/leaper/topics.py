@@ -44,6 +44,12 @@ _STOP = {
 }
 
 
+# On torch, not the faster int8 ONNX backend: embedding the roots is seconds, and int8's
+# slightly other vectors would move trees across a threshold, hence other topic groups and other
+# tasks. The memoised grouping's digest names it (tasks_union).
+EMBEDDER = Embedder(backend="torch")
+
+
 class SimilarityError(SynthError):
     """The embedding model cannot be loaded (use ``--similarity tokens`` deliberately)."""
 
@@ -51,7 +57,7 @@ class SimilarityError(SynthError):
 def embed(texts: Sequence[str]) -> np.ndarray:
     """Unit-norm embeddings of `texts` from the packaged all-MiniLM-L6-v2 (no hub access)."""
     try:
-        return Embedder().embed_array(texts)
+        return EMBEDDER.embed_array(texts)
     except EmbedderError as e:
         raise SimilarityError(f"{e}; or choose --similarity tokens explicitly", hint=e.hint) from e
 
