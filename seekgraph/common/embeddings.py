@@ -87,6 +87,25 @@ def _load_onnx(variant: str, threads: int | None) -> Encoder:
     return OnnxMiniLM.load(packaged_model_folder(), variant, threads)
 
 
+def token_batches(
+    tokenizer: Any, texts: Sequence[str], batch_size: int, max_tokens: int, tensors: str
+) -> Iterator[tuple[list[int], Any]]:
+    """`texts` tokenised `batch_size` at a time, longest text first so a batch pads little (as
+    sentence-transformers batches), each batch with the indices of its texts; every backend's
+    `encode` reads its input so (`tensors`: "pt" for torch, "np" for ONNX Runtime)."""
+    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    for start in range(0, len(order), batch_size):
+        chosen = order[start : start + batch_size]
+        batch = tokenizer(
+            [texts[i] for i in chosen],
+            padding=True,
+            truncation="longest_first",
+            max_length=max_tokens,
+            return_tensors=tensors,
+        )
+        yield chosen, batch
+
+
 class MiniLM:
     """The packaged sentence-transformers folder read with plain transformers: the encoder,
     then the mean of its token vectors over the attention mask, then unit length (the folder's
@@ -128,18 +147,10 @@ class MiniLM:
         import numpy as np
         import torch
 
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
         with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                chosen = order[start : start + batch_size]
-                batch = self.tokenizer(
-                    [texts[i] for i in chosen],
-                    padding=True,
-                    truncation="longest_first",
-                    max_length=max_tokens,
-                    return_tensors="pt",
-                ).to(self.device)
+            for chosen, batch in token_batches(self.tokenizer, texts, batch_size, max_tokens, "pt"):
+                batch = batch.to(self.device)
                 tokens = self.model(**batch).last_hidden_state
                 mask = batch["attention_mask"].unsqueeze(-1).to(tokens.dtype)
                 means = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)

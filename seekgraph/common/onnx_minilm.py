@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from seekgraph.common.embeddings import EMBEDDING_DIM, EmbedderError
+from seekgraph.common.embeddings import EMBEDDING_DIM, EmbedderError, token_batches
 from seekgraph.graphdb.settings import default_data_dir
 
 # Changing how the files are made (export or quantisation settings) must change this: it is
@@ -209,17 +209,8 @@ class OnnxMiniLM:
         """Unit-length vectors of `texts` (float32 numpy rows)."""
         import numpy as np
 
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
-        for start in range(0, len(order), batch_size):
-            chosen = order[start : start + batch_size]
-            batch = self.tokenizer(
-                [texts[i] for i in chosen],
-                padding=True,
-                truncation="longest_first",
-                max_length=max_tokens,
-                return_tensors="np",
-            )
+        for chosen, batch in token_batches(self.tokenizer, texts, batch_size, max_tokens, "np"):
             feed = {name: batch[name].astype(np.int64) for name in self.inputs}
             tokens = self.session.run(None, feed)[0]
             mask = batch["attention_mask"][..., None].astype(np.float32)
