@@ -79,6 +79,9 @@ def test_a_tiny_experiment_runs_links_its_evaluations_and_resumes(
     result = run_experiment(clean_db, database, config, tmp_path, echo=lambda _: None)
     assert [(r.arm, r.seed) for r in result.arms] == [("filtered", 0), ("pruned", 0)]
     assert all(r.examples > 0 for r in result.arms)
+    # every arm trains on the smallest arm's count of fitting examples: size is no confound
+    assert {r.examples for r in result.arms} == {result.data["examples_per_arm"]["0"]}
+    assert "Examples per arm" in result.path.read_text()
     assert result.data["train_tasks"] == 1 and result.data["eval_tasks"] == 1
     assert result.data["pruned_versions"] >= 1
     links = clean_db.execute_query(

@@ -71,6 +71,11 @@ class ExperimentConfig(ToolSettings):
     max_length: int = option(
         1536, "SFT: tokens; longer examples are dropped (counted per arm).", min=16
     )
+    equal_examples: bool = option(
+        True,
+        "Every arm of a seed trains on as many examples as the smallest arm has (of those "
+        "that fit max_length, in the arm's seeded order), so dataset size is not a confound.",
+    )
     device: str = option(
         "cpu", "cpu or cuda (SFT and the transformers eval backend).", choices=("cpu", "cuda")
     )

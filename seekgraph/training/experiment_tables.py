@@ -78,7 +78,12 @@ def render_tables(
         f"tasks, at most {config.max_rounds} rounds (F-AE's Max_Rounds), greedy. Teacher data: "
         f"{data.get('train_tasks')} train tasks, {data.get('rollouts')} rollouts "
         f"(`{data.get('teacher')}`); filter rejections {data.get('filter_rejections')}; "
-        f"prune {data.get('prune')}.",
+        f"prune {data.get('prune')}. "
+        + (
+            f"Examples per arm (the smallest arm's count, per seed): {data['examples_per_arm']}."
+            if data.get("examples_per_arm")
+            else "Arms train on datasets of their own sizes."
+        ),
         "",
     ]
     for paper, (arms, metrics) in TABLES.items():

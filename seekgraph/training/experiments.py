@@ -17,9 +17,11 @@ One command runs the whole comparison on the graph it is given (tasks must exist
    - ``pruned``: the pruned versions of the filtered trajectories (WebClipper's Eff);
    - ``hybrid`` (on request): WebClipper's Hybrid mix;
 
-3. per arm and seed an SFT run with the same budget (steps, batch, learning rate, length),
-   then the agent evaluation of its checkpoint on the same held-out tasks (`Evaluation`
-   nodes), and the untrained model once as the reference row;
+3. per arm and seed an SFT run with the same budget (steps, batch, learning rate, length) and,
+   unless `equal_examples` is off, the same number of examples (the smallest arm's count of
+   examples that fit `max_length`; each arm takes the first of its seeded order), then the
+   agent evaluation of its checkpoint on the same held-out tasks (`Evaluation` nodes), and the
+   untrained model once as the reference row;
 4. a table per paper with the mean and the range over seeds, written to
    ``<out>/experiments/<name>.md`` and linked in the graph:
    ``(:Experiment)-[:HAS_EVALUATION {arm, seed}]->(:Evaluation)``.
@@ -204,7 +206,7 @@ def run_experiment(
     """Run (or resume) the whole comparison; see the module docstring."""
     from seekgraph.training.datasets import build_dataset
     from seekgraph.training.evaluation import evaluate_checkpoint
-    from seekgraph.training.sft import run_sft
+    from seekgraph.training.sft import count_fitting, run_sft
 
     teacher, data = teacher_data(driver, database, config, echo)
     eval_ids = [t.task_id for t in _tasks(driver, database, config, "heldout", config.eval_tasks)]
@@ -214,16 +216,33 @@ def run_experiment(
     folder = out_dir / "experiments" / config.name
     experiment_id = stable_id("experiment", config.name, _canonical(config))
     trained = []  # every run trains before any evaluation, so a run can stop after training
+    data["examples_per_arm"] = {}
     for seed in config.seeds:
         size = 0
+        datasets = {}
         for arm in _ordered(config.arms):
             spec = arm_spec(arm, seed, teacher, config.variants, size)
-            built = build_dataset(driver, database, spec, folder / "datasets")
+            datasets[arm] = build_dataset(driver, database, spec, folder / "datasets")
             if arm == "filtered":
-                size = built.n_examples
+                size = datasets[arm].n_examples
+        limit = 0
+        if config.equal_examples:
+            fitting = {
+                arm: count_fitting(_sft_config(config, built.path, seed), driver, database)
+                for arm, built in datasets.items()
+            }
+            arm, limit = min(fitting.items(), key=lambda item: item[1])
+            if limit == 0:
+                raise TrainingError(
+                    f"arm {arm} (seed {seed}) has no example that fits max_length="
+                    f"{config.max_length}: no arm can be trained on as many as the others"
+                )
+            data["examples_per_arm"][str(seed)] = limit
+            echo(f"experiment {experiment_id}: seed {seed}: every arm trains on {limit} examples")
+        for arm, built in datasets.items():
             echo(f"experiment {experiment_id}: {arm} seed {seed} ({built.n_examples} examples)")
             sft = run_sft(
-                _sft_config(config, built.path, seed),
+                replace(_sft_config(config, built.path, seed), limit_examples=limit),
                 driver=driver,
                 database=database,
                 out_root=folder,

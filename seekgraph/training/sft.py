@@ -308,6 +308,18 @@ def _finished_result(run_id: str, output_dir: Path, done: dict[str, Any]) -> SFT
     )
 
 
+def count_fitting(
+    config: SFTRunConfig, driver: neo4j.Driver | None = None, database: str | None = None
+) -> int:
+    """How many examples of `config.dataset` fit `config.max_length` tokens (before any
+    `limit_examples`): what a run of this config could train on. Arms compared by an
+    experiment are cut to the smallest such count, so dataset size is not a confound."""
+    _, folder = resolve_dataset(driver, database, config.dataset)
+    tokenizer = load_tokenizer(resolve_model(config.model), config.chat_template)
+    decisions = example_decisions(tokenizer, read_examples(folder), config.max_length)
+    return sum(1 for d in decisions if d["used"])
+
+
 def _examples(
     config: SFTRunConfig, model_path: Path, folder: Path
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -138,10 +138,16 @@ _NOTE_WORDS = frozenset(
     ["notes", "note", "comments", "comment", "remarks", "remark", "description", "details"]
 )
 _YEAR_SPAN = re.compile(r"^\(?(1[0-9]\d\d|20\d\d)\s*[–—-]\s*(1[0-9]\d\d|20\d\d)\)?$")
+_YEAR = re.compile(r"(?:1[0-9]|20)\d\d")
 
 
 _CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re.IGNORECASE)
 _SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
+
+
+def _years(texts: Sequence[str]) -> bool:
+    """Whether every text is a year ("1947", "c. 1820" is not: a person says "the date")."""
+    return bool(texts) and all(_YEAR.fullmatch(t.strip()) for t in texts)
 
 
 def _dates_in(kinds: set[str], texts: Sequence[str]) -> bool:
@@ -409,6 +415,10 @@ def phrase_attribute(
     'the position they played'
     >>> phrase_attribute("length", {"text"}, ["2:55", "4:10"]).text
     'their length'
+    >>> phrase_attribute("date", {"year"}, ["1947", "1952"]).text
+    'the year'
+    >>> phrase_attribute("main cast", {"text"}, ["1–22", "1–9, 14"]).reason
+    'group_header'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -428,6 +438,8 @@ def phrase_attribute(
     low = [t.lower() for t in tokens]
     if len(low) == 1 and low[0] in _CODED_HEADERS and _codes(texts):
         return Phrase(reason="abbreviation")  # "Type: N.P.P", "Type: CR": codes left unexplained
+    if set(low) & _ROLE_GROUPS and _episode_numbers(texts):
+        return Phrase(reason="group_header")  # "Main cast: 1–22": a heading over episodes
     scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
     if scores and (set(low) & _SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
         return Phrase("the score")
@@ -438,6 +450,8 @@ def phrase_attribute(
     centuries = sum(bool(_CENTURY.match(t.strip())) for t in texts)
     if low in (["date"], ["dates"], ["dating"]) and texts and 2 * centuries > len(texts):
         return Phrase("the century")  # "Date: 13th" of a manuscript
+    if low == ["date"] and values_are(kinds, {"year", "number"}) and _years(texts):
+        return Phrase("the year")  # "Date: 1947": a year, said as one
     if (
         len(tokens) == 1
         and low[0] in _YEAR_HEADERS
@@ -700,6 +714,22 @@ _COUNT_NOUNS = frozenset(
 _CODED_HEADERS = frozenset(["type", "types", "status", "category", "kind"])
 _CODE = r"(?:[A-Z]{1,4}|(?:[A-Za-z]{1,3}\.)+[A-Za-z]{0,3})"
 _CODES = re.compile(rf"{_CODE}(?:\s+{_CODE})*")
+
+
+# headings over a group of roles ("Main cast", "Recurring cast", "Starring"): in a table of a
+# series' actors the column under them holds the episodes each one is in, not cast members
+_ROLE_GROUPS = frozenset(["cast", "starring", "recurring", "guest", "guests"])
+_EPISODES = re.compile(r"\d{1,3}(?:\s*[–—-]\s*\d{1,3})?(?:\s*[,;&]\s*\d{1,3}(?:\s*[–—-]\s*\d{1,3})?)*")
+
+
+def _episode_numbers(texts: Sequence[str]) -> bool:
+    """Whether most values are episode numbers or ranges ("1–22", "3, 5, 9"), not names.
+
+    >>> _episode_numbers(["1–22", "3, 5, 9", "14"]), _episode_numbers(["Tom Hanks", "12"])
+    (True, False)
+    """
+    hits = sum(bool(_EPISODES.fullmatch(t.strip())) for t in texts)
+    return bool(texts) and 5 * hits >= 4 * len(texts)
 
 
 def _codes(texts: Sequence[str]) -> bool:
