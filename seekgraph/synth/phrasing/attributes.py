@@ -719,7 +719,9 @@ _CODES = re.compile(rf"{_CODE}(?:\s+{_CODE})*")
 # headings over a group of roles ("Main cast", "Recurring cast", "Starring"): in a table of a
 # series' actors the column under them holds the episodes each one is in, not cast members
 _ROLE_GROUPS = frozenset(["cast", "starring", "recurring", "guest", "guests"])
-_EPISODES = re.compile(r"\d{1,3}(?:\s*[–—-]\s*\d{1,3})?(?:\s*[,;&]\s*\d{1,3}(?:\s*[–—-]\s*\d{1,3})?)*")
+_EPISODES = re.compile(
+    r"\d{1,3}(?:\s*[–—-]\s*\d{1,3})?(?:\s*[,;&]\s*\d{1,3}(?:\s*[–—-]\s*\d{1,3})?)*"
+)
 
 
 def _episode_numbers(texts: Sequence[str]) -> bool:
