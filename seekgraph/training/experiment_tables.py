@@ -81,6 +81,12 @@ def render_tables(
         f"prune {data.get('prune')}. "
         + (
             f"Examples per arm (the smallest arm's count, per seed): {data['examples_per_arm']}."
+            + (
+                " At equal sizes `random` is the first examples of the unfiltered data, the "
+                "`unfiltered` arm itself: trained once, shown as unfiltered."
+                if data.get("random_is_unfiltered")
+                else ""
+            )
             if data.get("examples_per_arm")
             else "Arms train on datasets of their own sizes."
         ),

@@ -13,7 +13,8 @@ One command runs the whole comparison on the graph it is given (tasks must exist
      ``unpruned`` arm), unpruned;
    - ``unfiltered``: every answered trajectory, unpruned;
    - ``random``: a seeded random subset of ``unfiltered`` as large as ``filtered`` (is it the
-     filter or the smaller size?);
+     filter or the smaller size?); with `equal_examples` (the default) every arm is cut to one
+     size, so ``unfiltered`` is that subset and ``random`` is not trained a second time;
    - ``pruned``: the pruned versions of the filtered trajectories (WebClipper's Eff);
    - ``hybrid`` (on request): WebClipper's Hybrid mix;
 
@@ -217,10 +218,17 @@ def run_experiment(
     experiment_id = stable_id("experiment", config.name, _canonical(config))
     trained = []  # every run trains before any evaluation, so a run can stop after training
     data["examples_per_arm"] = {}
+    arms = _ordered(config.arms)
+    if config.equal_examples and {"random", "unfiltered"} <= set(arms):
+        # at equal sizes both are the first examples of the unfiltered data in the seed's
+        # order: the same training run twice
+        arms.remove("random")
+        data["random_is_unfiltered"] = True
+        echo(f"experiment {experiment_id}: at equal sizes random = unfiltered; trained once")
     for seed in config.seeds:
         size = 0
         datasets = {}
-        for arm in _ordered(config.arms):
+        for arm in arms:
             spec = arm_spec(arm, seed, teacher, config.variants, size)
             datasets[arm] = build_dataset(driver, database, spec, folder / "datasets")
             if arm == "filtered":
