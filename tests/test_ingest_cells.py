@@ -157,3 +157,18 @@ def test_a_key_cell_led_by_an_unlinked_name() -> None:
     cell = Cell("Molière Gène (GLP) Anse-Bertrand", ("/wiki/Anse-Bertrand",))
     assert key_links(cell) == () and key_text(cell) == "Molière Gène"
     assert key_links(Cell("Flober Peña (COL)", ("/wiki/Flober_Peña",))) == ("/wiki/Flober_Peña",)
+
+
+def test_a_key_cell_naming_a_place_of_someone_is_that_place() -> None:
+    # Indiana state historical markers (audit 2029): the marker's house, not the man it is of
+    marker = Cell(
+        "Birthplace and Childhood Home of Col. Harland Sanders", ("/wiki/Colonel_Sanders",)
+    )
+    assert key_links(marker) == () and key_text(marker) == marker.text
+    # a name that holds "of" and is its page's title stays linked
+    assert key_links(Cell("House of Commons", ("/wiki/House_of_Commons",))) == (
+        "/wiki/House_of_Commons",
+    )
+    assert key_links(Cell("University of Cambridge", ("/wiki/University_of_Cambridge",))) == (
+        "/wiki/University_of_Cambridge",
+    )

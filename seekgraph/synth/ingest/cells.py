@@ -221,6 +221,52 @@ def _mentioned_in_a_name(text: str, links: Sequence[str]) -> bool:
     return words[-1] in _THING_HEADS and words[-1] not in named
 
 
+_OF = re.compile(r"^(.+?)\s+of\s+(.+)$", re.IGNORECASE)
+# what a place or a marker is of someone or something ("Birthplace and Childhood Home of ...")
+_OF_HEADS = frozenset(
+    [
+        "birthplace",
+        "home",
+        "homestead",
+        "boyhood",
+        "childhood",
+        "hall",
+        "court",
+        "office",
+        "farm",
+        "cabin",
+        "mansion",
+        "estate",
+        "museum",
+        "marker",
+        "plaque",
+        "headquarters",
+    ]
+)
+
+
+def named_after(text: str, links: Sequence[str]) -> bool:
+    """A key cell "<thing> of <name>" whose links name only what follows "of": the row's
+    thing is the house, grave or marker the cell names, not the person or place it is of.
+
+    >>> named_after("Birthplace and Childhood Home of Col. Harland Sanders", ["/wiki/Colonel_Sanders"])
+    True
+    >>> named_after("Tomb of Cyrus", ["/wiki/Cyrus_the_Great"])
+    True
+    >>> named_after("House of Commons", ["/wiki/House_of_Commons"])
+    False
+    >>> named_after("University of Cambridge", ["/wiki/Cambridge"])
+    False
+    """
+    match = _OF.match(" ".join(outside_parentheses(text).split()))
+    if not match or not links:
+        return False
+    thing = {w for w in _content(match.group(1)) if not w.isdigit()}
+    if not thing & (_THING_HEADS | _OF_HEADS):
+        return False
+    return not any(thing & _title_words(link) for link in links)
+
+
 _SUFFIXES = frozenset(["jr", "sr", "ii", "iii", "iv"])
 # head nouns of a name that make it a thing of its own beside what it is named after
 _THING_HEADS = frozenset(
@@ -299,6 +345,8 @@ def key_links(cell: Cell) -> tuple[str, ...]:
         return ()  # "Phoenix Suns" linking "List of Phoenix Suns seasons": the team, unlinked
     if _mentioned_in_a_name(cell.text, named):
         return ()  # "Bakumatsu Loyalists' Graves" linking "Bakumatsu": the graves, unlinked
+    if named_after(cell.text, named):
+        return ()  # "Birthplace of Col. Harland Sanders" linking the man: the house, unlinked
     if led_by_name(cell.text, named):
         return ()  # "Molière Gène (GLP) Anse-Bertrand": the rider, not his home town
     outside = outside_parentheses(cell.text)
