@@ -31,7 +31,9 @@ from seekgraph.synth.shaper.seeds import (
     finish_task,
     finished_records,
     is_hub,
+    is_kind_value,
     is_place,
+    through_a_kind,
     walkable,
 )
 from seekgraph.synth.shaper.store import load_tasks, save_tasks
@@ -72,17 +74,20 @@ def expansion_candidates(
     taken = {c.ref for c in task.constants()}
     old = task.triples[triple_index]
     # the leaf as the walk reached it: only an entity that joins is defined by other facts,
-    # and not a hub or a place (a country of many tables): "the country of the club ranked 5"
-    # chains unrelated tables by coincidence
+    # and not a hub, a place (a country of many tables) or a kind (a position shared by many
+    # rows): "the country of the club ranked 5" chains unrelated tables by coincidence
     edges = ops.neighbours(leaf.ref)
     reached = Neighbour(old.relation, leaf.ref, leaf.label or "Entity", leaf.text, len(edges))
-    if is_hub(reached) or is_place(ops, reached):
+    if is_hub(reached) or is_place(ops, reached) or is_kind_value(ops, old.relation):
         return []
     pool = facts_first(
         [
             n
             for n in askable(ops, walkable(edges, via=reached))
-            if n.ref not in answer and n.ref not in taken and n.ref != leaf.ref
+            if n.ref not in answer
+            and n.ref not in taken
+            and n.ref != leaf.ref
+            and not through_a_kind(ops, n)
         ],
         rng,
     )

@@ -14,6 +14,9 @@ from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.shaper.compile import execute
 from seekgraph.synth.shaper.kp import KPTask, Var, parse_relation
 
+# rows a column needs before its repeats say it names kinds (`GraphOps.names_kinds`)
+KIND_COLUMN_ROWS = 4
+
 
 @dataclass(frozen=True)
 class Neighbour:
@@ -59,6 +62,7 @@ class GraphOps:
     _key_headers: dict[str, str | None] = field(default_factory=dict)
     _labels: dict[str, str] = field(default_factory=dict)
     _page_kinds: dict[str, str | None] = field(default_factory=dict)
+    _kind_columns: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def tables(self, task: KPTask) -> dict[str, tuple[TableRef, bool]]:
         """``{table_id: (how a question names it, served by the offline web)}`` of the tables
@@ -103,6 +107,28 @@ class GraphOps:
             f"{s.name}@{s.table}" for t in task.triples if (s := parse_relation(t.relation)).table
         }
         return {k: self._labels[k] for k in sorted(keys) if k in self._labels}
+
+    def names_kinds(self, relation: str) -> bool:
+        """Whether a table fact's column names kinds of things rather than things: at least
+        `KIND_COLUMN_ROWS` rows hold a value and at most half as many different values (the
+        positions of a draft, the kit makers of a league, the degrees of alumni). Its values
+        are fine as constants, but a chain through one joins two rows by coincidence."""
+        spec = parse_relation(relation)
+        if spec.kind != "fact" or not spec.table:
+            return False
+        key = (spec.name, spec.table)
+        if key not in self._kind_columns:
+            self.queries += 1
+            row = cypher.read(
+                self.driver,
+                "shaper/column_spread",
+                database=self.database,
+                table_id=spec.table,
+                relation=spec.name,
+            )[0]
+            facts, values = int(row["facts"]), int(row["values"])
+            self._kind_columns[key] = facts >= KIND_COLUMN_ROWS and 2 * values <= facts
+        return self._kind_columns[key]
 
     def key_header(self, table_id: str) -> str | None:
         """The header of the table's key column (read with `tables`)."""

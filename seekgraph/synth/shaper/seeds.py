@@ -158,6 +158,21 @@ def is_place(ops: GraphOps, node: Neighbour) -> bool:
     return kind is not None and "place" in noun_classes(kind)
 
 
+def is_kind_value(ops: GraphOps, relation: str) -> bool:
+    """Whether `relation` reaches a value of a column that names kinds (`GraphOps.names_kinds`:
+    a position, a kit maker, a degree): a chain goes on from things, not from kinds."""
+    spec = parse_relation(relation)
+    return spec.kind == "fact" and not spec.inverse and ops.names_kinds(relation)
+
+
+def through_a_kind(ops: GraphOps, edge: Neighbour) -> bool:
+    """Whether `edge` ends a hop through a kind: from a value of a column that names kinds to
+    a row holding it ("the position of the linebacker drafted 17th") joins two rows that share
+    a position, a kit maker or a degree by coincidence."""
+    spec = parse_relation(edge.relation)
+    return spec.kind == "fact" and spec.inverse and ops.names_kinds(edge.relation)
+
+
 def pick(nodes: list[Neighbour], rng: random.Random) -> Neighbour:
     """A random table fact of `nodes` to a bridge (`bridges`), else any table fact, else a
     random link."""
@@ -176,8 +191,15 @@ def make_seed(
     r1 = a.relation
     used: dict[str, str] = {}
     second = (
-        [n for n in askable(ops, walkable(ops.neighbours(a.ref), via=a)) if n.ref != start]
-        if rng.random() < 0.5 and not is_hub(a) and not is_place(ops, a)
+        [
+            n
+            for n in askable(ops, walkable(ops.neighbours(a.ref), via=a))
+            if n.ref != start and not through_a_kind(ops, n)
+        ]
+        if rng.random() < 0.5
+        and not is_hub(a)
+        and not is_place(ops, a)
+        and not is_kind_value(ops, r1)
         else []
     )
     target = Var(TARGET)
