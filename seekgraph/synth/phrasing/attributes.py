@@ -26,6 +26,7 @@ from seekgraph.synth.phrasing.headers import UNIT_WORDS
 from seekgraph.synth.phrasing.words import (
     NOT_PARTICIPLES,
     PREPOSITIONS,
+    lower_word,
     participle,
     plural,
     relation_words,
@@ -419,6 +420,8 @@ def phrase_attribute(
     'the year'
     >>> phrase_attribute("main cast", {"text"}, ["1–22", "1–9, 14"]).reason
     'group_header'
+    >>> phrase_attribute("Name of Film", {"text"}).text
+    'their film'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -498,6 +501,10 @@ def phrase_attribute(
         cut -= 1
     if "or" in [w.lower() for w in out[cut:]] and out[cut - 1].lower() != "in":
         out = out[:cut]  # "Height metres / feet" -> "height"
+    if len(out) >= 3 and [w.lower() for w in out[:2]] == ["name", "of"]:
+        out = out[3:] if out[2].lower() in ("the", "a", "an") and len(out) > 3 else out[2:]
+        out = [lower_word(w) for w in out]
+        # "Name of Film" -> "their film": the name is what any value of the column is
     if out[0].lower() in DETERMINERS or any(
         w.lower() in DETERMINERS - {"the", "a", "an"} for w in out
     ):
