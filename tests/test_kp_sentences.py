@@ -259,3 +259,23 @@ def test_one_value_of_a_person_is_asked_with_who() -> None:
         (Term("answer", True),),
     )
     assert of.table == clause.table == TableName("Booker Prize", "Winners (selection)")
+
+
+def test_a_value_shared_with_a_row_of_another_table_reads_as_the_same() -> None:
+    # audit 2030: "with a club that is the club of "Guy Campbell" in …" said as a person says it
+    a = Var("V@A")
+    task = KPTask(
+        "t",
+        (
+            Triple(Var(TARGET), "country@booker", (a,)),
+            Triple(a, "~country@nobel", (Const("Louise Glück"),)),
+        ),
+    )
+    question = render(task, TABLES, {Var(TARGET): ("novel", "novels")}, 2)
+    assert question == (
+        'Which novels are listed in the Wikipedia table "Booker Prize" (section "Winners '
+        '(selection)") with the same country as "Louise Glück" in the Wikipedia table "List of '
+        'Nobel laureates in Literature"?'
+    )
+    clauses = read_kp(question)
+    assert clauses is not None and _same_up_to_names(task, clauses), _read(clauses or ())

@@ -219,10 +219,24 @@ class _Reader:
         return tuple(out)
 
     def attribute(self, subject: Term, text: str, table: TableName | None) -> Clauses | None:
-        """'R "c"', 'the same R as NP', 'such a KIND as R' or 'a R TAIL'."""
+        """'R "c"', 'the same R as NP', 'the same R as "c" in TABLE', 'such a KIND as R' or
+        'a R TAIL'."""
         if text.startswith("the same "):
             for relation, inner in _splits(text[9:], " as "):
-                key = self.noun_phrase(inner) if _is_relation(relation) else None
+                if not _is_relation(relation):
+                    continue
+                for named, where in _splits(inner, " in "):
+                    # 'the same R as "X" in TABLE': X's row is in another table
+                    other = self.table(where)
+                    if other is not None and (_CONSTS.match(named) or named in self.refs):
+                        key = self.noun_phrase(named)
+                        if key is not None:
+                            var = self.var()
+                            return (
+                                _row(key[0], relation, (var,), other),
+                                _row((subject,), relation, (var,), table),
+                            )
+                key = self.noun_phrase(inner)
                 if key is not None:
                     var = self.var()
                     same = (

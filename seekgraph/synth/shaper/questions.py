@@ -157,7 +157,8 @@ class _Renderer:
 
     def attribute(self, t: Triple) -> str:
         """``RELATION OBJECT`` of a forward fact: 'country "Norway"', 'the same country as
-        "Jon Fosse"' (the object is the relation's value of another row), 'such a writer as
+        "Jon Fosse"' (the object is the relation's value of another row; 'the same club as
+        "X" in TABLE' when that row is in another table), 'such a writer as
         author' (the object has a sentence of its own), 'an author listed in …' (the object
         described in place)."""
         spec = parse_relation(t.relation)
@@ -179,6 +180,15 @@ class _Renderer:
             )
         ):
             return f"the same {words} as {self.objects(d)}"
+        if (
+            inner.kind == "fact"
+            and inner.inverse
+            and inner.table
+            and self.words(inner) == words
+            and all(not isinstance(o, Var) or o in self.references for o in d.objects)
+        ):
+            # "the same club as "Guy Campbell" in TABLE", not "a club that is the club of …"
+            return f"the same {words} as {self.objects(d)} in {self.table(inner.table)}"
         return f"{article(words)} {words} {self.tail(obj)}"
 
     def predicates(self, subject: Var, plural: bool) -> str:
