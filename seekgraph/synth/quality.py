@@ -16,6 +16,10 @@ name as its reason, and counted in the stage report):
 - ``expanded_further``: a synthesised KP task that a kept task expands (layer-wise expansion
   keeps the answer set): of one lineage only the deepest task is kept, so no two kept tasks
   share an answer set and a seed;
+- ``join_on_kind``: a synthesised KP task's chain passes through a value of a column that names
+  kinds, not things (`seekgraph.synth.shaper.ops.GraphOps.names_kinds`: its rows share their
+  values, as positions, kit makers or degrees do): "a position that is the position of the
+  linebacker drafted 17th" joins two rows by coincidence;
 - ``partial_table``: a WebLeaper question asks "which ... are listed" over a table that is a
   selection (`seekgraph.synth.leaper.selection`) without saying so: a Basic question must name
   the first rows of a table cut at its source's cap, or say the table gives a selection; a
@@ -92,6 +96,7 @@ CHECKS = (
     "circular",
     "single_lookup",
     "expanded_further",
+    "join_on_kind",
     "partial_table",
     "kind_from_header",
     "attribute_debris",
@@ -344,9 +349,29 @@ def _kp_checks(
             # table found by its own cells, no hop to another page
             found["single_lookup"].append((task.task_id, "no hop"))
             continue
+        kind = _join_on_kind(ops, task)
+        if kind:
+            found["join_on_kind"].append((task.task_id, kind))
+            continue
         var = circular_variable(ops, task) if circular else None
         if var is not None:
             found["circular"].append((task.task_id, f"{var} is only a named entity"))
+
+
+def _join_on_kind(ops: Any, task: Any) -> str:
+    """The first fact whose value side holds a variable of the chain (not the target) in a
+    column that names kinds, as 'RELATION@TABLE'; '' when the chain passes through things."""
+    from seekgraph.synth.shaper.kp import Var, parse_relation
+
+    for t in task.triples:
+        spec = parse_relation(t.relation)
+        if spec.kind != "fact":
+            continue
+        values = (t.subject,) if spec.inverse else t.objects
+        hop = any(isinstance(v, Var) and not v.is_target for v in values)
+        if hop and ops.names_kinds(t.relation):
+            return f"through a value of {spec.name}@{spec.table}"
+    return ""
 
 
 def _splits(
