@@ -146,6 +146,22 @@ _CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re
 _SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
 
 
+_PLACING = re.compile(
+    r"(?:eliminated|withdrew|winner|won|runner[- ]up|finalist|quit|disqualified)", re.IGNORECASE
+)
+
+
+def _placings(texts: Sequence[str]) -> bool:
+    """Whether most values say how far a contestant got ("Eliminated 8th", "1st Runner-up",
+    "Winner").
+
+    >>> _placings(["Eliminated 8th", "2nd Runner-up", "Winner"]), _placings(["Active"])
+    (True, False)
+    """
+    hits = sum(bool(_PLACING.search(t)) for t in texts)
+    return bool(texts) and 5 * hits >= 4 * len(texts)
+
+
 def _years(texts: Sequence[str]) -> bool:
     """Whether every text is a year ("1947", "c. 1820" is not: a person says "the date")."""
     return bool(texts) and all(_YEAR.fullmatch(t.strip()) for t in texts)
@@ -422,6 +438,10 @@ def phrase_attribute(
     'group_header'
     >>> phrase_attribute("Name of Film", {"text"}).text
     'their film'
+    >>> phrase_attribute("2009-10 season", {"text"}, ["Premier League National, 1st"]).text
+    'how they did in the 2009-10 season'
+    >>> phrase_attribute("Elimination", {"text"}, ["Eliminated 8th", "Winner"]).text
+    'how far they got'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -461,6 +481,11 @@ def phrase_attribute(
         and values_are(kinds, {"year", "date", "text", "number"})
     ):
         return Phrase(_YEAR_HEADERS[low[0]])
+    if len(tokens) == 2 and _SEASON_TOKEN.fullmatch(tokens[0]) and low[1] == "season":
+        # "2009-10 season: Premier League National, 1st": where they stood that season
+        return Phrase(f"how they did in the {tokens[0]} season")
+    if low in (["elimination"], ["eliminated"], ["status"]) and _placings(texts):
+        return Phrase("how far they got")  # "Elimination: Eliminated 8th", "2nd Runner-up"
     if len(tokens) == 1 and low[0] in _ACRONYM_CODES:
         return Phrase(f"their {tokens[0].upper()} code")
     out: list[str] = []
