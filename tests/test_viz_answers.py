@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from seekgraph.cli import main
 from seekgraph.graphdb.settings import ConnectionSettings
-from seekgraph.viz.answers import answers_text, load_answers
+from seekgraph.viz.answers import ProofRow, answers_text, load_answers
 from tests.conftest import cli_login, run_pipeline
 
 STAGES = ("ingest", "relations", "leaper-trees", "leaper-basic", "leaper-union", "shaper-seeds")
@@ -22,6 +22,19 @@ def _tasks(driver: neo4j.Driver, database: str | None) -> dict[str, str]:
         database_=database,
     ).records
     return {r["v"]: r["id"] for r in rows}
+
+
+def _row_links(driver: neo4j.Driver, database: str | None, proof: ProofRow, entity: str) -> bool:
+    """Whether the proof's row has a cell linking `entity`."""
+    return bool(
+        driver.execute_query(
+            "MATCH (:Row {row_id: $row})-[:HAS_CELL]->(:Entity {entity_id: $entity}) "
+            "RETURN count(*) > 0 AS found",
+            row=f"{proof.table_id}#r{proof.row}",
+            entity=entity,
+            database_=database,
+        ).records[0]["found"]
+    )
 
 
 def test_answers_view_proves_every_record_from_its_rows(
@@ -39,8 +52,13 @@ def test_answers_view_proves_every_record_from_its_rows(
         for record in view.records:
             for proof in record.rows:
                 texts = [text for _, text, _ in proof.cells]
-                # the row names the answer, and every asked value it holds is marked
-                assert any(record.name.casefold() in t.casefold() for t in texts), (record, proof)
+                # the row names the answer (by its name, or by a cell that links its page:
+                # "Hebrew" for Hebrew language), and every asked value it holds is marked
+                named = any(record.name.casefold() in t.casefold() for t in texts)
+                assert named or _row_links(clean_db, database, proof, record.entity_id), (
+                    record,
+                    proof,
+                )
                 marked = {t.casefold() for _, t, asked in proof.cells if asked}
                 values = {v.casefold() for vs in record.attributes.values() for v in vs}
                 assert marked <= values
