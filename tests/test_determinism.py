@@ -6,8 +6,7 @@ rollouts, scoring, filtering and pruning, by `seekgraph pipeline` processes:
 - once, uninterrupted, with hash seed 1 (the reference);
 - once more on a server of its own, with hash seed 2 (so set and dict order differ), the worker
   killed (``kill -9``) and Neo4j killed in the middle of several stages, each fault followed by
-  a re-run from the stage it cut short, then a plain re-run of the whole pipeline: the
-  fingerprint equals the reference's.
+  a plain re-run of the pipeline: the fingerprint equals the reference's.
 Both properties (another hash seed, kills and resumes) are proven by the one faulted build; when
 it differs, an uninterrupted build with hash seed 2 on the same server tells which one broke.
 """
@@ -67,12 +66,8 @@ SETTINGS: dict[str, dict[str, object]] = {
 }
 
 
-def pipeline_command(
-    connection: ConnectionSettings, data: Path, out: Path, start: str = STAGES[0]
-) -> list[str]:
-    """`seekgraph pipeline` of `data` through the default stages up to pruning, into `out`,
-    from stage `start` on (a resume after a kill starts at the stage the kill cut short: the
-    stages before it are done, and the final plain re-run checks them all again)."""
+def pipeline_command(connection: ConnectionSettings, data: Path, out: Path) -> list[str]:
+    """`seekgraph pipeline` of `data` through the default stages up to pruning, into `out`."""
     config = out / "seekgraph.toml"
     out.mkdir(parents=True, exist_ok=True)
     config.write_text(
@@ -81,7 +76,7 @@ def pipeline_command(
             for section, values in SETTINGS.items()
         )
     )
-    only = [arg for stage in STAGES[STAGES.index(start) :] for arg in ("--only", stage)]
+    only = [arg for stage in STAGES for arg in ("--only", stage)]
     command = [sys.executable, "-m", "seekgraph", "--config", str(config), *cli_login(connection)]
     return [*command, "pipeline", "--data", str(data), "--out", str(out), *only]
 
@@ -183,10 +178,9 @@ def _stage_runs(driver: neo4j.Driver) -> Counter:
     return Counter(r["stage"] for r in rows)
 
 
-def _running_stage(before: Counter, after: Counter, start: str) -> str:
-    """The stage a killed pass that began at `start` was in: the first one it did not finish."""
-    ran = STAGES[STAGES.index(start) :]
-    return next((s for s in ran if after[s] <= before[s]), "(after the last stage)")
+def _running_stage(before: Counter, after: Counter) -> str:
+    """The stage a killed pass was in: the first one it did not finish."""
+    return next((s for s in STAGES if after[s] <= before[s]), "(after the last stage)")
 
 
 class StageWatch:
@@ -231,13 +225,12 @@ def test_kills_of_worker_and_neo4j_then_resume_give_the_same_graph(
     command = pipeline_command(connection, small_data, tmp_path / "out")
     outcomes: list[str] = []
     hit: set[str] = set()
-    stage = STAGES[0]  # where the next pass starts: the stage the last kill cut short
     try:
         for fault in FAULTS:
             began = time.monotonic()
             runs_before = _stage_runs(driver)
             worker = subprocess.Popen(  # unbuffered: each stage's first line comes at once
-                pipeline_command(connection, small_data, tmp_path / "out", start=stage),
+                command,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -259,7 +252,7 @@ def test_kills_of_worker_and_neo4j_then_resume_give_the_same_graph(
             if fault.victim == "worker":
                 worker.send_signal(signal.SIGKILL)
                 worker.wait()
-                stage = _running_stage(runs_before, _stage_runs(driver), stage)
+                stage = _running_stage(runs_before, _stage_runs(driver))
                 outcome = "killed"
             else:
                 pid = int((own_server.home / "neo4j.pid").read_text())
@@ -271,7 +264,7 @@ def test_kills_of_worker_and_neo4j_then_resume_give_the_same_graph(
                 assert worker.returncode != 0 and last.startswith("Error:"), stderr[-3000:]
                 assert "Traceback" not in stderr, stderr[-3000:]
                 server.start(own_server)
-                stage = _running_stage(runs_before, _stage_runs(driver), stage)
+                stage = _running_stage(runs_before, _stage_runs(driver))
                 outcome = f"worker exited {worker.returncode}: {last[:90]}"
             # a fast stage can end between two looks: the kill then lands in a later stage
             assert stage in STAGES[STAGES.index(fault.stage) :], f"{fault} hit {stage}"
