@@ -289,6 +289,22 @@ def names_own_things(header: str) -> bool:
 _NATION_WORDS = frozenset(["country", "nation", "nationality"])
 
 
+def _kin(said: list[str], i: int) -> bool:
+    """Whether the plural `said[i]` is joined by "and" to a plural of its own sort ("towns and
+    cities", "cities and towns"): the table lists both, not one thing and what it gives about
+    it ("Stadiums and locations")."""
+    partners = [
+        said[j]
+        for j, at in ((i - 2, i - 1), (i + 2, i + 1))
+        if 0 <= j < len(said) and said[at] == "and" and said[j].endswith("s")
+    ]
+    own = _singular(said[i])
+    return any(
+        {own, _singular(p)} <= PLACE_AFFILIATION or {own, _singular(p)} <= PERSON_WORDS
+        for p in partners
+    )
+
+
 def context_signal(header: str, context: str) -> float:
     """1.0 when the header (one or two words) names by its head noun a thing whose plural the
     section lists ("Team" under "Teams -- Personnel and kits", "Airport name" under "List of
@@ -302,6 +318,8 @@ def context_signal(header: str, context: str) -> float:
     >>> context_signal("Country", "Drivers -- By nationality")
     1.0
     >>> context_signal("Combined Statistical Area", "Major combined statistical areas")
+    1.0
+    >>> context_signal("City", "List of towns and cities in Norway -- City status since 1996")
     1.0
     """
     words = _WORD.findall(header.lower())
@@ -323,7 +341,8 @@ def context_signal(header: str, context: str) -> float:
     listed = {
         _singular(w)
         for i, w in enumerate(said)
-        if w.endswith("s") and "and" not in said[max(i - 1, 0) : i] + said[i + 1 : i + 2]
+        if w.endswith("s")
+        and ("and" not in said[max(i - 1, 0) : i] + said[i + 1 : i + 2] or _kin(said, i))
     }
     if head in ("title", "titles") and len(words) == 1:
         return 1.0 if listed & WORK_WORDS else 0.0  # "Title" under "best-selling singles"

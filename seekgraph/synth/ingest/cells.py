@@ -301,6 +301,16 @@ _THING_HEADS = frozenset(
         "trophy",
         "stadium",
         "park",
+        "cemetery",
+        "cemeteries",
+        "chapel",
+        "mill",
+        "mills",
+        "lighthouse",
+        "hospital",
+        "museum",
+        "library",
+        "airport",
     ]
 )
 
@@ -330,6 +340,25 @@ def led_by_name(text: str, links: Sequence[str]) -> str:
     return lead if all(names_link(tail, link) for link in links) else ""
 
 
+_NEAR = re.compile(r"^(.+?)\s+(?:near|outside|close to)\s+(.+)$", re.IGNORECASE)
+
+
+def near_place(text: str, links: Sequence[str]) -> bool:
+    """A key cell "<site> near <place>" whose links name only the place: the row's thing is
+    the site.
+
+    >>> near_place("Killoteran near Waterford", ["/wiki/Waterford"])
+    True
+    >>> near_place("Battle of Pea Ridge", ["/wiki/Battle_of_Pea_Ridge"])
+    False
+    """
+    match = _NEAR.match(" ".join(outside_parentheses(text).split()))
+    if not match or not links:
+        return False
+    site, place = match.group(1), match.group(2)
+    return all(names_link(place, x) and not names_link(site, x) for x in links)
+
+
 def key_links(cell: Cell) -> tuple[str, ...]:
     """The entities a key cell lists: its named links, without those it names only in
     parentheses (``Back at One (with Lulu)`` lists the song, not Lulu). When every link is in
@@ -349,6 +378,8 @@ def key_links(cell: Cell) -> tuple[str, ...]:
         return ()  # "Birthplace of Col. Harland Sanders" linking the man: the house, unlinked
     if led_by_name(cell.text, named):
         return ()  # "Molière Gène (GLP) Anse-Bertrand": the rider, not his home town
+    if near_place(cell.text, named):
+        return ()  # "Killoteran near Waterford" linking the city: the mill site, unlinked
     outside = outside_parentheses(cell.text)
     main = tuple(link for link in named if names_link(outside, link))
     if main:

@@ -52,6 +52,58 @@ def unlinked_id(name: str) -> str:
     return UNLINKED + " ".join(name.lower().split())
 
 
+def _folded(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+def first_mentions(key_cells: Iterable[Cell]) -> dict[str, str]:
+    """Names of a key column that one of its cells links, and the page it links: Wikipedia
+    links a name at its first mention only, so a later row naming the same person unlinked
+    ("Chauncey Billups" of 1994 and 1995 after the linked 1993 row, "Andy Lee (2)") is the same
+    entity, not a second one of the same name. A name linked to two pages in one column is
+    left out (two people of one name are told apart by their links).
+
+    >>> first_mentions([Cell("Andy Lee", ("/wiki/Andy_Lee_(American_football)",)),
+    ...     Cell("Andy Lee (2)", ())])
+    {'andy lee': '/wiki/Andy_Lee_(American_football)'}
+    """
+    pages: dict[str, set[str]] = {}
+    for cell in key_cells:
+        links = key_links(cell)
+        text = clean_text(key_text(cell))
+        if len(links) == 1 and text:
+            pages.setdefault(_folded(unlinked_name(text)), set()).add(links[0])
+    return {name: next(iter(links)) for name, links in pages.items() if len(links) == 1}
+
+
+def links_named_apart(key_cells: Iterable[Cell]) -> set[str]:
+    """Pages that several cells of a key column link under different names: the rows list
+    things at or after the page ("Old Windsor I" and "Old Windsor II", two mills linking the
+    village; "Little Island I", "Little Island II"), so each row's thing is its cell's name,
+    not the page.
+
+    >>> links_named_apart([Cell("Old Windsor I", ("/wiki/Old_Windsor",)),
+    ...     Cell("Old Windsor II", ("/wiki/Old_Windsor",)), Cell("Ebbsfleet", ("/wiki/Ebbsfleet",)),
+    ...     Cell("Ebbsfleet", ("/wiki/Ebbsfleet",)), Cell("Liverpool", ("/wiki/Liverpool_F.C.",)),
+    ...     Cell("Liverpool F.C.", ("/wiki/Liverpool_F.C.",))])
+    {'/wiki/Old_Windsor'}
+    """
+    names: dict[str, set[str]] = {}
+    for cell in key_cells:
+        links = key_links(cell)
+        text = clean_text(key_text(cell))
+        if len(links) == 1 and text:
+            names.setdefault(links[0], set()).add(_folded(unlinked_name(text)))
+    apart = set()
+    for link, said in names.items():
+        # each name is the page's and more ("Old Windsor" + "I"): a name that is the page's
+        # own, or another name of it ("Man Utd"), lists the page itself
+        head = _folded(display_name(link).split(",")[0])
+        if len(said) > 1 and all(n != head and n.startswith(head + " ") for n in said):
+            apart.add(link)
+    return apart
+
+
 def render_table(table: RawTable) -> str:
     """A table as page text: title, section, header and one line per row."""
     lines = [table.title]
@@ -151,11 +203,13 @@ class _Rows:
         `dropped`: rows rejected for their key cell, not written)."""
         relations = self._add_columns(table, key, mappings)
         mentions: set[str] = set()
+        keys = [row[key] for row in table.rows]
+        linked_once, named_apart = first_mentions(keys), links_named_apart(keys)
         for r, row in enumerate(table.rows):
             if r in dropped:
                 continue
             row_id = f"{table.table_id}#r{r}"
-            anchors = self._add_row(table, r, row[key])
+            anchors = self._add_row(table, r, row[key], linked_once, named_apart)
             for c, cell in enumerate(row):
                 header = table.header[c] if c < len(table.header) else ""
                 targets = self._add_cell(row_id, c, cell, key, anchors, mentions, header)
@@ -201,11 +255,26 @@ class _Rows:
             )
         return relations
 
-    def _add_row(self, table: RawTable, r: int, key_cell: Cell) -> list[str]:
+    def _add_row(
+        self,
+        table: RawTable,
+        r: int,
+        key_cell: Cell,
+        linked_once: dict[str, str],
+        named_apart: set[str],
+    ) -> list[str]:
         """The row and its anchors: one per entity its key cell names (an unlinked key cell is
-        an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id)."""
+        the entity an earlier row of the column linked under the same name, `first_mentions`,
+        else an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id; a
+        link other rows give under other names, `links_named_apart`, names the row's thing
+        only by its cell)."""
         text = clean_text(key_text(key_cell))
-        anchors = list(key_links(key_cell)) or ([unlinked_id(unlinked_name(text))] if text else [])
+        name = unlinked_name(text) if text else ""
+        anchors = list(key_links(key_cell))
+        if len(anchors) == 1 and anchors[0] in named_apart and name:
+            anchors = [unlinked_id(name)]  # "Old Windsor I" and "Old Windsor II": two mills
+        if not anchors and name:
+            anchors = [linked_once.get(_folded(name)) or unlinked_id(name)]
         self.rows.append(
             {
                 "table_id": table.table_id,

@@ -62,6 +62,8 @@ _SORT_YEAR = re.compile(r"^(\d{4})\s+(?=(?:\d{1,2} [A-Za-z]+\.?|[A-Za-z]+\.? \d{
 _TIE = re.compile(r"^=\s*(?=\d+\s*$)")
 # a link to another language's article ("Old Saale Bridge [de]", "[eo; hu]"): not part of a name
 _INTERWIKI = re.compile(r"\s*\[\s*(?:\d{1,3}|[a-z]{1,3}(?:\s*[;,]\s*[a-z]{2,3})*)\s*\]")
+# a footnote mark after a value ("1994 *", "Santana Moss †"): a pointer to a legend, not text
+_MARK = re.compile(r"(?<=[\w.)\]])\s*[*†‡§¶]{1,3}$")
 # a register's reference number after the date it listed a place ("June 26, 2013 (# 13000406)")
 _REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 
@@ -84,10 +86,12 @@ def clean_text(text: str) -> str:
     ('Peggy Lehner', '')
     >>> clean_text("June 26, 2013 (# 13000406)")
     'June 26, 2013'
+    >>> clean_text("1994 *"), clean_text("Santana Moss†"), clean_text("*")
+    ('1994', 'Santana Moss', '*')
     """
     text = " ".join(unicodedata.normalize("NFKC", text).split())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
-    text = _REFNUM.sub("", text).strip()
+    text = _MARK.sub("", _REFNUM.sub("", text).strip())
     text = _TIE.sub("", _SORT_YEAR.sub("", _SORT_KEY.sub("", text)))
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)

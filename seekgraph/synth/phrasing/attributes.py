@@ -353,6 +353,19 @@ _THIRD_PERSON = {
     "replaces": "what they replace",
     "replaced": "what they replaced",
 }
+# headers of a seat's changes (every United States Congress article has such tables) and other
+# headers no reader says as "their <header>": what a person asks instead
+_SAID = {
+    "vacator": "who left the seat",
+    "reason for change": "the reason for the change",
+    "reason for vacancy": "the reason for the vacancy",
+    "reason for leaving": "the reason they left",
+}
+# facts of a row's event, not of its thing: a tournament in a player's finals has no outcome or
+# opponent of its own ("their outcome" of a tournament): "the outcome", "the opponent in the final"
+_EVENT_WORDS = frozenset(
+    ["outcome", "result", "opponent", "opponents", "partner", "partners", "surface", "round"]
+)
 # adverbs between a unit and its participle ("Date first opened"): no subject of its own
 _ADVERBS = frozenset(["first", "last", "later", "also", "re", "since", "then", "now"])
 _YEAR_HEADERS = {
@@ -442,6 +455,14 @@ def phrase_attribute(
     'how they did in the 2009-10 season'
     >>> phrase_attribute("Elimination", {"text"}, ["Eliminated 8th", "Winner"]).text
     'how far they got'
+    >>> phrase_attribute("Vacator", {"entity"}).text, phrase_attribute("opponent in the final").text
+    ('who left the seat', 'the opponent in the final')
+    >>> phrase_attribute("date", {"text"}, ["1735 (completed)", "1541 (established)"]).reason
+    'vague'
+    >>> phrase_attribute("official selectors", {"text"}, ["AAB, AP, CO", "CP, SS", "INS, UP"]).reason
+    'abbreviation'
+    >>> phrase_attribute("current capacity with expansion limit", {"text"}).reason
+    'merged'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -459,6 +480,14 @@ def phrase_attribute(
     if alternatives is not None:
         return alternatives
     low = [t.lower() for t in tokens]
+    if " ".join(low) in _SAID:
+        return Phrase(_SAID[" ".join(low)])
+    if len(low) >= 3 and "with" in low[1:-1]:
+        return Phrase(reason="merged")  # "Current capacity with expansion limit": two numbers
+    if _code_lists(texts):
+        return Phrase(reason="abbreviation")  # "AAB, AP, CO, FN": selectors' codes unexplained
+    if low[0] in ("date", "dates") and len(low) == 1 and _annotated(texts):
+        return Phrase(reason="vague")  # "Date(s): 1735 (completed)": the date of what?
     if len(low) == 1 and low[0] in _CODED_HEADERS and _codes(texts):
         return Phrase(reason="abbreviation")  # "Type: N.P.P", "Type: CR": codes left unexplained
     if set(low) & _ROLE_GROUPS and _episode_numbers(texts):
@@ -667,6 +696,10 @@ def phrase_attribute(
     if counted:
         return Phrase(counted)
     phrase = attribute_phrase(text, kinds)
+    if phrase.startswith("their ") and lowered[0] in _EVENT_WORDS:
+        phrase = "the " + phrase.removeprefix(
+            "their "
+        )  # "the outcome", "the opponent in the final"
     shown = phrase.split()
     if len(out) >= 2 and _SEASON_TOKEN.fullmatch(shown[-1]) and shown[-2] not in PREPOSITIONS:
         phrase = " ".join([*shown[:-1], "in", shown[-1]])  # "Finishing position 2018-19"
@@ -764,6 +797,36 @@ def _episode_numbers(texts: Sequence[str]) -> bool:
     """
     hits = sum(bool(_EPISODES.fullmatch(t.strip())) for t in texts)
     return bool(texts) and 5 * hits >= 4 * len(texts)
+
+
+def _code_lists(texts: Sequence[str]) -> bool:
+    """Whether most values list several codes ("AAB, AP, CO, FN", "CP, SS"): marks of who said
+    so, which a question cannot explain (single codes, "QB", "1B", stay: a position's own name).
+
+    >>> _code_lists(["AAB, AP, CO", "CP", "UP", "SS"]), _code_lists(["QB", "RB", "WR"])
+    (True, False)
+    """
+    said = [t.strip() for t in texts if t.strip()]
+    lists = [t for t in said if "," in t and all(_CODES.fullmatch(p.strip()) for p in t.split(","))]
+    codes = [t for t in said if _CODES.fullmatch(t) or t in lists]
+    return len(said) >= 3 and 4 * len(lists) >= len(said) and 5 * len(codes) >= 4 * len(said)
+
+
+# what a year says happened then: "1735 (completed)", "1910 built 1997 NRHP-listed"
+_EVENT_NOTE = re.compile(r"\d{3,4}\s*(?:\([^()]*[a-z]{3}[^()]*\)|[a-z]{3,})")
+
+
+def _annotated(texts: Sequence[str]) -> bool:
+    """Whether most values are not plain dates: a year with what happened then ("1735
+    (completed)", "1541 (established)"), so "the date" would not say which event it dates.
+
+    >>> _annotated(["1735 (completed)", "1893 (first phase completed)"]), _annotated(["May 6, 1910"])
+    (True, False)
+    >>> _annotated(["January 8", "2005-03-12", "c. 1820", "1998–99"])
+    False
+    """
+    said = [t.strip() for t in texts if t.strip()]
+    return bool(said) and 2 * sum(bool(_EVENT_NOTE.search(t)) for t in said) > len(said)
 
 
 def _codes(texts: Sequence[str]) -> bool:
