@@ -12,6 +12,7 @@ import neo4j
 from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.ingest.cells import outside_parentheses
 from seekgraph.synth.split import HELDOUT_PERCENT, NONE, split_of_sources
 
 
@@ -214,6 +215,31 @@ def target_of(role: str, fact: dict[str, Any]) -> Target:
     return Target(role, fact["kind"], fact["id"], fact["name"] or fact["id"])
 
 
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def said_value(fact: dict[str, Any]) -> str:
+    """How a gold record gives one value: as its cell says it. A linked page's title stands in
+    only when the cell says just that title (with an aside: "Louis B. Heller (D)" is
+    Louis B. Heller); otherwise the page may be another thing ("Colorado" linking the
+    university's basketball team, "Sunderland" linking City of Sunderland) or another name of
+    it ("Ferrari" for Scuderia Ferrari), and the row's own words are what it states.
+
+    >>> said_value({"kind": "entity", "name": "Colorado Buffaloes men's basketball",
+    ...     "cell_text": "Colorado", "id": "/wiki/Colorado_Buffaloes_men's_basketball"})
+    'Colorado'
+    >>> said_value({"kind": "entity", "name": "Louis B. Heller", "cell_text": "Louis B. Heller (D)",
+    ...     "id": "/wiki/Louis_B._Heller"})
+    'Louis B. Heller'
+    """
+    name = str(fact["name"] or fact["id"])
+    text = " ".join(str(fact.get("cell_text") or "").split()).rstrip(",;: ")
+    if fact.get("kind") != "entity" or not text or len(text) > 100:
+        return name
+    return name if _fold(outside_parentheses(text)) == _fold(name) else text
+
+
 def answer_records(
     answers: list[tuple[str, str]],
     facts: list[dict[str, Any]],
@@ -251,7 +277,7 @@ def answer_records(
     sources: dict[str, dict[str, dict[str, set[str]]]] = {}
     for f in facts:
         if f["relation"] in relations:
-            name = str(f["name"] or f["id"])
+            name = said_value(f)
             values.setdefault(f["entity_id"], {}).setdefault(f["relation"], set()).add(name)
             if tables and f.get("table_id") in tables:
                 by_value = sources.setdefault(f["entity_id"], {}).setdefault(f["relation"], {})
@@ -299,7 +325,7 @@ def _values_by_row(
     for f in facts:
         if f["relation"] in relations and f.get("row") is not None:
             at = rows.setdefault(f["entity_id"], {}).setdefault((f["table_id"], f["row"]), {})
-            at.setdefault(f["relation"], set()).add(str(f["name"] or f["id"]))
+            at.setdefault(f["relation"], set()).add(said_value(f))
     return {
         e: {k: {r: sorted(v) for r, v in sorted(vals.items())} for k, vals in by.items()}
         for e, by in rows.items()
