@@ -265,6 +265,9 @@ def _is_score(header: str, cells: Sequence[Cell]) -> bool:
     return 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 3 * len(texts)
 
 
+_TITLE_HEADS = [[w] for w in sorted(WORK_WORDS | {"name", "names", "titles"})]
+
+
 def _is_name(header: str) -> bool:
     return _WORD.findall(header.lower()) in (["name"], ["names"], ["name", "s"])
 
@@ -394,7 +397,9 @@ def column_stats(
         total = max(len(cells), 1)
         empty_share = 1 - len(filled) / total
         link_ratio = sum(1 for c in filled if c.links) / len(filled) if filled else 0.0
-        keys = [(c.text.lower(), c.links[:1]) for c in filled]
+        # by text alone: Wikipedia links a name at its first mention only, so a name repeated
+        # unlinked is the same thing (a leader of three records is one leader)
+        keys = [" ".join(c.text.lower().split()) or c.links[:1] for c in filled]
         uniqueness = len(set(keys)) / len(keys) if keys else 0.0
         literal = sum(1 for c in filled if is_literal(c.text))
         literal_share = literal / len(filled) if filled else 0.0
@@ -476,6 +481,15 @@ def choose_key_column(
         # a "Name" column left of the best one is what a medal or roster table lists; its
         # event, sport or club columns say what the named won or where they play
         best = names[0]
+    titled = [
+        s
+        for s in usable
+        if s.uniqueness >= 0.95 and _WORD.findall(s.header.lower())[-1:] in _TITLE_HEADS
+    ]
+    if best.context == 0 and best.uniqueness < 0.8 and titled:
+        # the best column repeats ("Leader" of a sideman's records, one leader to several
+        # rows) beside a distinct "Title": the rows are the titled things, not the leaders
+        best = titled[0]
     if len(named) == 1 and named[0].score >= best.score - CLOSE:
         best = named[0]
     if best.context == 0 and holds_several(best.header):

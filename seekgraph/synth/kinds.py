@@ -198,6 +198,7 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             recipient inductee alumnus student graduate cornerback safety fielder outfielder
             baseman shortstop catcher tackle end back receiver halfback fullback defenceman
             defenseman karateka fencer advocate heir magnate admiral sergeant owner spouse
+            veteran campaigner
             architect aviator astronaut explorer inventor activist bowler batsman golfer
             sportsperson skipper mountaineer hurdler representative predecessor successor
             delegate commissioner councillor legislator speaker ambassador barrister solicitor
@@ -308,6 +309,8 @@ def page_kind(text: str | None) -> str | None:
     'athlete'
     >>> page_kind("Mike Schumacher is a track and field athlete who competed for Luxembourg .")
     'athlete'
+    >>> page_kind("Bobby Smith ( born 1982 ) is a British political and fathers ' rights activist .")
+    'activist'
     """
     match = _COPULA.search(first_sentence(text or ""))
     if not match:
@@ -319,8 +322,8 @@ def page_kind(text: str | None) -> str | None:
     tokens = phrase.split()
     for i, token in enumerate(tokens):
         low = token.lower()
-        if token == "'s":
-            continue  # "a women 's football club": the possessive is part of the phrase
+        if token == "'s" or (token == "'" and words and words[-1].lower().endswith("s")):
+            continue  # "a women 's football club", "a fathers ' rights activist": possessives
         if token == "," and words and words[-1].lower().endswith(_COMPOUND_ADJECTIVES):
             continue  # "a Cape Town-based , South African clothing retailer"
         if low in ("and", "or") and words and words[-1].islower() and not noun_classes(words[-1]):
