@@ -141,14 +141,14 @@ def test_the_lock_of_a_dead_run_is_broken(clean_db: neo4j.Driver, database: str 
 
     # another host's run cannot be checked by pid: it is broken when its heartbeat stops
     elsewhere = RunLock(clean_db, database, "leaper-trees", owner="another-host:1:y")
+    beat = time.monotonic()  # its one heartbeat: the lock is stale 1 s after it, not before
     assert elsewhere.try_acquire()["mine"]
     said.clear()
     patient = RunLock(
         clean_db, database, "ingest", wait_seconds=5, stale_seconds=1, echo=said.append
     )
-    started = time.monotonic()
     patient.acquire()
-    assert 0.9 < time.monotonic() - started < 5
+    assert time.monotonic() - beat > 0.9
     assert said[0].startswith("waiting for the graph lock held by stage leaper-trees of pid 1 ")
     assert "on host another-host" in said[1] and "no heartbeat for" in said[1]
     patient.release()

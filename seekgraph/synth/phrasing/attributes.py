@@ -362,9 +362,13 @@ _SAID = {
     "reason for leaving": "the reason they left",
 }
 # facts of a row's event, not of its thing: a tournament in a player's finals has no outcome or
-# opponent of its own ("their outcome" of a tournament): "the outcome", "the opponent in the final"
+# opponent of its own ("their outcome" of a tournament), a talk show's guest no co-hosts: "the
+# outcome", "the opponent in the final", "the co-hosts"
 _EVENT_WORDS = frozenset(
-    ["outcome", "result", "opponent", "opponents", "partner", "partners", "surface", "round"]
+    [
+        *["outcome", "result", "opponent", "opponents", "partner", "partners", "surface"],
+        *["round", "host", "hosts", "co-host", "co-hosts"],
+    ]
 )
 # adverbs between a unit and its participle ("Date first opened"): no subject of its own
 _ADVERBS = frozenset(["first", "last", "later", "also", "re", "since", "then", "now"])
@@ -463,6 +467,8 @@ def phrase_attribute(
     'abbreviation'
     >>> phrase_attribute("current capacity with expansion limit", {"text"}).reason
     'merged'
+    >>> phrase_attribute("shipments", {"number", "text"}, ["18,000,000", "(17,690,000)"]).reason
+    'merged'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -482,6 +488,8 @@ def phrase_attribute(
     low = [t.lower() for t in tokens]
     if " ".join(low) in _SAID:
         return Phrase(_SAID[" ".join(low)])
+    if any(re.fullmatch(r"\(\s*[\d,.]+\s*\)", t.strip()) for t in texts):
+        return Phrase(reason="merged")  # "Shipments (Sales)": "(17,690,000)" is the other one
     if len(low) >= 3 and "with" in low[1:-1]:
         return Phrase(reason="merged")  # "Current capacity with expansion limit": two numbers
     if _code_lists(texts):
@@ -799,6 +807,16 @@ def _episode_numbers(texts: Sequence[str]) -> bool:
     return bool(texts) and 5 * hits >= 4 * len(texts)
 
 
+def code_list(text: str) -> bool:
+    """Whether one value lists several codes ("AAB, FN, INS, LK"): no clue a question can give.
+
+    >>> code_list("AAB, FN, INS, LK"), code_list("Notre Dame"), code_list("QB")
+    (True, False, False)
+    """
+    parts = [p.strip() for p in text.split(",")]
+    return len(parts) >= 2 and all(_CODES.fullmatch(p) for p in parts)
+
+
 def _code_lists(texts: Sequence[str]) -> bool:
     """Whether most values list several codes ("AAB, AP, CO, FN", "CP, SS"): marks of who said
     so, which a question cannot explain (single codes, "QB", "1B", stay: a position's own name).
@@ -807,7 +825,7 @@ def _code_lists(texts: Sequence[str]) -> bool:
     (True, False)
     """
     said = [t.strip() for t in texts if t.strip()]
-    lists = [t for t in said if "," in t and all(_CODES.fullmatch(p.strip()) for p in t.split(","))]
+    lists = [t for t in said if code_list(t)]
     codes = [t for t in said if _CODES.fullmatch(t) or t in lists]
     return len(said) >= 3 and 4 * len(lists) >= len(said) and 5 * len(codes) >= 4 * len(said)
 

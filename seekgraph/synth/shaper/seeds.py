@@ -29,7 +29,7 @@ from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.kinds import answers_kind, noun_classes
-from seekgraph.synth.phrasing.attributes import phrase_attribute
+from seekgraph.synth.phrasing.attributes import code_list, phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND, entity_kind
 from seekgraph.synth.phrasing.words import plural, relation_words
 from seekgraph.synth.shaper.config import ShaperConfig
@@ -136,12 +136,13 @@ _PLACE_RELATIONS = frozenset(
 def askable(ops: GraphOps, nodes: list[Neighbour]) -> list[Neighbour]:
     """The edges a question can say: page links, and table facts whose column a person can
     name (`seekgraph.synth.phrasing.attributes.phrase_attribute`); never a "Notes" column, a
-    cut header or a verb ("with a notes that is ...", "with a current sponsored that is ...")."""
+    cut header or a verb ("with a notes that is ...", "with a current sponsored that is ..."),
+    never a value that lists codes ("with official selectors "AAB, FN, INS"")."""
     ops.read_tables({s.table for n in nodes if (s := parse_relation(n.relation)).table})
     out = []
     for n in nodes:
         words = ops.relation_label(n.relation)
-        if words is None or not phrase_attribute(words).reason:
+        if words is None or not (phrase_attribute(words).reason or code_list(n.name)):
             out.append(n)
     return out
 
