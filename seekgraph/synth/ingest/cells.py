@@ -340,6 +340,73 @@ def led_by_name(text: str, links: Sequence[str]) -> str:
     return lead if all(names_link(tail, link) for link in links) else ""
 
 
+# words after a name that keep it the same thing: suffixes, honorifics' tails, company forms
+_SAME_TAILS = frozenset(
+    [
+        "jr",
+        "sr",
+        "ii",
+        "iii",
+        "iv",
+        "v",
+        "vi",
+        "fc",
+        "f",
+        "c",
+        "afc",
+        "cf",
+        "sc",
+        "ac",
+        "inc",
+        "ltd",
+        "plc",
+        "co",
+        "corp",
+        "llc",
+        "gmbh",
+        "ag",
+        "sa",
+        "bv",
+        "the",
+        "mp",
+        "qc",
+        "kc",
+        "obe",
+        "mbe",
+        "cbe",
+        "kbe",
+        "dbe",
+        "gbe",
+        "vc",
+    ]
+)
+
+
+def extends_title(text: str, links: Sequence[str]) -> bool:
+    """A key cell that is its one link's title and more capitalised words after it ("Asda
+    Magazine" linking Asda, "Waitrose Kitchen" linking Waitrose, "Lake Tahoe Dam" linking the
+    lake): the row's thing is named after the page, not the page. Suffixes and company forms
+    ("Jr.", "F.C.", "Ltd") keep it the page's.
+
+    >>> extends_title("Asda Magazine", ["/wiki/Asda"]), extends_title("Asda", ["/wiki/Asda"])
+    (True, False)
+    >>> extends_title("Ken Griffey Jr.", ["/wiki/Ken_Griffey"])
+    False
+    >>> extends_title("Little Island, Cork", ["/wiki/Little_Island,_Cork"])
+    False
+    """
+    if len(links) != 1:
+        return False
+    shown = outside_parentheses(text)
+    page = strip_disambiguator(title_from_id(links[0]))
+    title, whole = _words(page.split(",")[0]), set(_words(page))
+    words = _words(shown)
+    if not title or len(words) <= len(title) or words[: len(title)] != title:
+        return False
+    tail = [w for w in _WORD.findall(shown)[len(title) :] if _fold(w) not in whole]
+    return any(w[:1].isupper() and _fold(w) not in _SAME_TAILS for w in tail)
+
+
 _NEAR = re.compile(r"^(.+?)\s+(?:near|outside|close to)\s+(.+)$", re.IGNORECASE)
 
 
@@ -380,6 +447,8 @@ def key_links(cell: Cell) -> tuple[str, ...]:
         return ()  # "Molière Gène (GLP) Anse-Bertrand": the rider, not his home town
     if near_place(cell.text, named):
         return ()  # "Killoteran near Waterford" linking the city: the mill site, unlinked
+    if extends_title(cell.text, named):
+        return ()  # "Asda Magazine" linking the supermarket: the magazine, unlinked
     outside = outside_parentheses(cell.text)
     main = tuple(link for link in named if names_link(outside, link))
     if main:

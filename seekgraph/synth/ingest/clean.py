@@ -77,14 +77,33 @@ def dropped_rows(table: RawTable, key: int) -> tuple[tuple[int, str, str], ...]:
     """
     alone = Counter(links[0] for row in table.rows if len(links := key_links(row[key])) == 1)
     dropped = []
+    last = len(table.rows) - 1
     for r, row in enumerate(table.rows):
         reason = key_rejection(row[key])
         links = key_links(row[key])
         if reason is None and len(links) >= 2 and all(alone[x] for x in links):
             reason = "aggregate_row"
+        if reason is None and r in (0, last) and last >= 2 and _names_the_whole(row[key], table):
+            reason = "summary_row"
         if reason is not None:
             dropped.append((r, reason, row[key].text))
     return tuple(dropped)
+
+
+def _names_the_whole(cell: Cell, table: RawTable) -> bool:
+    """An unlinked first or last key cell that names what the title is of ("Zambia" under
+    "Provinces of Zambia", "India" under "List of towns in India"): the row of the whole, its
+    numbers the sums of the rows, not one of the things listed.
+
+    >>> zambia = RawTable("t", "ottqa", "Provinces of Zambia", "", "", ["Province"], [])
+    >>> _names_the_whole(Cell("Zambia"), zambia), _names_the_whole(Cell("Lusaka"), zambia)
+    (True, False)
+    """
+    text = " ".join(cell.text.casefold().split())
+    if cell.links or len(text) < 3:
+        return False
+    title = table.title.casefold().strip()
+    return re.search(rf"\b(?:of|in)\s+(?:the\s+)?{re.escape(text)}$", title) is not None
 
 
 def check_table(table: RawTable, config: IngestConfig) -> Verdict:

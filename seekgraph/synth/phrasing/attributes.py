@@ -360,7 +360,51 @@ _SAID = {
     "reason for change": "the reason for the change",
     "reason for vacancy": "the reason for the vacancy",
     "reason for leaving": "the reason they left",
+    "expected completion": "when they are expected to be completed",
+    "expected opening": "when they are expected to open",
+    "point": "their points",
 }
+# acronyms a reader knows without being told; any other capitalised run of three or more letters
+# in a header ("OWGR pts") is an abbreviation the question would leave unexplained
+_KNOWN_ACRONYMS = frozenset(
+    [
+        "NFL",
+        "NBA",
+        "NHL",
+        "MLB",
+        "MLS",
+        "AFL",
+        "NCAA",
+        "PGA",
+        "ATP",
+        "WTA",
+        "UEFA",
+        "FIFA",
+        "IOC",
+        "GDP",
+        "HDI",
+        "GNP",
+        "USA",
+        "UK",
+        "US",
+        "EU",
+        "UN",
+        "NATO",
+        "TV",
+        "BBC",
+        "CEO",
+        "MVP",
+        "IATA",
+        "ICAO",
+        "FAA",
+        "ISBN",
+        "ISSN",
+        "ISO",
+        "FIPS",
+        "NRHP",
+        "UTC",
+    ]
+)
 # facts of a row's event, not of its thing: a tournament in a player's finals has no outcome or
 # opponent of its own ("their outcome" of a tournament), a talk show's guest no co-hosts: "the
 # outcome", "the opponent in the final", "the co-hosts"
@@ -467,6 +511,8 @@ def phrase_attribute(
     'abbreviation'
     >>> phrase_attribute("current capacity with expansion limit", {"text"}).reason
     'merged'
+    >>> phrase_attribute("OWGR pts", {"number"}).reason, phrase_attribute("NFL team").text
+    ('abbreviation', 'their NFL team')
     >>> phrase_attribute("shipments", {"number", "text"}, ["18,000,000", "(17,690,000)"]).reason
     'merged'
     """
@@ -556,6 +602,8 @@ def phrase_attribute(
             return Phrase(reason="abbreviation")  # "h / a", "P", "W", "F–A"
         elif re.fullmatch(r"[A-Z]{2,5}", token) and len(tokens) == 1:
             return Phrase(reason="abbreviation")  # "UHF", "MSA": a bare acronym explains nothing
+        elif re.fullmatch(r"[A-Z]{3,6}", token) and token not in _KNOWN_ACRONYMS:
+            return Phrase(reason="abbreviation")  # "OWGR pts": points of what?
         else:
             out.append(token)
     cut = len(out)
