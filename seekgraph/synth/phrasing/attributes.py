@@ -363,6 +363,8 @@ _SAID = {
     "expected completion": "when they are expected to be completed",
     "expected opening": "when they are expected to open",
     "point": "their points",
+    "birth": "when they were born",
+    "death": "when they died",
 }
 # acronyms a reader knows without being told; any other capitalised run of three or more letters
 # in a header ("OWGR pts") is an abbreviation the question would leave unexplained
@@ -513,6 +515,12 @@ def phrase_attribute(
     'merged'
     >>> phrase_attribute("OWGR pts", {"number"}).reason, phrase_attribute("NFL team").text
     ('abbreviation', 'their NFL team')
+    >>> phrase_attribute("first elected", {"year", "text"}, ["2010", "2012 (appointed)"]).text
+    'the date they were first elected'
+    >>> phrase_attribute("Victim's age", {"number"}).text, phrase_attribute("Birth", {"date"}).text
+    ('their age', 'when they were born')
+    >>> phrase_attribute("Notes on setting", {"text"}).reason
+    'notes'
     >>> phrase_attribute("shipments", {"number", "text"}, ["18,000,000", "(17,690,000)"]).reason
     'merged'
     """
@@ -526,6 +534,8 @@ def phrase_attribute(
     words = re.sub(r"(?<=\w)\s*,\s*(?=\w)", " and ", words)  # "City, State"
     words = re.sub(r"\s*/\s*", " / ", words)
     tokens = [t for t in words.split() if t]
+    if len(tokens) >= 2 and re.fullmatch(r"\w+['’]s", tokens[0]):
+        tokens = tokens[1:]  # "Victim's age" of a victims' table: their age
     if not tokens:
         return Phrase(reason="no_words")
     alternatives = _alternatives(tokens)
@@ -628,7 +638,9 @@ def phrase_attribute(
     if len(out) == 2 and lowered[1] in ("date", "year") and participle(out[0], True):
         out, lowered = [out[1], out[0]], [lowered[1], lowered[0]]  # "Chartered date"
         text = " ".join(out)
-    if (lowered[0] in _NOTE_WORDS and len(out) <= 2) or lowered[-1] in _NOTE_WORDS:
+    if (lowered[0] in _NOTE_WORDS and (len(out) <= 2 or lowered[1] in PREPOSITIONS)) or lowered[
+        -1
+    ] in _NOTE_WORDS:
         return Phrase(reason="notes")  # "Notes", "Meaning or notes": remarks, not an attribute
     if " ".join(lowered) in ("other information", "other info", "miscellaneous"):
         return Phrase(reason="notes")
@@ -712,7 +724,7 @@ def phrase_attribute(
         return Phrase(f"the {lowered[0]} they {lowered[1]}")  # "Offices held", "Titles won"
     if (
         len(out) == 2
-        and lowered[0] not in _UNITS
+        and lowered[0] not in _UNITS | _ADVERBS
         and not lowered[0].endswith("s")
         and participle(out[1], False)
         and lowered[1] not in WHERE_PARTICIPLES

@@ -70,6 +70,7 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
     A longer header is cut before its first preposition or participle ("Film title used in
     nomination" → film title)."""
     bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", tidy(key_header or ""))
+    bare = re.sub(r"\s*['’]\s*s\s+(?=names?\b)", " ", bare)  # "Victim's name": the victim
     parts = [p for p in re.split(r"\s+(?:or|and|&)\s+|\s*/\s*", bare) if WORD.search(p)]
     if len(parts) > 1:
         kinds = [entity_kind(part, None) for part in parts]
