@@ -58,6 +58,8 @@ _WIKI_ATTRIBUTES = re.compile(
 _SORT_KEY = re.compile(r"^(\d+)\.\d+\s+(?=\1\b)")
 # a year before the date that holds it, the date's sort key ("1840 21 November 1840")
 _SORT_YEAR = re.compile(r"^(\d{4})\s+(?=(?:\d{1,2} [A-Za-z]+\.?|[A-Za-z]+\.? \d{1,2},?) \1$)")
+# a sort key before a placing that ends in it ("208 8th in Yugoslav Div 2": division 2, 8th)
+_SORT_PLACING = re.compile(r"^(\d{3})\s+(?=(\d{1,2})(?:st|nd|rd|th)\b)")
 # a tie marker before a rank ("=20": tied 20th)
 _TIE = re.compile(r"^=\s*(?=\d+\s*$)")
 # a link to another language's article ("Old Saale Bridge [de]", "[eo; hu]"): not part of a name
@@ -88,11 +90,16 @@ def clean_text(text: str) -> str:
     'June 26, 2013'
     >>> clean_text("1994 *"), clean_text("Santana Moss†"), clean_text("*")
     ('1994', 'Santana Moss', '*')
+    >>> clean_text("208 8th in Yugoslav Div 2"), clean_text("2008 8th place")
+    ('8th in Yugoslav Div 2', '2008 8th place')
     """
     text = " ".join(unicodedata.normalize("NFKC", text).split())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
     text = _MARK.sub("", _REFNUM.sub("", text).strip())
     text = _TIE.sub("", _SORT_YEAR.sub("", _SORT_KEY.sub("", text)))
+    placing = _SORT_PLACING.match(text)
+    if placing and placing.group(1).endswith(placing.group(2).zfill(2)):
+        text = text[placing.end() :]
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)
 

@@ -127,6 +127,7 @@ ABBREVIATIONS = {
     "approx": "approximate",
     "mgr": "manager",
     "rec": "record",
+    "lvl": "level",
 }
 # a difference to another row ("Gap" to pole, "Behind" the winner): meaningless on its own
 _RELATIVE = frozenset(["gap", "diff", "difference", "behind", "deficit", "interval", "margin"])
@@ -413,7 +414,7 @@ _KNOWN_ACRONYMS = frozenset(
 _EVENT_WORDS = frozenset(
     [
         *["outcome", "result", "opponent", "opponents", "partner", "partners", "surface"],
-        *["round", "host", "hosts", "co-host", "co-hosts"],
+        *["round", "host", "hosts", "co-host", "co-hosts", "role", "roles"],
     ]
 )
 # adverbs between a unit and its participle ("Date first opened"): no subject of its own
@@ -521,6 +522,8 @@ def phrase_attribute(
     ('their age', 'when they were born')
     >>> phrase_attribute("Notes on setting", {"text"}).reason
     'notes'
+    >>> phrase_attribute("member", {"text"}, ["11 (11/none)", "6 (none/6)", "12 (12/12)"]).text
+    'the number of members'
     >>> phrase_attribute("shipments", {"number", "text"}, ["18,000,000", "(17,690,000)"]).reason
     'merged'
     """
@@ -840,6 +843,7 @@ _COUNT_NOUNS = frozenset(
         "episode",
         "seat",
         "floor",
+        "member",
     ]
 )
 
@@ -913,9 +917,12 @@ def _codes(texts: Sequence[str]) -> bool:
 
     >>> _codes(["N.P", "T.M.C", "M", "N.P.P"]), _codes(["Town", "City", "Village"])
     (True, False)
+    >>> _codes(["2", "1", "7", "2"])  # "Type: 2": a category's number, unexplained
+    True
     """
     said = [t.strip() for t in texts if t.strip()]
-    return len(said) >= 3 and 5 * sum(bool(_CODES.fullmatch(t)) for t in said) >= 4 * len(said)
+    coded = sum(bool(_CODES.fullmatch(t) or re.fullmatch(r"\d{1,2}", t)) for t in said)
+    return len(said) >= 3 and 5 * coded >= 4 * len(said)
 
 
 def _population(lowered: list[str], kinds: set[str]) -> str:
@@ -950,8 +957,8 @@ def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:
     """'the number of floors' for a plural noun of counts ("Floors: 84", "Beds available: 37",
     "Women's premierships: 2", "Games: 45 (1, 44)"); '' for any other header."""
     counts = sum(bool(re.match(r"^\d[\d,]*(?:\s*\(.*\))?$", t.strip())) for t in texts)
-    if "number" not in kinds or not kinds <= {"number", "text"} or 5 * counts < 4 * len(texts):
-        return ""
+    if not kinds or not kinds <= {"number", "text"} or not texts or 5 * counts < 4 * len(texts):
+        return ""  # "Members: 11 (11/none)" is a count too, typed as text
     if "in" in lowered or "of" in lowered:
         return ""
     words = lowered[:-1] if len(lowered) >= 2 and lowered[-1] == "available" else lowered
