@@ -349,3 +349,30 @@ def test_a_record_that_gives_its_rows_apart_is_no_merge() -> None:
         ],
     }
     assert table_reading_detail(_task([paired], ["year", "club"]), tables) == {}
+
+
+def test_a_relay_team_of_names_run_together_fails_the_gate() -> None:
+    """Rows of "Indonesia at the Asian Games" (medalists): a relay team's four names run
+    together in one key cell, none or only some linked. Its unlinked members cannot be listed
+    apart, so a task listing the column's people is rejected (``names_glued``); a table of
+    single names is left alone."""
+    rows = [
+        {"anchors": ["/wiki/Mohammad_Sarengat"], "text": "Mohammad Sarengat"},
+        {"anchors": ["/wiki/Supriati_Sutono"], "text": "Supriati Sutono"},
+        {"anchors": ["unlinked:emilia nova"], "text": "Emilia Nova"},
+    ]
+    answer = [{"name": "Supriati Sutono", "entity_id": "/wiki/Supriati_Sutono", "attributes": {}}]
+    assert "names_glued" not in table_reading_detail(_task(answer, []), {"T": {"rows": rows}})
+    glued = {
+        "anchors": ["unlinked:sugiri supardi wahjudi jootje oroh"],
+        "text": "Sugiri Supardi Wahjudi Jootje Oroh",
+    }
+    found = table_reading_detail(_task(answer, []), {"T": {"rows": [*rows, glued]}})
+    assert "Sugiri" in found["names_glued"]
+    partly = {
+        "anchors": ["/wiki/Milovan_Savić", "/wiki/Josip_Alebić"],
+        "text": "Ivica Ivičak Milorad Čikić Milovan Savić Josip Alebić",
+    }
+    assert "names_glued" in table_reading_detail(
+        _task(answer, []), {"T": {"rows": [*rows, partly]}}
+    )

@@ -39,6 +39,9 @@ name as its reason, and counted in the stage report):
 - ``rows_merged``: an answer spans several rows of one of its tables and its asked values no
   longer line up row by row (lists of different lengths) and the record does not give them
   row by row (``rows``); one row in each table of a Union family is no merge.
+- ``names_glued``: a key cell of one of its tables runs several people's names together with
+  some unlinked (a relay team; `seekgraph.synth.ingest.cells.glued_names`): those members
+  cannot be listed apart, so the task's list cannot be given right;
 - ``ambiguous_table``: a WebLeaper question names a table by words (title, section or, without
   one, columns: `seekgraph.synth.phrasing.tables.TableRef`) that name another table of the
   graph too (an article's men's and women's results, both without a section);
@@ -69,6 +72,7 @@ from seekgraph.synth.ingest.cells import (
     BLANK_KEYS,
     PLACEHOLDER_STARTS,
     SUMMARY_WORDS,
+    glued_names,
     lists_several,
 )
 from seekgraph.synth.keycolumn import is_literal
@@ -104,6 +108,7 @@ CHECKS = (
     "one_thing_split",
     "value_of_other",
     "rows_merged",
+    "names_glued",
     "ambiguous_table",
     "split_leak",
 )
@@ -195,7 +200,8 @@ def partial_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> st
 
 def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> dict[str, str]:
     """How a task's tables were read wrong, per check (key_not_entity, one_thing_split,
-    value_of_other, rows_merged; see the module doc); {} when they were read right."""
+    value_of_other, rows_merged, names_glued; see the module doc); {} when they were read
+    right."""
     found: dict[str, str] = {}
     records = gold_records(row["answer_json"])
     answers = {r.entity_id for r in records if r.entity_id}
@@ -209,7 +215,12 @@ def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]])
         literal = [t for t in texts if t and is_literal(t)]
         if texts and 2 * len(literal) > len(texts):
             found.setdefault("key_not_entity", f"{tid}: key cells like {literal[:3]}")
+        sizes = sorted(len(t.split()) for t in texts if t)
+        usual = float(sizes[len(sizes) // 2]) if sizes else 2.0
         for r in rows:
+            linked_here = [a for a in r["anchors"] if a.startswith("/wiki/")]
+            if glued_names(str(r.get("text") or ""), linked_here, usual):
+                found.setdefault("names_glued", f"{tid}: {r['text']!r}")
             anchors = [a for a in r["anchors"] if a in answers]
             for a in r["anchors"]:
                 rows_of[tid, a] = rows_of.get((tid, a), 0) + 1

@@ -557,6 +557,32 @@ def names_group(text: str, links: Sequence[str]) -> bool:
     return bool(links) and len(rest) >= max(4, 2 * named) and all(w[:1].isupper() for w in rest)
 
 
+def glued_names(text: str, links: Sequence[str], usual_words: float) -> bool:
+    """Whether a key cell runs several people's names together with no separator, some of them
+    unlinked: a relay team "Ivica Ivičak Milorad Čikić Milovan Savić Josip Alebić" linking
+    three of the four, or "Sugiri Supardi Wahjudi Jootje Oroh" linking none, in a column whose
+    names are usually `usual_words` long. Its unlinked members cannot be told apart, so a list
+    of the column's things cannot be given right.
+
+    >>> glued_names("Sugiri Supardi Wahjudi Jootje Oroh", [], 2.0)
+    True
+    >>> glued_names("Ivica Ivičak Milorad Čikić Milovan Savić", ["/wiki/Milovan_Savić"], 2.0)
+    True
+    >>> glued_names("Mohammad Sarengat", ["/wiki/Mohammad_Sarengat"], 2.0)
+    False
+    >>> glued_names("Royal Society for the Protection of Birds", [], 4.0)
+    False
+    """
+    shown = _WORD.findall(outside_parentheses(text))
+    titled = set().union(*(_title_words(link) for link in links)) if links else set()
+    rest = [w for w in shown if _fold(w) not in titled and _fold(w) not in _STOP]
+    if len(rest) < 2 or not all(w[:1].isupper() for w in rest):
+        return False
+    if links:
+        return names_group(text, links) or len(shown) >= 2 * max(usual_words, 2.0)
+    return len(shown) >= max(4, 2 * usual_words) and not set(map(_fold, shown)) & _STOP
+
+
 _SEVERAL = re.compile(r"\(\s*s\s*\)|\bor\s+more\b", re.IGNORECASE)
 
 

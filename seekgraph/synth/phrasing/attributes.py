@@ -128,6 +128,8 @@ ABBREVIATIONS = {
     "mgr": "manager",
     "rec": "record",
     "lvl": "level",
+    "cat": "category",
+    "qual": "qualifying",
 }
 # a difference to another row ("Gap" to pole, "Behind" the winner): meaningless on its own
 _RELATIVE = frozenset(["gap", "diff", "difference", "behind", "deficit", "interval", "margin"])
