@@ -56,44 +56,47 @@ def _folded(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
+def _linked_names(key_cells: Iterable[Cell]) -> Iterable[tuple[str, str]]:
+    """(page, folded name) of each key cell that links one page."""
+    for cell in key_cells:
+        links = key_links(cell)
+        text = clean_text(key_text(cell))
+        if len(links) == 1 and text:
+            yield links[0], _folded(unlinked_name(text))
+
+
 def first_mentions(key_cells: Iterable[Cell]) -> dict[str, str]:
     """Names of a key column that one of its cells links, and the page it links: Wikipedia
-    links a name at its first mention only, so a later row naming the same person unlinked
-    ("Chauncey Billups" of 1994 and 1995 after the linked 1993 row, "Andy Lee (2)") is the same
-    entity, not a second one of the same name. A name linked to two pages in one column is
-    left out (two people of one name are told apart by their links).
+    links a name at its first mention only, so another row naming the same person unlinked
+    ("Chauncey Billups" of 1994 and 1995 beside the linked 1993 row, "Andy Lee (2)") is the
+    same entity, not a second one of the same name. A name linked to two pages in one column
+    is left out (two people of one name are told apart by their links).
 
     >>> first_mentions([Cell("Andy Lee", ("/wiki/Andy_Lee_(American_football)",)),
     ...     Cell("Andy Lee (2)", ())])
     {'andy lee': '/wiki/Andy_Lee_(American_football)'}
     """
     pages: dict[str, set[str]] = {}
-    for cell in key_cells:
-        links = key_links(cell)
-        text = clean_text(key_text(cell))
-        if len(links) == 1 and text:
-            pages.setdefault(_folded(unlinked_name(text)), set()).add(links[0])
+    for link, name in _linked_names(key_cells):
+        pages.setdefault(name, set()).add(link)
     return {name: next(iter(links)) for name, links in pages.items() if len(links) == 1}
 
 
 def links_named_apart(key_cells: Iterable[Cell]) -> set[str]:
-    """Pages that several cells of a key column link under different names: the rows list
-    things at or after the page ("Old Windsor I" and "Old Windsor II", two mills linking the
-    village; "Little Island I", "Little Island II"), so each row's thing is its cell's name,
-    not the page.
+    """Pages that several cells of a key column link under longer names: the rows list things
+    at or after the page ("Little Island 1" and "Little Island 2", two mills linking the
+    place), so each row's thing is its cell's name, not the page. (A capitalised tail, "Old
+    Windsor I", is caught cell by cell: `cells.extends_title`.)
 
-    >>> links_named_apart([Cell("Old Windsor I", ("/wiki/Old_Windsor",)),
-    ...     Cell("Old Windsor II", ("/wiki/Old_Windsor",)), Cell("Ebbsfleet", ("/wiki/Ebbsfleet",)),
-    ...     Cell("Ebbsfleet", ("/wiki/Ebbsfleet",)), Cell("Liverpool", ("/wiki/Liverpool_F.C.",)),
-    ...     Cell("Liverpool F.C.", ("/wiki/Liverpool_F.C.",))])
-    {'/wiki/Old_Windsor'}
+    >>> links_named_apart([Cell("Little Island 1", ("/wiki/Little_Island,_Cork",)),
+    ...     Cell("Little Island 2", ("/wiki/Little_Island,_Cork",)), Cell("Ebbsfleet",
+    ...     ("/wiki/Ebbsfleet",)), Cell("Ebbsfleet", ("/wiki/Ebbsfleet",)), Cell("Liverpool",
+    ...     ("/wiki/Liverpool_F.C.",)), Cell("Liverpool F.C.", ("/wiki/Liverpool_F.C.",))])
+    {'/wiki/Little_Island,_Cork'}
     """
     names: dict[str, set[str]] = {}
-    for cell in key_cells:
-        links = key_links(cell)
-        text = clean_text(key_text(cell))
-        if len(links) == 1 and text:
-            names.setdefault(links[0], set()).add(_folded(unlinked_name(text)))
+    for link, name in _linked_names(key_cells):
+        names.setdefault(link, set()).add(name)
     apart = set()
     for link, said in names.items():
         # each name is the page's and more ("Old Windsor" + "I"): a name that is the page's
@@ -264,7 +267,7 @@ class _Rows:
         named_apart: set[str],
     ) -> list[str]:
         """The row and its anchors: one per entity its key cell names (an unlinked key cell is
-        the entity an earlier row of the column linked under the same name, `first_mentions`,
+        the entity another row of the column links under the same name, `first_mentions`,
         else an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id; a
         link other rows give under other names, `links_named_apart`, names the row's thing
         only by its cell)."""
@@ -272,7 +275,7 @@ class _Rows:
         name = unlinked_name(text) if text else ""
         anchors = list(key_links(key_cell))
         if len(anchors) == 1 and anchors[0] in named_apart and name:
-            anchors = [unlinked_id(name)]  # "Old Windsor I" and "Old Windsor II": two mills
+            anchors = [unlinked_id(name)]  # "Little Island 1" and "Little Island 2": two mills
         if not anchors and name:
             anchors = [linked_once.get(_folded(name)) or unlinked_id(name)]
         self.rows.append(

@@ -643,9 +643,8 @@ def phrase_attribute(
     if len(out) == 2 and lowered[1] in ("date", "year") and participle(out[0], True):
         out, lowered = [out[1], out[0]], [lowered[1], lowered[0]]  # "Chartered date"
         text = " ".join(out)
-    if (lowered[0] in _NOTE_WORDS and (len(out) <= 2 or lowered[1] in PREPOSITIONS)) or lowered[
-        -1
-    ] in _NOTE_WORDS:
+    notes_first = lowered[0] in _NOTE_WORDS and (len(out) <= 2 or lowered[1] in PREPOSITIONS)
+    if notes_first or lowered[-1] in _NOTE_WORDS:
         return Phrase(reason="notes")  # "Notes", "Meaning or notes": remarks, not an attribute
     if " ".join(lowered) in ("other information", "other info", "miscellaneous"):
         return Phrase(reason="notes")
@@ -770,9 +769,8 @@ def phrase_attribute(
         return Phrase(counted)
     phrase = attribute_phrase(text, kinds)
     if phrase.startswith("their ") and lowered[0] in _EVENT_WORDS:
-        phrase = "the " + phrase.removeprefix(
-            "their "
-        )  # "the outcome", "the opponent in the final"
+        # "the outcome", "the opponent in the final"
+        phrase = "the " + phrase.removeprefix("their ")
     shown = phrase.split()
     if len(out) >= 2 and _SEASON_TOKEN.fullmatch(shown[-1]) and shown[-2] not in PREPOSITIONS:
         phrase = " ".join([*shown[:-1], "in", shown[-1]])  # "Finishing position 2018-19"
