@@ -311,6 +311,12 @@ _THING_HEADS = frozenset(
         "museum",
         "library",
         "airport",
+        "case",
+        "murder",
+        "murders",
+        "affair",
+        "trial",
+        "scandal",
     ]
 )
 

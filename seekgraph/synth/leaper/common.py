@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -219,6 +220,9 @@ def _fold(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+_COUNT_MARK = re.compile(r"\s*\(\d{1,2}\)$")
+
+
 def said_value(fact: dict[str, Any]) -> str:
     """How a gold record gives one value: as its cell says it. A linked page's title stands in
     only when the cell says just that title (with an aside: "Louis B. Heller (D)" is
@@ -232,11 +236,15 @@ def said_value(fact: dict[str, Any]) -> str:
     >>> said_value({"kind": "entity", "name": "Louis B. Heller", "cell_text": "Louis B. Heller (D)",
     ...     "id": "/wiki/Louis_B._Heller"})
     'Louis B. Heller'
+    >>> said_value({"kind": "entity", "name": "Virginia Union Panthers",
+    ...     "cell_text": "Virginia Union (2)", "id": "/wiki/Virginia_Union_Panthers"})
+    'Virginia Union'
     """
     name = str(fact["name"] or fact["id"])
     text = " ".join(str(fact.get("cell_text") or "").split()).rstrip(",;: ")
     if fact.get("kind") != "entity" or not text or len(text) > 100:
         return name
+    text = _COUNT_MARK.sub("", text)  # "Virginia Union (2)": its second title, not its name
     return name if _fold(outside_parentheses(text)) == _fold(name) else text
 
 

@@ -368,6 +368,7 @@ _SAID = {
     "point": "their points",
     "birth": "when they were born",
     "death": "when they died",
+    "foundation": "when they were founded",
 }
 # acronyms a reader knows without being told; any other capitalised run of three or more letters
 # in a header ("OWGR pts") is an abbreviation the question would leave unexplained
@@ -526,6 +527,8 @@ def phrase_attribute(
     'notes'
     >>> phrase_attribute("member", {"text"}, ["11 (11/none)", "6 (none/6)", "12 (12/12)"]).text
     'the number of members'
+    >>> phrase_attribute("name", {"text"}).reason, phrase_attribute("map", {"number"}, ["4", "7", "9"]).reason
+    ('vague', 'abbreviation')
     >>> phrase_attribute("shipments", {"number", "text"}, ["18,000,000", "(17,690,000)"]).reason
     'merged'
     """
@@ -549,6 +552,8 @@ def phrase_attribute(
     low = [t.lower() for t in tokens]
     if " ".join(low) in _SAID:
         return Phrase(_SAID[" ".join(low)])
+    if low in (["name"], ["names"]):
+        return Phrase(reason="vague")  # a "Name" beside the key column: the name of whom?
     if any(re.fullmatch(r"\(\s*[\d,.]+\s*\)", t.strip()) for t in texts):
         return Phrase(reason="merged")  # "Shipments (Sales)": "(17,690,000)" is the other one
     if len(low) >= 3 and "with" in low[1:-1]:
@@ -848,7 +853,7 @@ _COUNT_NOUNS = frozenset(
 )
 
 
-_CODED_HEADERS = frozenset(["type", "types", "status", "category", "kind"])
+_CODED_HEADERS = frozenset(["type", "types", "status", "category", "kind", "map", "key"])
 _CODE = r"(?:[A-Z]{1,4}|(?:[A-Za-z]{1,3}\.)+[A-Za-z]{0,3})"
 _CODES = re.compile(rf"{_CODE}(?:\s+{_CODE})*")
 
