@@ -294,6 +294,16 @@ _BORN = re.compile(r"\b([A-Z][a-z]+) born\b")
 _TRACK_AND_FIELD = re.compile(r"\btrack and field\b", re.IGNORECASE)
 
 
+_REPRESENTS = re.compile(
+    r"\b(team|club|squad|side)\s+(?:represents|represented|competes|competed|plays|played)\b",
+    re.IGNORECASE,
+)
+_SPORTS = _words(
+    """basketball football baseball hockey soccer volleyball lacrosse softball wrestling rugby
+    athletic athletics sports swimming tennis golf"""
+)
+
+
 def page_kind(text: str | None) -> str | None:
     """The singular head noun of what a page's first sentence says its subject is, or None
     ("X is a German pop music singer ." → ``singer``; "Statistics of ..." → None).
@@ -311,10 +321,19 @@ def page_kind(text: str | None) -> str | None:
     'athlete'
     >>> page_kind("Bobby Smith ( born 1982 ) is a British political and fathers ' rights activist .")
     'activist'
+    >>> page_kind("The LSU Tigers basketball team represents Louisiana State University in NCAA .")
+    'team'
+    >>> page_kind("The Auburn Tigers men 's basketball team is the intercollegiate men 's basketball "
+    ...           "program that represents Auburn University .")
+    'team'
     """
-    match = _COPULA.search(first_sentence(text or ""))
+    sentence = first_sentence(text or "")
+    match = _COPULA.search(sentence)
     if not match:
-        return None
+        # "The Florida Gators men's basketball team represents the University of Florida": the
+        # subject's own head noun says what it is when no "is a" does
+        acting = _REPRESENTS.search(sentence)
+        return acting.group(1).lower() if acting else None
     words: list[str] = []
     phrase = _COLLECTIVE.sub("", _ASIDE.sub(" ", match.group(1)), count=1)
     # compounds the noun phrase holds whole: "a Maltese born athlete", "a track and field athlete"
@@ -364,6 +383,8 @@ def page_kind(text: str | None) -> str | None:
     if not words:
         return None
     head = singular(words[-1].lower().strip("'\""))
+    if head in ("program", "programme") and len(words) > 1 and words[-2].lower() in _SPORTS:
+        head = "team"  # "the men's basketball program": a team, not a broadcast
     if head.endswith("sery"):
         head = head[: -len("sery")] + "series"  # "miniseries", not "minisery"
     if not re.fullmatch(r"[a-z][a-z-]*", head) or head in _NOT_KINDS:

@@ -16,6 +16,10 @@ from seekgraph.synth.shaper.kp import KPTask, Var, parse_relation
 
 # rows a column needs before its repeats say it names kinds (`GraphOps.names_kinds`)
 KIND_COLUMN_ROWS = 4
+# relations whose values are kinds of things in any table, however few its rows: a small
+# All-America team lists eleven players at eight positions, yet "the same position as" is still
+# a coincidence of kinds, not a link between two things
+KIND_RELATIONS = frozenset(["position", "positions", "pos", "playing_position"])
 
 
 @dataclass(frozen=True)
@@ -111,11 +115,14 @@ class GraphOps:
     def names_kinds(self, relation: str) -> bool:
         """Whether a table fact's column names kinds of things rather than things: at least
         `KIND_COLUMN_ROWS` rows hold a value and at most half as many different values (the
-        positions of a draft, the kit makers of a league, the degrees of alumni). Its values
-        are fine as constants, but a chain through one joins two rows by coincidence."""
+        positions of a draft, the kit makers of a league, the degrees of alumni), or a relation
+        that names kinds anywhere (`KIND_RELATIONS`). Its values are fine as constants, but a
+        chain through one joins two rows by coincidence."""
         spec = parse_relation(relation)
         if spec.kind != "fact" or not spec.table:
             return False
+        if spec.name in KIND_RELATIONS:
+            return True
         key = (spec.name, spec.table)
         if key not in self._kind_columns:
             self.queries += 1
