@@ -60,6 +60,8 @@ _SORT_KEY = re.compile(r"^(\d+)\.\d+\s+(?=\1\b)")
 _SORT_YEAR = re.compile(r"^(\d{4})\s+(?=(?:\d{1,2} [A-Za-z]+\.?|[A-Za-z]+\.? \d{1,2},?) \1$)")
 # a sort key before a placing that ends in it ("208 8th in Yugoslav Div 2": division 2, 8th)
 _SORT_PLACING = re.compile(r"^(\d{3})\s+(?=(\d{1,2})(?:st|nd|rd|th)\b)")
+# an ISO date before the date it sorts ("1981-11-01 1 November 1981")
+_SORT_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}\s+(?=\S.*\b\d{4}$)")
 # a tie marker before a rank ("=20": tied 20th)
 _TIE = re.compile(r"^=\s*(?=\d+\s*$)")
 # a link to another language's article ("Old Saale Bridge [de]", "[eo; hu]"): not part of a name
@@ -90,13 +92,15 @@ def clean_text(text: str) -> str:
     'June 26, 2013'
     >>> clean_text("1994 *"), clean_text("Santana Moss†"), clean_text("*")
     ('1994', 'Santana Moss', '*')
+    >>> clean_text("1981-11-01 1 November 1981"), clean_text("1931-12-11 19 November 1926")
+    ('1 November 1981', '19 November 1926')
     >>> clean_text("208 8th in Yugoslav Div 2"), clean_text("2008 8th place")
     ('8th in Yugoslav Div 2', '2008 8th place')
     """
     text = " ".join(unicodedata.normalize("NFKC", text).split())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
     text = _MARK.sub("", _REFNUM.sub("", text).strip())
-    text = _TIE.sub("", _SORT_YEAR.sub("", _SORT_KEY.sub("", text)))
+    text = _TIE.sub("", _SORT_YEAR.sub("", _SORT_KEY.sub("", _SORT_ISO.sub("", text))))
     placing = _SORT_PLACING.match(text)
     if placing and placing.group(1).endswith(placing.group(2).zfill(2)):
         text = text[placing.end() :]

@@ -369,6 +369,7 @@ _SAID = {
     "birth": "when they were born",
     "death": "when they died",
     "foundation": "when they were founded",
+    "end of recognition": "when their recognition ended",
 }
 # acronyms a reader knows without being told; any other capitalised run of three or more letters
 # in a header ("OWGR pts") is an abbreviation the question would leave unexplained
@@ -417,7 +418,7 @@ _KNOWN_ACRONYMS = frozenset(
 _EVENT_WORDS = frozenset(
     [
         *["outcome", "result", "opponent", "opponents", "partner", "partners", "surface"],
-        *["round", "host", "hosts", "co-host", "co-hosts", "role", "roles"],
+        *["round", "host", "hosts", "co-host", "co-hosts", "role", "roles", "job", "credit"],
     ]
 )
 # adverbs between a unit and its participle ("Date first opened"): no subject of its own

@@ -110,6 +110,9 @@ def _plain_quotes(text: str) -> str:
 
     >>> _plain_quotes("Junior Men 's ( 4.35 mi / 7.0 km )"), _plain_quotes("Deanery 18 ( A , B )")
     ("Junior Men's (4.35 mi / 7.0 km)", 'Deanery 18 (A, B)')
+    >>> _plain_quotes("Women [ 3 ]")
+    'Women'
+
     """
     text = re.sub(r"``\s*", "'", text)
     text = re.sub(r"\s*''", "'", text)
@@ -117,4 +120,5 @@ def _plain_quotes(text: str) -> str:
     text = re.sub(r"(?<=s)\s+'(?!\w)", "'", text)  # a plural's possessive: "players '"
     text = re.sub(r"\s+([,.;:!?)\]])", r"\1", text)
     text = re.sub(r"([(\[])\s+", r"\1", text)
+    text = re.sub(r"\s*\[\d{1,3}\]", "", text)  # a footnote mark: "Women [3]"
     return text.replace('"', "'")
