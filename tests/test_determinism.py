@@ -13,11 +13,9 @@ it differs, an uninterrupted build with hash seed 2 on the same server tells whi
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -29,18 +27,14 @@ from typing import IO
 import neo4j
 import pytest
 
-from seekgraph.cli.pipeline import STAGES as PIPELINE
 from seekgraph.graphdb import server
 from seekgraph.graphdb.driver import open_driver
 from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
-from tests.conftest import cli_login, wipe
+from tests.conftest import wipe
 from tests.scaffolding.fingerprint import Fingerprint, difference, fingerprint
 from tests.scaffolding.servers import own_server as _own_server
-from tests.scaffolding.small_default import SMALL_SETTINGS, write_small_default
-
-# every default stage up to and including pruning, in pipeline order
-_DEFAULT = [stage.name for stage in PIPELINE if not stage.optional]
-STAGES = _DEFAULT[: _DEFAULT.index("prune") + 1]
+from tests.scaffolding.small_default import BUILD_STAGES as STAGES
+from tests.scaffolding.small_default import pipeline_command, write_small_default
 
 
 def empty(driver: neo4j.Driver, database: str | None) -> None:
@@ -53,32 +47,6 @@ def empty(driver: neo4j.Driver, database: str | None) -> None:
     ).records
     for record in indexes:
         driver.execute_query(f"DROP INDEX `{record['name']}`", database_=database)
-
-
-# The builds' settings: rewriting thoughts runs a model (its choice is tested apart); the
-# rollouts' date is pinned (the builds compared may straddle midnight); a killed Neo4j stops
-# the worker after 1 s of retries instead of the driver's 30; the small data's smaller stages.
-SETTINGS: dict[str, dict[str, object]] = {
-    "neo4j": {"retry_seconds": 1},
-    "prune": {"rewrite_limit": 0},
-    "shaper": dict(SMALL_SETTINGS["shaper"]),
-    "rollout": {"date": "2026-01-15", **SMALL_SETTINGS["rollout"]},
-}
-
-
-def pipeline_command(connection: ConnectionSettings, data: Path, out: Path) -> list[str]:
-    """`seekgraph pipeline` of `data` through the default stages up to pruning, into `out`."""
-    config = out / "seekgraph.toml"
-    out.mkdir(parents=True, exist_ok=True)
-    config.write_text(
-        "".join(
-            f"[{section}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in values.items())
-            for section, values in SETTINGS.items()
-        )
-    )
-    only = [arg for stage in STAGES for arg in ("--only", stage)]
-    command = [sys.executable, "-m", "seekgraph", "--config", str(config), *cli_login(connection)]
-    return [*command, "pipeline", "--data", str(data), "--out", str(out), *only]
 
 
 def build(connection: ConnectionSettings, data: Path, out: Path, hash_seed: str) -> None:
@@ -120,6 +88,10 @@ def reference(
     totals = {f.query: _count(driver, f.query) for f in FAULTS}
     built = fingerprint(driver, database)
     assert sum(built.nodes.values()) > 500  # every stage kind wrote something
+    kept = driver.execute_query(
+        "MATCH (t:Task {status: 'kept'}) RETURN collect(DISTINCT t.variant) AS variants"
+    ).records[0]["variants"]
+    assert {"basic", "union", "reverse-union"} <= set(kept), kept  # the slice's point
     return Reference(built, totals)
 
 
