@@ -23,11 +23,10 @@ from pathlib import Path
 from bench.common import Measurement, table, write_markdown
 from seekgraph.graphdb import server
 from seekgraph.graphdb.settings import ConnectionSettings
-from tests.conftest import QUICK_JIT, QUICK_PLANNING, SERIAL_GC, _installed_home
+from tests.conftest import PRODUCT_GC, QUICK_JIT, QUICK_PLANNING, SERIAL_GC, _installed_home
 from tests.scaffolding.small_default import pipeline_command, write_small_default
 
-G1 = "-XX:+UseG1GC"
-CASES = {"G1 (Neo4j's default)": G1, "serial GC (the tests')": SERIAL_GC}
+CASES = {"G1 (Neo4j's default)": PRODUCT_GC, "serial GC (the tests')": SERIAL_GC}
 
 
 def _server_cpu(home: Path) -> float:
@@ -40,7 +39,7 @@ def _server_cpu(home: Path) -> float:
 def build_once(gc_flag: str, data: Path, work: Path) -> dict[str, float]:
     """Start a private test-like server with `gc_flag`, build `data` on it, stop it."""
     flags = list(server.JVM_FLAGS)
-    server.JVM_FLAGS[:] = [gc_flag if f in (G1, SERIAL_GC) else f for f in flags]
+    server.JVM_FLAGS[:] = [gc_flag if f in (PRODUCT_GC, SERIAL_GC) else f for f in flags]
     if QUICK_JIT not in server.JVM_FLAGS:
         server.JVM_FLAGS.append(QUICK_JIT)
     server.EXTRA_CONFIG.update(QUICK_PLANNING)

@@ -60,7 +60,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # collections without G1's concurrent threads and barriers. The fault test's small build
     # on a test server, quiet machine (`python -m bench.bench_test_server`, 2 runs each):
     # server CPU 43.6-47.2 -> 37.7-38.1 s, build 46.3 -> 42.0 s.
-    server.JVM_FLAGS[:] = [SERIAL_GC if f == "-XX:+UseG1GC" else f for f in server.JVM_FLAGS]
+    server.JVM_FLAGS[:] = [SERIAL_GC if f == PRODUCT_GC else f for f in server.JVM_FLAGS]
     # Tests run many queries once each on small graphs, so planning them is most of their
     # cost: the planner's search for the best join order stops sooner (KP tasks join up to a
     # dozen patterns; expanding the default pages' seeds took 34 s, 13 s so). The answers are
@@ -71,6 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 QUICK_JIT = "-XX:TieredStopAtLevel=1"
 SERIAL_GC = "-XX:+UseSerialGC"
+PRODUCT_GC = "-XX:+UseG1GC"  # what `seekgraph db start` runs (`server.JVM_FLAGS`)
 QUICK_PLANNING = {
     "internal.cypher.idp_solver_duration_threshold": "50",  # ms (Neo4j's default 1000)
     "internal.cypher.idp_solver_table_threshold": "16",  # plans kept per step (default 128)
