@@ -168,18 +168,25 @@ def union_question(
     relations: Sequence[str],
     kinds: dict[str, set[str]],
     labels: dict[str, str] | None = None,
+    values: dict[str, list[str]] | None = None,
 ) -> str:
-    """The entities every one of several tables lists, with the attributes they all state.
+    """The entities every one of several tables lists, with the attributes they all state
+    (each said from its header and its `values`, as in a Basic question: "Passengers" of
+    counts is "the number of passengers").
 
     Tables whose key columns name their entities alike share one kind; otherwise each table's
     kind is named ("Which laureates listed in A are also listed, as authors, in B?").
 
     >>> union_question([TableRef("A"), TableRef("B")], ["laureates", "authors"], ["year"], {})
     'Which laureates listed in the Wikipedia table "A" are also listed, as authors, in "B"? For each, give their year, as each table states them.'
+    >>> union_question([TableRef("A"), TableRef("B")], ["airports"] * 2, ["passengers"],
+    ...     {"passengers": {"number"}}, {}, {"passengers": ["10,443,393", "9,017,718"]})
+    'Which airports are listed in both of the Wikipedia tables "A" and "B"? For each, give the number of passengers, as each table states them.'
     """
     names = [t.quoted() for t in tables]
     asked = (
-        f"For each, give {_attributes(relations, kinds, labels)}, as each table states them."
+        f"For each, give {_attributes(relations, kinds, labels, values)}, as each table "
+        "states them."
         if relations
         else ""
     )
@@ -206,6 +213,7 @@ def reverse_question(
     relations: Sequence[str],
     kinds: dict[str, set[str]],
     labels: dict[str, str] | None = None,
+    values: dict[str, list[str]] | None = None,
 ) -> str:
     """Find one entity from its clues, read its pivot, list the others sharing it.
 
@@ -224,7 +232,11 @@ other author in these tables with the same year.'
     pivot = relation_words(labels.get(pivot_relation, pivot_relation))
     owner = "their" if "person" in noun_classes(kind) else "its"  # "find their degree"
     each = ", as each table states them" if len(tables) > 1 else ""
-    asked = f" For each, give {_attributes(relations, kinds, labels)}{each}." if relations else ""
+    asked = (
+        f" For each, give {_attributes(relations, kinds, labels, values)}{each}."
+        if relations
+        else ""
+    )
     return (
         f"Of the {kind_plural} listed in the Wikipedia tables {join([t.quoted() for t in tables])}, "
         f"find the only one {described}{row}. Then find {owner} {pivot} and list every other {kind} "

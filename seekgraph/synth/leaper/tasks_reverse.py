@@ -326,6 +326,7 @@ def _bridge_task(
             asked,
             value_kinds(facts),
             union.labels,
+            relation_values(facts),
         )
         keep = [c["name"] for c in chosen] + asked_words([relation, *asked], union.labels)
         question, source = paraphrase(template, backend, keep)

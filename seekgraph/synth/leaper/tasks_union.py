@@ -291,7 +291,12 @@ def union_task(
     }
     question, source = paraphrase(
         union_question(
-            tables, [t["kind_plural"] for t in chosen], asked, value_kinds(facts), labels
+            tables,
+            [t["kind_plural"] for t in chosen],
+            asked,
+            value_kinds(facts),
+            labels,
+            relation_values(facts),
         ),
         backend,
         asked_words(asked, labels),

@@ -130,6 +130,8 @@ ABBREVIATIONS = {
     "lvl": "level",
     "cat": "category",
     "qual": "qualifying",
+    "dia": "diameter",
+    "diam": "diameter",
 }
 # a difference to another row ("Gap" to pole, "Behind" the winner): meaningless on its own
 _RELATIVE = frozenset(["gap", "diff", "difference", "behind", "deficit", "interval", "margin"])
