@@ -1,7 +1,7 @@
 """The test servers' Java settings: wall time and CPU of one small build, G1 vs the serial GC.
 
 Most of the test suite's CPU is spent inside the Neo4j servers the tests start (the small
-default build of the fault test: about 50 CPU-seconds in the server, 15 in the pipeline). Each
+default build of the fault test: 38-47 CPU-seconds in the server, 13-15 in the pipeline). Each
 case starts a private server the way the test session does (quick JIT tier, quick planning,
 the fixtures' 512m heap), then builds the fault test's slice of the default data through every
 stage up to pruning in a `seekgraph pipeline` process, and reads the server's CPU time from

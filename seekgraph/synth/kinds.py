@@ -457,12 +457,16 @@ def section_kind(section: str | None) -> tuple[str, str] | None:
     (('medalist', 'medalists'), ('player', 'players'))
     >>> section_kind("List of economic and monetary unions -- Proposed")
     ('union', 'unions')
+    >>> section_kind("Forts and trading posts")  # two kinds: the rows are not all forts
+    
     """
     parts = (section or "").split(" -- ")
     listed = title_kind(parts[0])
     if listed:
         return listed  # "List of economic and monetary unions -- Proposed"
     words = re.findall(r"[A-Za-z][a-z-]+", parts[0])
+    if len(words) > 1 and words[1].lower() in ("and", "or"):
+        return None  # "Forts and trading posts", "Songs or albums": a list of two kinds
     if words and words[0].lower().endswith("s"):
         head = singular(words[0])
         if head != words[0].lower() and any(head in nouns for _, nouns in CLASSES.values()):
