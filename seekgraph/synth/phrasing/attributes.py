@@ -500,6 +500,8 @@ def phrase_attribute(
     ('how many died', 'no_noun')
     >>> phrase_attribute("position played", {"entity"}).text
     'the position they played'
+    >>> phrase_attribute("date", {"year", "text"}, ["1999", "1992-1996"]).text
+    'the years'
     >>> phrase_attribute("length", {"text"}, ["2:55", "4:10"]).text
     'their length'
     >>> phrase_attribute("date", {"year"}, ["1947", "1952"]).text
@@ -581,6 +583,10 @@ def phrase_attribute(
         return Phrase("the century")  # "Date: 13th" of a manuscript
     if low == ["date"] and values_are(kinds, {"year", "number"}) and _years(texts):
         return Phrase("the year")  # "Date: 1947": a year, said as one
+    spans = [t for t in texts if _YEAR_SPAN.match(t.strip())]
+    years = [t for t in texts if _YEAR.fullmatch(t.strip())]
+    if low in (["date"], ["dates"]) and spans and len(spans) + len(years) == len(texts):
+        return Phrase("the years")  # "Date: 1992-1996" of a series: years, said as years
     if (
         len(tokens) == 1
         and low[0] in _YEAR_HEADERS
