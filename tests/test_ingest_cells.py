@@ -129,6 +129,22 @@ def test_key_cells_that_name_no_linked_entity() -> None:
     assert key_rejection(Cell(track_list, ("/wiki/God_Save_the_Queen",))) == "prose_key"
 
 
+def test_an_unlinked_name_is_judged_without_its_script_and_its_fate() -> None:
+    """Sample 2037: a historic site written in English, Japanese and its reading is one name of
+    seven words, not prose; "-demolished" after a house says what became of it."""
+    from seekgraph.synth.ingest.cells import unlinked_name
+
+    site = (
+        "Ōsumi Kokubun-ji and Miyatagaoka Tile Kiln Sites 大隅国分寺 跡附宮田ヶ岡瓦窯跡 "
+        "Ōsumi Kokubunji ato tsuketari Miyatagaoka kawara kama ato"
+    )
+    assert key_rejection(Cell(site, ())) is None
+    assert unlinked_name(site) == "Ōsumi Kokubun-ji and Miyatagaoka Tile Kiln Sites"
+    assert unlinked_name("Andrew C. Maxwell House -demolished") == "Andrew C. Maxwell House"
+    assert unlinked_name("Old Mill (destroyed 1950)") == "Old Mill"
+    assert unlinked_name("Closed") == "Closed"  # a name that is only the word stays
+
+
 def test_grand_is_a_summary_only_before_total() -> None:
     assert key_rejection(Cell("Grand total", ())) == "summary_row"
     assert key_rejection(Cell("Grand Hyatt Manila", ())) is None

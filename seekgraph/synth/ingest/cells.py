@@ -111,6 +111,13 @@ def strip_disambiguator(title: str) -> str:
 
 
 _ENUMERATION = re.compile(r"^\s*\(?\d{1,3}\s*[-.)–]\s+")
+# "Andrew C. Maxwell House -demolished", "Old Mill (destroyed)": what became of it, after a dash
+# or in brackets at the end of an unlinked name
+_STATUS_NOTE = re.compile(
+    r"\s*(?:[-–—]\s*|\(\s*)(?:now\s+)?(?:demolished|destroyed|razed|burned|burnt|closed|defunct|"
+    r"removed|relocated|moved|delisted|ruined|abandoned)(?:\s+(?:in\s+)?\d{4})?\s*\)?\s*$",
+    re.IGNORECASE,
+)
 # Chinese, Japanese or Korean script: a name's original beside its English one
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -130,6 +137,11 @@ def unlinked_name(text: str) -> str:
     >>> unlinked_name("Enokida Barrier Site 榎田関跡 Enokida seki ato")
     'Enokida Barrier Site'
 
+    A note of what became of the thing after a dash is not its name:
+
+    >>> unlinked_name("Andrew C. Maxwell House -demolished")
+    'Andrew C. Maxwell House'
+
     A name written twice (a hidden sort key before the shown name) is one name:
 
     >>> unlinked_name("Why Ancient Egypt Fell Why Ancient Egypt Fell")
@@ -139,6 +151,7 @@ def unlinked_name(text: str) -> str:
     """
     latin = _before_script(text)
     text = undoubled(latin if _WORD.search(latin) else text)
+    text = _STATUS_NOTE.sub("", text)
     return strip_disambiguator(_ENUMERATION.sub("", text)).strip() or text.strip()
 
 
@@ -773,7 +786,9 @@ def key_rejection(cell: Cell) -> str | None:
     text = " ".join(cell.text.split()).strip()
     if not cell.links and is_placeholder(text):
         return "blank_key"
-    if len(_words(text)) > MAX_KEY_WORDS:
+    # an unlinked name is counted without its original script and reading ("Ōsumi Kokubun-ji
+    # and Miyatagaoka Tile Kiln Sites 大隅国分寺 跡附... Ōsumi Kokubunji ato ...": one site)
+    if len(_words(text if cell.links else unlinked_name(text))) > MAX_KEY_WORDS:
         return "prose_key"  # a sentence or a track list names no one entity
     first = _fold(text).split()[0] if text else ""
     if (

@@ -506,6 +506,8 @@ def phrase_attribute(
     'their length'
     >>> phrase_attribute("date", {"year"}, ["1947", "1952"]).text
     'the year'
+    >>> phrase_attribute("place", {"entity"}, ["Oslo, Norway"]).text, phrase_attribute("place", {"text"}, ["1st"]).text
+    ('the place', 'their place')
     >>> phrase_attribute("main cast", {"text"}, ["1–22", "1–9, 14"]).reason
     'group_header'
     >>> phrase_attribute("Name of Film", {"text"}).text
@@ -596,6 +598,10 @@ def phrase_attribute(
     if len(tokens) == 2 and _SEASON_TOKEN.fullmatch(tokens[0]) and low[1] == "season":
         # "2009-10 season: Premier League National, 1st": where they stood that season
         return Phrase(f"how they did in the {tokens[0]} season")
+    if low == ["place"] and texts and not any(re.search(r"\d", t) for t in texts):
+        # "Place: Antwerp, Belgium" of a record set there: where it happened, not "their place"
+        # (a swimmer's place is a placing; "Place: 1st" stays theirs)
+        return Phrase("the place")
     if low in (["elimination"], ["eliminated"], ["status"]) and _placings(texts):
         return Phrase("how far they got")  # "Elimination: Eliminated 8th", "2nd Runner-up"
     if len(tokens) == 1 and low[0] in _ACRONYM_CODES:
