@@ -19,13 +19,14 @@ from seekgraph.synth.ingest.cells import (
     listed_links,
     named_links,
     names_other,
+    run_on_name,
     unlinked_name,
 )
 from seekgraph.synth.ingest.clean import table_context
 from seekgraph.synth.ingest.config import IngestConfig
 from seekgraph.synth.ingest.readers import read_ottqa
 from seekgraph.synth.ingest.records import RawTable
-from seekgraph.synth.ingest.tables import ingest_tables
+from seekgraph.synth.ingest.tables import ingest_tables, usual_words
 from seekgraph.synth.ingest.values import clean_text
 from seekgraph.synth.keycolumn import choose_key_column, is_literal
 from seekgraph.synth.leaper.common import LeaperConfig, Target, TaskRecord, write_tasks
@@ -53,6 +54,8 @@ IDS = (
     "America_East_Conference_11",
     "2003_in_video_gaming_1",
     "Asuka-Fujiwara_0",
+    "2011_Superettan_1",
+    "Preseli_transmitting_station_6",
 )
 
 
@@ -376,3 +379,31 @@ def test_a_relay_team_of_names_run_together_fails_the_gate() -> None:
     assert "names_glued" in table_reading_detail(
         _task(answer, []), {"T": {"rows": [*rows, partly]}}
     )
+
+
+@pytest.mark.shared_data
+def test_two_names_run_together_after_a_link_are_two_values(
+    clean_db: neo4j.Driver, database: str | None, tables: dict[str, RawTable]
+) -> None:
+    """Sample 2037's "Esmaeil Sedigh Joel Villarino" (two head coaches, the first linked) on a
+    tuning table: a club's "Head Coach" cell naming two coaches gives the row both, the linked
+    one as its entity and the other as a text value; a column whose every cell reads "PAL
+    System I" (linking PAL) keeps it one name."""
+    clubs = tables["2011_Superettan_1"]
+    coach = clubs.header.index("Head Coach")
+    usual = usual_words(clubs)[coach]
+    cell = next(row[coach] for row in clubs.rows if row[coach].text.startswith("Bo Wålemark"))
+    assert run_on_name(clean_text(cell.text), "/wiki/Bo_Wålemark", usual) == "Örjan Glans"
+    ingest_tables(clean_db, [clubs], IngestConfig(), database=database)
+    facts = clean_db.execute_query(
+        "MATCH ()-[f:FACT {table_id: $t, column: $c}]->(v) WHERE f.text STARTS WITH 'Bo W' "
+        "RETURN coalesce(v.entity_id, v.value_id) AS target",
+        t=clubs.table_id,
+        c=coach,
+        database_=database,
+    ).records
+    assert sorted(r["target"] for r in facts) == ["/wiki/Bo_Wålemark", "text:örjan glans"]
+    station = tables["Preseli_transmitting_station_6"]
+    system = station.header.index("System")
+    pal = next(row[system] for row in station.rows if row[system].text == "PAL System I")
+    assert run_on_name(pal.text, pal.links[0], usual_words(station)[system]) == ""

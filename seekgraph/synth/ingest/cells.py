@@ -602,6 +602,130 @@ def glued_names(text: str, links: Sequence[str], usual_words: float) -> bool:
     return len(shown) >= max(4, 2 * usual_words) and not set(map(_fold, shown)) & _STOP
 
 
+# words that make the name run on after a link a part of one organisation or place ("Stan Lai
+# Performance Workshop", "Obama Presidential Library"), not a second person
+_PART_WORDS = frozenset(
+    [
+        "academy",
+        "arena",
+        "association",
+        "avenue",
+        "band",
+        "borough",
+        "building",
+        "bureau",
+        "castle",
+        "cathedral",
+        "center",
+        "centre",
+        "church",
+        "city",
+        "club",
+        "college",
+        "company",
+        "corporation",
+        "cup",
+        "district",
+        "edition",
+        "entertainment",
+        "films",
+        "formation",
+        "formerly",
+        "foundation",
+        "group",
+        "hall",
+        "hospital",
+        "house",
+        "institute",
+        "international",
+        "league",
+        "library",
+        "limited",
+        "ltd",
+        "memorial",
+        "mess",
+        "museum",
+        "music",
+        "orchestra",
+        "palace",
+        "park",
+        "pictures",
+        "press",
+        "productions",
+        "records",
+        "road",
+        "round",
+        "school",
+        "series",
+        "site",
+        "society",
+        "source",
+        "square",
+        "stadium",
+        "stage",
+        "station",
+        "street",
+        "studio",
+        "studios",
+        "team",
+        "temple",
+        "theatre",
+        "theater",
+        "tour",
+        "tower",
+        "town",
+        "trust",
+        "university",
+        "village",
+        "workshop",
+    ]
+)
+
+
+def run_on_name(text: str, link: str, usual_words: float) -> str:
+    """The second name of an attribute cell that runs two names together with no separator, the
+    first one linked ("Esmaeil Sedigh Joel Villarino" linking Esmaeil Sedigh: two head
+    coaches); "" when the cell names one thing.
+
+    The cell's words must start with every word of the link's title and go on with two to four
+    capitalised words of their own, none of them a word that makes one longer name of an
+    organisation or place (`_PART_WORDS`), and the cell must be at least twice as long as its
+    column's cells usually are (`usual_words`): "PAL System I" in a column of "PAL System I"s is
+    one name, however its words look.
+
+    >>> run_on_name("Esmaeil Sedigh Joel Villarino", "/wiki/Esmaeil_Sedigh", 2.0)
+    'Joel Villarino'
+    >>> run_on_name("Stan Lai Performance Workshop", "/wiki/Stan_Lai", 2.0)
+    ''
+    >>> run_on_name("Radisson Blu Global City", "/wiki/Radisson_Blu", 3.0)
+    ''
+    >>> run_on_name("John Smith Jr", "/wiki/John_Smith", 2.0)
+    ''
+    """
+    tokens = text.split()
+    if any(mark in text for mark in "(,:'’") or len(tokens) < 2 * max(usual_words, 2.0):
+        return ""
+    title = _title_words(link)
+    seen: set[str] = set()
+    cut = 0
+    while cut < len(tokens) and seen != title:
+        words = _words(tokens[cut])
+        if not words or not set(words) <= title:
+            return ""
+        seen.update(words)
+        cut += 1
+    rest = tokens[cut:]
+    if seen != title or not 2 <= len(rest) <= 4:
+        return ""
+    for token in rest:
+        words = _words(token)
+        if not token[:1].isupper() or not re.fullmatch(r"[^\W\d_][\w'’.-]*", token):
+            return ""
+        if set(words) & (_STOP | _PART_WORDS | title):
+            return ""
+    return " ".join(rest)
+
+
 _SEVERAL = re.compile(r"\(\s*s\s*\)|\bor\s+more\b", re.IGNORECASE)
 
 

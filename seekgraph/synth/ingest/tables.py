@@ -28,6 +28,7 @@ from seekgraph.synth.ingest.cells import (
     mentions_only,
     named_links,
     names_other,
+    run_on_name,
     unlinked_name,
 )
 from seekgraph.synth.ingest.clean import Verdict, check_table, dropped_rows, table_context
@@ -186,6 +187,15 @@ def paired(
     return [(a, targets) for a in anchors]
 
 
+def usual_words(table: RawTable) -> list[float]:
+    """Per column, the median number of words of its non-empty cells (2 for an empty column)."""
+    usual = []
+    for c in range(table.n_cols):
+        sizes = sorted(len(row[c].text.split()) for row in table.rows if row[c].text.strip())
+        usual.append(float(sizes[len(sizes) // 2]) if sizes else 2.0)
+    return usual
+
+
 class _Rows:
     """The parameter rows of one batch of kept tables, one list per Cypher file."""
 
@@ -208,6 +218,7 @@ class _Rows:
         mentions: set[str] = set()
         keys = [row[key] for row in table.rows]
         linked_once, named_apart = first_mentions(keys), links_named_apart(keys)
+        usual = usual_words(table)
         for r, row in enumerate(table.rows):
             if r in dropped:
                 continue
@@ -215,7 +226,7 @@ class _Rows:
             anchors = self._add_row(table, r, row[key], linked_once, named_apart)
             for c, cell in enumerate(row):
                 header = table.header[c] if c < len(table.header) else ""
-                targets = self._add_cell(row_id, c, cell, key, anchors, mentions, header)
+                targets = self._add_cell(row_id, c, cell, key, anchors, mentions, header, usual[c])
                 relation = relations.get(c)
                 if c != key and relation is not None:
                     text = clean_text(cell.text)
@@ -298,8 +309,10 @@ class _Rows:
         anchors: list[str],
         mentions: set[str],
         header: str,
+        usual: float,
     ) -> list[tuple[str, bool]]:
-        """One cell's HAS_CELL rows; returns its targets as (id, is an entity)."""
+        """One cell's HAS_CELL rows; returns its targets as (id, is an entity). `usual`: the
+        column's usual number of words (`usual_words`)."""
         text = clean_text(cell.text)
         if not cell.links and is_placeholder(text, header):
             return []
@@ -314,8 +327,14 @@ class _Rows:
         ):
             mentions.update(links)  # the table page still links to them
             links = ()
+        # "Esmaeil Sedigh Joel Villarino" linking the first: two names, the second a text value
+        second = (
+            run_on_name(text, links[0], usual)
+            if c != key and len(links) == 1 and not links[0].startswith(UNLINKED)
+            else ""
+        )
         if links:
-            alias = text if len(links) == 1 and text and len(text) <= 100 else ""
+            alias = text if len(links) == 1 and text and len(text) <= 100 and not second else ""
             for link in links:
                 linked = not link.startswith(UNLINKED)
                 self.entity_cells.append(
@@ -333,7 +352,12 @@ class _Rows:
                 )
                 if linked:
                     mentions.add(link)
-            return [(link, True) for link in links]
+            targets = [(link, True) for link in links]
+            return targets + (self._add_value(row_id, c, second) if second else [])
+        return self._add_value(row_id, c, text)
+
+    def _add_value(self, row_id: str, c: int, text: str) -> list[tuple[str, bool]]:
+        """One literal value of a cell (typed: number, year, date or text)."""
         kind, normalized = typed_value(text)
         vid = value_id(kind, normalized)
         self.value_cells.append(
