@@ -124,9 +124,12 @@ FAULTS = [
     Fault("neo4j", "shaper-expand", "MATCH (v:Variable) RETURN count(v)", 0.4),
     Fault("worker", "rollout", _ORIGINAL_DONE + "RETURN count(r)", 0.2),
     Fault("neo4j", "rollout", _ORIGINAL_DONE + "RETURN count(r)", 0.6),
-    Fault("worker", "prune", "MATCH (g:StateGraph) RETURN count(g)", 0.2),
-    Fault("neo4j", "prune", "MATCH (g:StateGraph) RETURN count(g)", 0.7),
+    Fault("worker", "prune", "MATCH (g:StateGraph) RETURN count(g)", 0.4),
 ]
+# Neo4j is killed in two stages of different writes (KP expansion, rollouts). A Neo4j kill in
+# `prune` was dropped (session 46): to the graph it is the worker's connection cut
+# mid-transaction, which the worker kill in `prune` already is, and its pass and restart cost
+# about half a minute of the suite.
 
 
 @pytest.fixture(scope="module")
