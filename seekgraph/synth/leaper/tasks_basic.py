@@ -1,7 +1,8 @@
 """Basic tasks: one tree, the question names its root, the target set R is the whole tree.
 
 Definition: for a tree with root ``q``, anchors ``A`` and relations ``Rel``, the task asks for
-every anchor and, for each, its values under ``Rel`` from the tree's table (a relation that
+every anchor and, for each, its values under ``Rel`` from the tree's table (a tree whose rows
+share no kind asks nothing a person would ask and is rejected as ``generic_kind``; a relation that
 fewer than half of the anchors hold a value for is not asked, nor one whose header cannot be
 said in words: `seekgraph.synth.phrasing.attributes.phrase_attribute`, counted per reason). The
 gold answer is one record per anchor with its values (`seekgraph.common.answer_records`);
@@ -41,6 +42,7 @@ from seekgraph.synth.leaper.questions import (
     table_labels,
     table_ref,
 )
+from seekgraph.synth.phrasing.header_kind import GENERIC_KIND
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
@@ -138,6 +140,11 @@ def build_basic_tasks(
                 report.count(f"attribute not asked ({reason})")
             if len({t.id for t in task.targets}) > config.max_targets:
                 task.reject("too_large")
+            elif tree["kind_plural"] == GENERIC_KIND[1]:
+                # no kind names all the rows: "The table lists things of several kinds. Name
+                # each of them." names nothing the answers are (the rubric's "kind it names"),
+                # and every audit read such a question as a failure; Union already drops them
+                task.reject("generic_kind")
             tasks.append(task)
         prove_basic(driver, database, [t for t in tasks if t.status == "kept"])
         record_tasks(driver, database, tasks, config, report)
