@@ -208,6 +208,9 @@ class _Rows:
         self.value_facts: list[dict[str, Any]] = []
         self.pages: list[dict[str, Any]] = []
         self.n_rows = 0
+        # what the last cell says of each of its targets when it names two things without a
+        # separator (target id -> its own words); empty for every other cell
+        self.said: dict[str, str] = {}
 
     def add(
         self, table: RawTable, key: int, mappings: dict[str, Mapping], dropped: set[int]
@@ -314,6 +317,7 @@ class _Rows:
         """One cell's HAS_CELL rows; returns its targets as (id, is an entity). `usual`: the
         column's usual number of words (`usual_words`)."""
         text = clean_text(cell.text)
+        self.said = {}
         if not cell.links and is_placeholder(text, header):
             return []
         named = named_links(cell)
@@ -353,7 +357,12 @@ class _Rows:
                 if linked:
                     mentions.add(link)
             targets = [(link, True) for link in links]
-            return targets + (self._add_value(row_id, c, second) if second else [])
+            if not second:
+                return targets
+            value = self._add_value(row_id, c, second)
+            first = " ".join(text.split()[: -len(second.split())])
+            self.said = {links[0]: first, value[0][0]: second}
+            return targets + value
         return self._add_value(row_id, c, text)
 
     def _add_value(self, row_id: str, c: int, text: str) -> list[tuple[str, bool]]:
@@ -383,7 +392,8 @@ class _Rows:
         text: str,
     ) -> None:
         """FACT edges of one cell; a value's edge keeps the cell's own text (the Value node is
-        shared by every equal cell, so its text is the first one seen)."""
+        shared by every equal cell, so its text is the first one seen), or, of a cell naming two
+        things run together, the words that name the target (`self.said`)."""
         for target, is_entity in targets:
             if target == anchor:
                 continue
@@ -394,7 +404,7 @@ class _Rows:
                 "table_id": table_id,
                 "row": r,
                 "column": c,
-                "text": text,
+                "text": self.said.get(target, text),
             }
             (self.entity_facts if is_entity else self.value_facts).append(fact)
 
