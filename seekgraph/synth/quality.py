@@ -74,6 +74,7 @@ from seekgraph.synth.ingest.cells import (
     SUMMARY_WORDS,
     glued_names,
     lists_several,
+    median_words,
 )
 from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.kinds import kind_fits, section_kind, title_kind
@@ -215,8 +216,7 @@ def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]])
         literal = [t for t in texts if t and is_literal(t)]
         if texts and 2 * len(literal) > len(texts):
             found.setdefault("key_not_entity", f"{tid}: key cells like {literal[:3]}")
-        sizes = sorted(len(t.split()) for t in texts if t)
-        usual = float(sizes[len(sizes) // 2]) if sizes else 2.0
+        usual = median_words(texts)
         for r in rows:
             linked_here = [a for a in r["anchors"] if a.startswith("/wiki/")]
             if glued_names(str(r.get("text") or ""), linked_here, usual):

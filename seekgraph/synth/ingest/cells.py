@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from seekgraph.synth.ingest.records import Cell, title_from_id
 
@@ -574,6 +574,17 @@ def names_group(text: str, links: Sequence[str]) -> bool:
     rest = [w for w in shown if _fold(w) not in titled and _fold(w) not in _STOP]
     named = len(shown) - len(rest)
     return bool(links) and len(rest) >= max(4, 2 * named) and all(w[:1].isupper() for w in rest)
+
+
+def median_words(texts: Iterable[str]) -> float:
+    """How many words a column's cells usually have: the median over its non-empty `texts` (2
+    when there are none), the length `glued_names` and `run_on_name` compare a cell with.
+
+    >>> median_words(["Bo Wålemark", "Ian Burchnall", "", "Esmaeil Sedigh Joel Villarino"])
+    2.0
+    """
+    sizes = sorted(len(t.split()) for t in texts if t.strip())
+    return float(sizes[len(sizes) // 2]) if sizes else 2.0
 
 
 def glued_names(text: str, links: Sequence[str], usual_words: float) -> bool:

@@ -25,6 +25,7 @@ from seekgraph.synth.ingest.cells import (
     key_links,
     key_text,
     listed_links,
+    median_words,
     mentions_only,
     named_links,
     names_other,
@@ -188,12 +189,8 @@ def paired(
 
 
 def usual_words(table: RawTable) -> list[float]:
-    """Per column, the median number of words of its non-empty cells (2 for an empty column)."""
-    usual = []
-    for c in range(table.n_cols):
-        sizes = sorted(len(row[c].text.split()) for row in table.rows if row[c].text.strip())
-        usual.append(float(sizes[len(sizes) // 2]) if sizes else 2.0)
-    return usual
+    """Per column, how many words its cells usually have (`cells.median_words`)."""
+    return [median_words(row[c].text for row in table.rows) for c in range(table.n_cols)]
 
 
 class _Rows:
