@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import os
 import shutil
 import threading
 from collections.abc import Iterator
@@ -163,18 +162,28 @@ def test_rollout_ids_name_the_checkpoint_behind_an_endpoint(
     web: neo4j.Driver, database: str | None, tmp_path: Path
 ) -> None:
     """Two arms evaluated through one endpoint spec get different rollout ids; the same
-    checkpoint the same ones; a checkpoint trained again in its folder new ones."""
+    checkpoint the same ones, also moved to another folder; a checkpoint trained again in its
+    folder new ones."""
     first, second = tmp_path / "arm-a", tmp_path / "arm-b"
     first.mkdir()
     (first / "config.json").write_text('{"model_type": "llama"}')
     (first / "model.safetensors").write_bytes(b"weights of arm a")
     shutil.copytree(first, second)
+    (second / "model.safetensors").write_bytes(b"weights of arm b")
     settings = RolloutConfig(policy="llm", backend="openai:http://127.0.0.1:9#served")
     models = [make_policy(web, database, settings, checkpoint=p).model for p in (first, second)]
     assert models[0] != models[1] and all(m.startswith("openai:served@ckpt-") for m in models)
     assert make_policy(web, database, settings, checkpoint=first).model == models[0]
     assert "@ckpt-" not in make_policy(web, database, settings).model  # none given
+    # weights loaded from their folder: the name carries the checkpoint, not where it lies
+    local = RolloutConfig(policy="llm", backend=f"transformers:{first}")
+    named = make_policy(web, database, local, checkpoint=first).model
+    (tmp_path / "elsewhere").mkdir()
+    moved = shutil.move(first, tmp_path / "elsewhere" / "arm-a")
+    moved_local = RolloutConfig(policy="llm", backend=f"transformers:{moved}")
+    assert make_policy(web, database, moved_local, checkpoint=Path(moved)).model == named
+    assert str(tmp_path).replace("/", "_") not in named
+    first = Path(moved)
     before = checkpoint_id(first)
     (first / "model.safetensors").write_bytes(b"weights of arm a, trained again")
-    os.utime(first / "model.safetensors", ns=(1, 1))
     assert checkpoint_id(first) != before

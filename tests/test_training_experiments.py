@@ -76,7 +76,7 @@ def test_a_tiny_experiment_runs_links_its_evaluations_and_resumes(
         max_tokens=8,
         concurrency=1,
     )
-    result = run_experiment(clean_db, database, config, tmp_path, echo=lambda _: None)
+    result = run_experiment(clean_db, database, config, tmp_path / "a", echo=lambda _: None)
     assert [(r.arm, r.seed) for r in result.arms] == [("filtered", 0), ("pruned", 0)]
     assert all(r.examples > 0 for r in result.arms)
     # every arm trains on the smallest arm's count of fitting examples: size is no confound
@@ -94,14 +94,21 @@ def test_a_tiny_experiment_runs_links_its_evaluations_and_resumes(
     assert all(r["n"] == 1 and 0 <= r["valid"] <= 1 for r in links)
     table = result.path.read_text()
     assert "| base model |" in table and "| unpruned |" in table and "| pruned |" in table
-    runs_before = clean_db.execute_query(
-        "MATCH (r:TrainingRun) RETURN count(r) AS n, max(r.updated_at) AS last",
-        database_=database,
-    ).records[0]
-    again = run_experiment(clean_db, database, config, tmp_path, echo=lambda _: None)
-    runs_after = clean_db.execute_query(
-        "MATCH (r:TrainingRun) RETURN count(r) AS n, max(r.updated_at) AS last",
-        database_=database,
-    ).records[0]
-    assert (runs_after["n"], runs_after["last"]) == (runs_before["n"], runs_before["last"])
+    assert f"{result.data['pruned_versions']} of its " in table  # what the graph holds
+
+    def counts() -> tuple[int, object, int, int]:
+        row = clean_db.execute_query(
+            "MATCH (r:TrainingRun) WITH count(r) AS n, max(r.updated_at) AS last "
+            "RETURN n, last, COUNT { (:Rollout) } AS rollouts, COUNT { (:Evaluation) } AS evals",
+            database_=database,
+        ).records[0]
+        return row["n"], row["last"], row["rollouts"], row["evals"]
+
+    before = counts()
+    # resumed from another place: the run's folder moved, nothing is trained or rolled out again
+    (tmp_path / "a").rename(tmp_path / "b")
+    again = run_experiment(clean_db, database, config, tmp_path / "b", echo=lambda _: None)
+    assert counts() == before
     assert [r.eval_id for r in again.arms] == [r.eval_id for r in result.arms]
+    assert all(r.checkpoint.startswith(str(tmp_path / "b")) for r in again.arms)
+    assert "pruned version (this pass: {'pruned': 0" in again.path.read_text()

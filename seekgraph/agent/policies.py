@@ -6,6 +6,7 @@ give the same tools everywhere.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
@@ -64,19 +65,21 @@ def settings_tag(settings: ToolSettings, *extra: Any) -> str:
 
 
 def checkpoint_id(path: Path) -> str:
-    """A short id of a checkpoint folder: its resolved path and the names, sizes and change
-    times of its files, so a checkpoint trained again in the same folder gets another id.
+    """A short id of a checkpoint folder's contents: the names, sizes and bytes of its files.
 
     It goes into an LLM policy's model name, hence into its rollout ids: rollouts of one
-    checkpoint are never taken for another's, whatever name an endpoint serves it under.
+    checkpoint are never taken for another's, whatever name an endpoint serves it under, and a
+    checkpoint trained again in the same folder gets another id. It does not depend on where
+    the folder is: a run folder moved (or copied) elsewhere keeps its rollouts and evaluations.
     """
     root = path.resolve()
-    files = sorted(
-        (str(f.relative_to(root)), f.stat().st_size, f.stat().st_mtime_ns)
-        for f in root.rglob("*")
-        if f.is_file() and not f.name.startswith(".")
-    )
-    return stable_id("ckpt", str(root), files, length=8).removeprefix("ckpt:")
+    digest = hashlib.blake2b(digest_size=16)
+    for file in sorted(f for f in root.rglob("*") if f.is_file() and not f.name.startswith(".")):
+        digest.update(f"{file.relative_to(root).as_posix()}\0{file.stat().st_size}\0".encode())
+        with file.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    return digest.hexdigest()[:16]
 
 
 def make_policy(

@@ -205,8 +205,9 @@ class TeacherRollouts:
 class LLMRollouts:
     """An `LLMBackend` in the ReAct loop as a `Policy`; `tag` as for the teacher. The model
     name (in every rollout id) is the backend's, which names the served model or the weights'
-    folder, plus `checkpoint` (`seekgraph.agent.policies.checkpoint_id`) when known: two
-    checkpoints behind one endpoint never share rollouts."""
+    folder, plus `checkpoint` (`seekgraph.agent.policies.checkpoint_id`, of the weights' bytes)
+    when known: two checkpoints behind one endpoint never share rollouts, and a checkpoint
+    folder moved elsewhere keeps its own (the folder's path then leaves the name)."""
 
     backend: LLMBackend
     tools: ToolBox
@@ -218,7 +219,12 @@ class LLMRollouts:
 
     @property
     def model(self) -> str:
-        name = self.backend.name.replace("/", "_")
+        name = self.backend.name
+        folder = getattr(self.backend, "path", None)
+        if self.checkpoint and folder is not None:
+            # the checkpoint id names the weights; where their folder lies does not
+            name = name.replace(str(folder), "local")
+        name = name.replace("/", "_")
         name += f"@ckpt-{self.checkpoint}" if self.checkpoint else ""
         return name + (f"-{self.tag}" if self.tag else "")
 

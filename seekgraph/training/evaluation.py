@@ -82,7 +82,11 @@ def evaluate_checkpoint(
     run = cypher.read(driver, "training/find_run_by_checkpoint", database=database, checkpoint=key)
     turns = sum(int(r["rounds"] or 0) for r in rows)
     result = EvalResult(
-        eval_id=stable_id("eval", key, sorted(rids), asdict(settings)),
+        # the rollout ids name the checkpoint by its contents, so the evaluation's id needs
+        # not its path: a moved checkpoint keeps its evaluation
+        eval_id=stable_id(
+            "eval", sorted(rids), {k: v for k, v in asdict(settings).items() if k != "checkpoint"}
+        ),
         checkpoint=key,
         run_id=run[0]["run_id"] if run else None,
         n_tasks=len(rows),

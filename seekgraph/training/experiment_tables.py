@@ -78,7 +78,8 @@ def render_tables(
         f"tasks, at most {config.max_rounds} rounds (F-AE's Max_Rounds), greedy. Teacher data: "
         f"{data.get('train_tasks')} train tasks, {data.get('rollouts')} rollouts "
         f"(`{data.get('teacher')}`); filter rejections {data.get('filter_rejections')}; "
-        f"prune {data.get('prune')}. "
+        f"{data.get('pruned_versions')} of its {data.get('rollouts_total')} rollouts have a "
+        f"pruned version (this pass: {data.get('prune')}). "
         + (
             f"Examples per arm (the smallest arm's count, per seed): {data['examples_per_arm']}."
             + (

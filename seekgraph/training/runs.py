@@ -168,12 +168,36 @@ def train_and_record(
     return seconds, final
 
 
-def finished_run(driver: neo4j.Driver, database: str | None, run_id: str) -> dict[str, Any] | None:
-    """The TrainingRun `run_id` when it finished and its final checkpoint is still on disk."""
+def finished_run(
+    driver: neo4j.Driver, database: str | None, run_id: str, output_dir: Path
+) -> dict[str, Any] | None:
+    """The TrainingRun `run_id` when it finished and its final checkpoint is still on disk:
+    where the graph says, or in `output_dir` when the run's folder was moved there (the graph
+    then records the new place, so evaluations and exports find it)."""
     rows = cypher.read(driver, "training/find_training_run", database=database, run_id=run_id)
     if not rows or rows[0]["status"] != "finished" or not rows[0]["checkpoint"]:
         return None
-    return rows[0] if (Path(rows[0]["checkpoint"]) / "config.json").is_file() else None
+    row = dict(rows[0])
+    if (Path(row["checkpoint"]) / "config.json").is_file():
+        return row
+    moved = (output_dir / "final").resolve()
+    if not (moved / "config.json").is_file():
+        return None
+    old, new = str(row["output_dir"] or ""), str(output_dir.resolve())
+    cypher.write(
+        driver,
+        "training/move_training_run",
+        database=database,
+        run_id=run_id,
+        output_dir=new,
+        checkpoint=str(moved),
+        checkpoints=[
+            new + c[len(old) :] if old and c.startswith(old) else c
+            for c in row.get("checkpoints") or []
+        ],
+    )
+    row.update(checkpoint=str(moved), output_dir=new)
+    return row
 
 
 def link_tasks(

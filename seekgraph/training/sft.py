@@ -222,9 +222,12 @@ def run_sft(
     dataset_id, folder = resolve_dataset(driver, database, config.dataset)
     model_path = resolve_model(config.model)
     cfg = as_dict(config)
-    rid = runs.run_id("sft", {k: v for k, v in cfg.items() if k != "output_dir"}, dataset_id)
+    # where the run and its dataset lie is no part of what it is (a moved folder resumes);
+    # a dataset folder without an id is known by its path alone
+    where = {"output_dir", "dataset"} if dataset_id else {"output_dir"}
+    rid = runs.run_id("sft", {k: v for k, v in cfg.items() if k not in where}, dataset_id)
     output_dir = runs.output_folder(config.output_dir, out_root, rid)
-    done = runs.finished_run(driver, database, rid) if driver is not None else None
+    done = runs.finished_run(driver, database, rid, output_dir) if driver is not None else None
     if done is not None:
         echo(f"SFT run {rid} already finished: {done['checkpoint']}")
         return _finished_result(rid, output_dir, done)
