@@ -117,26 +117,38 @@ def _convert(gguf: Path, out: Path) -> None:
 
 @contextmanager
 def _one_reader_per_file() -> Iterator[None]:
-    """Parse the GGUF file once for the tokenizer, the config and the weights.
+    """Parse the GGUF file once for the tokenizer, the config and the weights, and build its
+    tensor-name map once.
 
     transformers builds a new `gguf.GGUFReader` for each of the three (its
     `load_gguf_checkpoint` imports the class at each call); a reader only reads its memory
     map, and building one walks every vocabulary string (about 8 s of a 45 s conversion on
-    2 cores). Inside this block the readers of one path are shared.
+    2 cores). It also builds gguf's name map of the architecture anew for each of the model's
+    modules (397 times for SmolLM2, 7 of the 30 s a conversion takes on a quiet machine); the
+    map depends on the architecture and the number of blocks alone. Inside this block the
+    readers of one path, and the maps of one architecture, are shared.
     """
     import gguf
 
-    original = gguf.GGUFReader
+    original_reader, original_map = gguf.GGUFReader, gguf.get_tensor_name_map
     readers: dict[tuple[str, str], Any] = {}
+    maps: dict[tuple[Any, int], Any] = {}
 
-    def shared(path: os.PathLike[str] | str, mode: str = "r") -> Any:
+    def shared_reader(path: os.PathLike[str] | str, mode: str = "r") -> Any:
         key = (os.fspath(path), mode)
         if key not in readers:
-            readers[key] = original(path, mode)  # type: ignore[arg-type]
+            readers[key] = original_reader(path, mode)  # type: ignore[arg-type]
         return readers[key]
 
-    gguf.GGUFReader = shared  # type: ignore[assignment,misc]
+    def shared_map(arch: Any, n_blocks: int) -> Any:
+        if (arch, n_blocks) not in maps:
+            maps[arch, n_blocks] = original_map(arch, n_blocks)
+        return maps[arch, n_blocks]
+
+    gguf.GGUFReader = shared_reader  # type: ignore[assignment,misc]
+    gguf.get_tensor_name_map = shared_map
     try:
         yield
     finally:
-        gguf.GGUFReader = original  # type: ignore[misc]
+        gguf.GGUFReader = original_reader  # type: ignore[misc]
+        gguf.get_tensor_name_map = original_map
