@@ -11,7 +11,7 @@ import pytest
 from seekgraph.agent.config import RolloutConfig
 from seekgraph.agent.errors import AgentError
 from seekgraph.agent.metrics import valid_turn
-from seekgraph.agent.policies import make_policy, student_checkpoint
+from seekgraph.agent.policies import checkpoint_id, make_policy, student_checkpoint
 from seekgraph.agent.rollouts import load_tasks, run_rollouts
 from seekgraph.agent.web.tools import CutTools, WebTools, cut_text
 from seekgraph.training import runs
@@ -114,7 +114,7 @@ def test_the_student_policy_rolls_out_the_latest_trained_checkpoint(
     assert student_checkpoint(web, database, "run-sft:student") == smollm2_checkpoint
     settings = RolloutConfig(policy="student", max_rounds=1, max_tokens=8, observation_chars=300)
     policy = make_policy(web, database, settings)
-    assert policy.name == "student" and str(smollm2_checkpoint).replace("/", "_") in policy.model
+    assert policy.name == "student" and f"@ckpt-{checkpoint_id(smollm2_checkpoint)}" in policy.model
     assert policy.batches  # two concurrent rollouts run as one lock-step batch
     tasks = load_tasks(web, database)
     report = run_rollouts(web, database, tasks, policy, n=1, concurrency=2)
