@@ -156,6 +156,21 @@ _PLACING = re.compile(
 )
 
 
+def _flags(texts: Sequence[str]) -> bool:
+    """Whether a column holds yes/no marks: every cell a mark or a "Yes ..." / "No ...", and at
+    least one a yes or a no ("Yes", "Live", "Yes (delayed)" of a broadcast's finals).
+
+    >>> _flags(["Yes", "Live", "Yes (delayed)"]), _flags(["Live", "Delayed"]), _flags(["No", "5"])
+    (True, False, False)
+    >>> _flags(["Yes / Live", "No"]), _flags(["No. 5", "No. 7"])
+    (True, False)
+    """
+    lowered = [t.strip().lower().rstrip(".") for t in texts]
+    if not any(t in _FLAGS or _MARKED.match(t) for t in lowered):
+        return False
+    return all(t in _MARKS or _MARKED.match(t) for t in lowered)
+
+
 def _placings(texts: Sequence[str]) -> bool:
     """Whether most values say how far a contestant got ("Eliminated 8th", "1st Runner-up",
     "Winner").
@@ -270,6 +285,9 @@ _GROUPS = frozenset(["men", "women", "male", "female", "males", "females", "boys
 # headers that already name a time: "Length: 2:55" is their length, not "their length time"
 _TIME_NOUNS = frozenset(["time", "times", "length", "duration", "runtime", "running", "lap time"])
 _FLAGS = frozenset(["yes", "no", "y", "n", "✓", "✔", "✗", "x"])
+# what else a column of yes/no marks holds: how a broadcaster shows it ("Finals: Yes / Live")
+_MARKS = _FLAGS | {"live", "delayed", "highlights", "partial", "n/a", "-", "–", "—"}
+_MARKED = re.compile(r"(?:yes|no)\s*(?:[(/,;–—-]|$)")  # "Yes (delayed)", not "No. 5"
 _SCORE = re.compile(r"^\d+\s*[–—-]\s*\d+(?:\s*\(.*\))?$")
 _SCORE_HEADERS = frozenset(["score", "scores", "result", "results", "final", "aggregate", "agg"])
 # a placing beside the key column's ("Second", "Third" of a winners table): another entity of the
@@ -543,7 +561,7 @@ def phrase_attribute(
     texts = [str(v) for v in values if str(v).strip()]
     if texts and 5 * sum(bool(_MONTH_DAY.match(t.strip())) for t in texts) >= 4 * len(texts):
         kinds |= {"date"}  # "January 13" of a year's list: a date without its year
-    if texts and all(t.strip().lower().rstrip(".") in _FLAGS for t in texts):
+    if _flags(texts):
         return Phrase(reason="flag")  # "Hall of Fame: Yes": a mark, not a thing to name
     words = relation_words(name).replace("&", " and ")
     words = re.sub(r"(?<=\w)\s*,\s*(?=\w)", " and ", words)  # "City, State"
