@@ -1,4 +1,4 @@
-"""The test servers' settings: wall time and CPU of one small build under each.
+"""The test servers' Java settings: wall time and CPU of one small build, G1 vs the serial GC.
 
 Most of the test suite's CPU is spent inside the Neo4j servers the tests start (the small
 default build of the fault test: 38-47 CPU-seconds in the server, 13-15 in the pipeline). Each
@@ -6,11 +6,9 @@ case starts a private server the way the test session does (quick JIT tier, quic
 the fixtures' 512m heap), then builds the fault test's slice of the default data through every
 stage up to pruning in a `seekgraph pipeline` process, and reads the server's CPU time from
 /proc before and after. The cases alternate (reference, other, reference, other, ...) so a
-noisy neighbour hurts both alike. Cases: Neo4j's own collector (G1), the tests' serial one,
-and the tests' settings with plans kept (`tests/conftest.py` `KEPT_PLANS`: a query planned
-once is not planned again as the graph grows). The first case named is the reference.
+noisy neighbour hurts both alike. The reference is Neo4j's own choice, G1.
 
-    .venv/bin/python -m bench.bench_test_server --repeat 2 --case tests --case kept-plans
+    .venv/bin/python -m bench.bench_test_server --repeat 2
 """
 
 from __future__ import annotations
@@ -25,23 +23,10 @@ from pathlib import Path
 from bench.common import Measurement, table, write_markdown
 from seekgraph.graphdb import server
 from seekgraph.graphdb.settings import ConnectionSettings
-from tests.conftest import (
-    KEPT_PLANS,
-    PRODUCT_GC,
-    QUICK_JIT,
-    QUICK_PLANNING,
-    SERIAL_GC,
-    _installed_home,
-)
+from tests.conftest import PRODUCT_GC, QUICK_JIT, QUICK_PLANNING, SERIAL_GC, _installed_home
 from tests.scaffolding.small_default import pipeline_command, write_small_default
 
-# case -> (name in the table, the collector, server settings beyond the quick planning)
-CASES: dict[str, tuple[str, str, dict[str, str]]] = {
-    "g1": ("G1 (Neo4j's default)", PRODUCT_GC, {}),
-    "serial": ("serial GC", SERIAL_GC, {}),
-    "tests": ("the tests' settings", SERIAL_GC, KEPT_PLANS),
-    "replanning": ("the tests' with replanning", SERIAL_GC, {}),
-}
+CASES = {"G1 (Neo4j's default)": PRODUCT_GC, "serial GC (the tests')": SERIAL_GC}
 
 
 def _server_cpu(home: Path) -> float:
@@ -51,16 +36,13 @@ def _server_cpu(home: Path) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def build_once(gc_flag: str, config: dict[str, str], data: Path, work: Path) -> dict[str, float]:
-    """Start a private test-like server with `gc_flag` and `config`, build `data` on it,
-    stop it."""
-    flags, extra = list(server.JVM_FLAGS), dict(server.EXTRA_CONFIG)
+def build_once(gc_flag: str, data: Path, work: Path) -> dict[str, float]:
+    """Start a private test-like server with `gc_flag`, build `data` on it, stop it."""
+    flags = list(server.JVM_FLAGS)
     server.JVM_FLAGS[:] = [gc_flag if f in (PRODUCT_GC, SERIAL_GC) else f for f in flags]
     if QUICK_JIT not in server.JVM_FLAGS:
         server.JVM_FLAGS.append(QUICK_JIT)
-    for key in KEPT_PLANS:
-        server.EXTRA_CONFIG.pop(key, None)
-    server.EXTRA_CONFIG.update({**QUICK_PLANNING, **config})
+    server.EXTRA_CONFIG.update(QUICK_PLANNING)
     home = Path(tempfile.mkdtemp(dir=work))
     settings = server.private_server(
         _installed_home(), home, heap="512m", pagecache="256m", transaction_memory="256m"
@@ -80,8 +62,6 @@ def build_once(gc_flag: str, config: dict[str, str], data: Path, work: Path) -> 
     finally:
         server.stop(settings, timeout=30.0)
         server.JVM_FLAGS[:] = flags
-        server.EXTRA_CONFIG.clear()
-        server.EXTRA_CONFIG.update(extra)
     client_cpu = (client_after.children_user - client_before.children_user) + (
         client_after.children_system - client_before.children_system
     )
@@ -92,22 +72,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--markdown", type=Path, default=None)
-    parser.add_argument(
-        "--case", action="append", choices=sorted(CASES), help="(repeatable; default g1, tests)"
-    )
     args = parser.parse_args()
-    cases = {CASES[c][0]: CASES[c][1:] for c in args.case or ["g1", "tests"]}
     with tempfile.TemporaryDirectory(prefix="bench-test-server-") as tmp:
         work = Path(tmp)
         data = write_small_default(work / "data")
-        rows = {case: Measurement(case) for case in cases}
+        rows = {case: Measurement(case) for case in CASES}
         for _ in range(args.repeat):
-            for case, (flag, config) in cases.items():
-                result = build_once(flag, config, data, work)
+            for case, flag in CASES.items():
+                result = build_once(flag, data, work)
                 rows[case].seconds.append(result["seconds"])
                 for key in ("server_cpu", "client_cpu"):
                     rows[case].extra.setdefault(key, []).append(result[key])
-    reference = next(iter(cases))
+    reference = next(iter(CASES))
     lines = table(list(rows.values()), reference, unit="builds")
     lines.append("")
     for case, row in rows.items():
@@ -119,7 +95,7 @@ def main() -> None:
         )
     print("\n".join(lines))
     if args.markdown:
-        write_markdown(args.markdown, "Test servers: " + " vs ".join(cases), lines)
+        write_markdown(args.markdown, "Test servers: G1 vs serial GC", lines)
 
 
 if __name__ == "__main__":

@@ -66,13 +66,6 @@ def pytest_configure(config: pytest.Config) -> None:
     # dozen patterns; expanding the default pages' seeds took 34 s, 13 s so). The answers are
     # the same: only the plan that finds them may differ.
     server.EXTRA_CONFIG.update(QUICK_PLANNING)
-    # Test graphs grow from empty within seconds, so Neo4j finds most plans stale (the counts
-    # they were made on changed by more than 75%) and plans them again, over and over. Here a
-    # plan is stale when the counts grew tenfold: the server's CPU of the fault test's small
-    # build fell from 41-42 to 35-37 s (`python -m bench.bench_test_server --case replanning
-    # --case tests`). Never replanning saved as much there, but a plan made on a test's tiny
-    # graph then served the next test's large one: ingesting 100 OTT-QA tables took 36 s, not 7.
-    server.EXTRA_CONFIG.update(KEPT_PLANS)
     _threads_per_worker()
 
 
@@ -82,10 +75,6 @@ PRODUCT_GC = "-XX:+UseG1GC"  # what `seekgraph db start` runs (`server.JVM_FLAGS
 QUICK_PLANNING = {
     "internal.cypher.idp_solver_duration_threshold": "50",  # ms (Neo4j's default 1000)
     "internal.cypher.idp_solver_table_threshold": "16",  # plans kept per step (default 128)
-}
-KEPT_PLANS = {
-    "dbms.cypher.statistics_divergence_threshold": "0.9",  # stale when counts grew 10x
-    "dbms.cypher.min_replan_interval": "1h",
 }
 
 
