@@ -62,6 +62,8 @@ _SORT_YEAR = re.compile(r"^(\d{4})\s+(?=(?:\d{1,2} [A-Za-z]+\.?|[A-Za-z]+\.? \d{
 _SORT_PLACING = re.compile(r"^(\d{3})\s+(?=(\d{1,2})(?:st|nd|rd|th)\b)")
 # an ISO date before the date it sorts ("1981-11-01 1 November 1981")
 _SORT_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}\s+(?=\S.*\b\d{4}$)")
+# a year's sort key before the year it sorts, or an approximate one ("1068 1068", "1100 c. 1100")
+_SORT_SAME_YEAR = re.compile(r"^(\d{3,4})\s+(?=(?:c\.\s*|ca\.\s*|circa\s+)?\1$)")
 # a tie marker before a rank ("=20": tied 20th)
 _TIE = re.compile(r"^=\s*(?=\d+\s*$)")
 # a link to another language's article ("Old Saale Bridge [de]", "[eo; hu]"): not part of a name
@@ -75,7 +77,8 @@ _REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 def clean_text(text: str) -> str:
     """Display form: NFKC, collapsed whitespace, no tokenised spaces before punctuation, no
     wiki cell attributes left by the table's export (``align=right| 0`` → ``0``), no hidden sort
-    key (``2009.1 2009`` → ``2009``, ``1840 21 November 1840`` → ``21 November 1840``), no tie
+    key (``2009.1 2009`` → ``2009``, ``1840 21 November 1840`` → ``21 November 1840``,
+    ``1100 c. 1100`` → ``c. 1100``), no tie
     marker (``=20`` → ``20``), no footnote mark, no tag of an article in another language
     (``Old Saale Bridge [de]`` → ``Old Saale Bridge``) and no register reference number
     (``(# 13000406)``).
@@ -96,11 +99,14 @@ def clean_text(text: str) -> str:
     ('1 November 1981', '19 November 1926')
     >>> clean_text("208 8th in Yugoslav Div 2"), clean_text("2008 8th place")
     ('8th in Yugoslav Div 2', '2008 8th place')
+    >>> clean_text("1068 1068"), clean_text("1100 c. 1100"), clean_text("1068 1070")
+    ('1068', 'c. 1100', '1068 1070')
     """
     text = " ".join(unicodedata.normalize("NFKC", text).split())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
     text = _MARK.sub("", _REFNUM.sub("", text).strip())
     text = _TIE.sub("", _SORT_YEAR.sub("", _SORT_KEY.sub("", _SORT_ISO.sub("", text))))
+    text = _SORT_SAME_YEAR.sub("", text)
     placing = _SORT_PLACING.match(text)
     if placing and placing.group(1).endswith(placing.group(2).zfill(2)):
         text = text[placing.end() :]

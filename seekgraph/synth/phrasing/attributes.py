@@ -390,6 +390,9 @@ _SAID = {
     "death": "when they died",
     "foundation": "when they were founded",
     "end of recognition": "when their recognition ended",
+    "year-to-date": "the year-to-date total",  # a running sum beside each row's own amount
+    "year to date": "the year-to-date total",
+    "ytd": "the year-to-date total",
 }
 # acronyms a reader knows without being told; any other capitalised run of three or more letters
 # in a header ("OWGR pts") is an abbreviation the question would leave unexplained
