@@ -56,6 +56,7 @@ IDS = (
     "Asuka-Fujiwara_0",
     "2011_Superettan_1",
     "Preseli_transmitting_station_6",
+    "1984_World_Junior_Figure_Skating_Championships_2",
 )
 
 
@@ -411,3 +412,23 @@ def test_two_names_run_together_after_a_link_are_two_values(
     system = station.header.index("System")
     pal = next(row[system] for row in station.rows if row[system].text == "PAL System I")
     assert run_on_name(pal.text, pal.links[0], usual_words(station)[system]) == ""
+
+
+@pytest.mark.shared_data
+def test_an_unlinked_pair_of_names_is_two_people(
+    clean_db: neo4j.Driver, database: str | None, tables: dict[str, RawTable]
+) -> None:
+    """Sample 2038's pairs skaters (read blind, then tuned on): the linked pairs of the "Name"
+    column are two skaters each, and so is an unlinked "Olga Neizvestnaya / Sergei Hudyakov",
+    each named by their own name."""
+    pairs = tables["1984_World_Junior_Figure_Skating_Championships_2"]
+    ingest_tables(clean_db, [pairs], IngestConfig(), database=database)
+    rows = clean_db.execute_query(
+        "MATCH (r:Row {table_id: $t})-[:ANCHOR]->(e:Entity) "
+        "RETURN r.index AS row, collect(e.name) AS names",
+        t=pairs.table_id,
+        database_=database,
+    ).records
+    names = {r["row"]: sorted(r["names"]) for r in rows}
+    assert names[0] == ["Ingo Steuer", "Manuela Landgraf"]  # linked: two entities already
+    assert names[2] == ["Olga Neizvestnaya", "Sergei Hudyakov"]

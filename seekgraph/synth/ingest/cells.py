@@ -155,6 +155,30 @@ def unlinked_name(text: str) -> str:
     return strip_disambiguator(_ENUMERATION.sub("", text)).strip() or text.strip()
 
 
+_PAIR = re.compile(r"^([^/]+?)\s+/\s+([^/]+)$")
+
+
+def paired_names(name: str) -> tuple[str, ...]:
+    """The two people of an unlinked key cell that names a pair as "A / B" (the pairs of a
+    skating or dance result, whose linked cells are two entities already), else the name.
+    Each side must read as a person's name: two to four words, each capitalised.
+
+    >>> paired_names("Olga Neizvestnaya / Sergei Hudyakov")
+    ('Olga Neizvestnaya', 'Sergei Hudyakov')
+    >>> paired_names("Bosnia / Herzegovina"), paired_names("Song of the year / Album")
+    (('Bosnia / Herzegovina',), ('Song of the year / Album',))
+    """
+    match = _PAIR.match(name)
+    if not match:
+        return (name,)
+    sides = (match.group(1).strip(), match.group(2).strip())
+    if all(
+        2 <= len(side.split()) <= 4 and all(w[:1].isupper() for w in side.split()) for side in sides
+    ):
+        return sides
+    return (name,)
+
+
 def undoubled(text: str) -> str:
     """The shown name of a cell that holds it twice: ``A A`` (a sort key equal to the name) or
     ``B, The The B`` (a sort key with the article moved to the end); else the text. A name of

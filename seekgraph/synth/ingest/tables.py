@@ -29,6 +29,7 @@ from seekgraph.synth.ingest.cells import (
     mentions_only,
     named_links,
     names_other,
+    paired_names,
     run_on_name,
     unlinked_name,
 )
@@ -193,6 +194,13 @@ def usual_words(table: RawTable) -> list[float]:
     return [median_words(row[c].text for row in table.rows) for c in range(table.n_cols)]
 
 
+def _unlinked_key_name(cell: Cell, entity_id: str) -> str:
+    """The name of the unlinked entity `entity_id` a key cell names: the cell's name, or the
+    one of its pair ("A / B", `paired_names`) the id was made from."""
+    name = unlinked_name(clean_text(key_text(cell)))
+    return next((n for n in paired_names(name) if unlinked_id(n) == entity_id), name)
+
+
 class _Rows:
     """The parameter rows of one batch of kept tables, one list per Cypher file."""
 
@@ -281,14 +289,14 @@ class _Rows:
         the entity another row of the column links under the same name, `first_mentions`,
         else an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id; a
         link other rows give under other names, `links_named_apart`, names the row's thing
-        only by its cell)."""
+        only by its cell; an unlinked "A / B" of two people's names is both, `paired_names`)."""
         text = clean_text(key_text(key_cell))
         name = unlinked_name(text) if text else ""
         anchors = list(key_links(key_cell))
         if len(anchors) == 1 and anchors[0] in named_apart and name:
             anchors = [unlinked_id(name)]  # "Little Island 1" and "Little Island 2": two mills
-        if not anchors and name:
-            anchors = [linked_once.get(_folded(name)) or unlinked_id(name)]
+        if not anchors and name:  # one thing, or the two people of a pair ("A / B")
+            anchors = [linked_once.get(_folded(n)) or unlinked_id(n) for n in paired_names(name)]
         self.rows.append(
             {
                 "table_id": table.table_id,
@@ -346,7 +354,9 @@ class _Rows:
                         "entity_id": link,
                         "name": display_name(link)
                         if linked
-                        else unlinked_name(clean_text(key_text(cell)) if c == key else text),
+                        else _unlinked_key_name(cell, link)
+                        if c == key
+                        else text,
                         "alias": alias if alias and alias != display_name(link) else None,
                         "linked": linked,
                     }
