@@ -419,8 +419,8 @@ def test_an_unlinked_pair_of_names_is_two_people(
     clean_db: neo4j.Driver, database: str | None, tables: dict[str, RawTable]
 ) -> None:
     """Sample 2038's pairs skaters (read blind, then tuned on): the linked pairs of the "Name"
-    column are two skaters each, and so is an unlinked "Olga Neizvestnaya / Sergei Hudyakov",
-    each named by their own name."""
+    column are two skaters each, and so is an unlinked "Olga Neizvestnaya / Sergei Hudyakov"
+    and a "Jan Waggoner / Todd Waggoner" linking Todd alone, each named by their own name."""
     pairs = tables["1984_World_Junior_Figure_Skating_Championships_2"]
     ingest_tables(clean_db, [pairs], IngestConfig(), database=database)
     rows = clean_db.execute_query(
@@ -432,3 +432,4 @@ def test_an_unlinked_pair_of_names_is_two_people(
     names = {r["row"]: sorted(r["names"]) for r in rows}
     assert names[0] == ["Ingo Steuer", "Manuela Landgraf"]  # linked: two entities already
     assert names[2] == ["Olga Neizvestnaya", "Sergei Hudyakov"]
+    assert names[9] == ["Jan Waggoner", "Todd Waggoner"]  # only Todd linked

@@ -297,6 +297,12 @@ class _Rows:
             anchors = [unlinked_id(name)]  # "Little Island 1" and "Little Island 2": two mills
         if not anchors and name:  # one thing, or the two people of a pair ("A / B")
             anchors = [linked_once.get(_folded(n)) or unlinked_id(n) for n in paired_names(name)]
+        elif len(anchors) == 1 and not anchors[0].startswith(UNLINKED):
+            # "Jan Waggoner / Todd Waggoner" linking only Todd: Jan is the pair's other person
+            linked = _folded(display_name(anchors[0]))
+            other = [n for n in paired_names(name) if _folded(n) != linked]
+            if len(other) == 1 and len(paired_names(name)) == 2:
+                anchors.append(linked_once.get(_folded(other[0])) or unlinked_id(other[0]))
         self.rows.append(
             {
                 "table_id": table.table_id,
