@@ -300,11 +300,18 @@ def test_reverse_pivots_and_clues_are_descriptive_and_clues_hold_in_one_row(
 
     facts = [
         fact(e, "points", "value", f"number:{p}") for e, p in (("a", 3), ("b", 3), ("c", 3))
-    ] + [fact(e, "country", "entity", "/wiki/X") for e in ("a", "b")]
+    ] + [
+        fact(e, "country", "entity", f"/wiki/{c}") for e, c in (("a", "X"), ("b", "X"), ("c", "Y"))
+    ]
     union = _Union("u", {}, ["t"], ["points", "country"], [], "team", "teams", ["a"],
                    {}, facts, {}, {})  # fmt: skip
     # "points" would give the densest pivot (two others share 3), but a count is no description
     assert [(c[1], c[2]) for c in pivot_candidates(union)] == [("a", "country")]
+    # a country every team of the family shares selects nothing: no pivot
+    facts[-1] = fact("c", "country", "entity", "/wiki/X")
+    union = _Union("u", {}, ["t"], ["points", "country"], [], "team", "teams", ["a"],
+                   {}, facts, {}, {})  # fmt: skip
+    assert pivot_candidates(union) == []
     # every kept task of the fixture: each clue holds in one and the same row of one table
     _all_stages(graph, database)
     for task in _tasks(graph, "reverse-union"):

@@ -67,6 +67,9 @@ if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
 
 STAGE = "leaper-reverse"
+# a pivot value more of the family's things hold than this share of those with any value under
+# its relation selects nothing worth asking ("the same surface": grass, 29 teams of 30)
+MOST_SHARE = 0.8
 
 
 def nameable(relation: str) -> bool:
@@ -162,6 +165,13 @@ class _Union:
             f["entity_id"] for f in self.facts if f["relation"] == relation and f["id"] == value
         }
 
+    def shared_by_most(self, relation: str, value: str) -> bool:
+        """Whether more than `MOST_SHARE` of the things with a value under `relation` hold
+        this one: "the same field" of football teams that nearly all play on grass lists
+        the family back, it checks nothing."""
+        holding = {f["entity_id"] for f in self.facts if f["relation"] == relation}
+        return len(self.holders(relation, value)) > MOST_SHARE * len(holding)
+
 
 def read_union(driver: neo4j.Driver, database: str | None, union: dict[str, Any]) -> _Union:
     """A Union task row (``leaper/find_leaper_tasks``) with its family's facts."""
@@ -240,7 +250,8 @@ def row_clues(
 def pivot_candidates(union: _Union) -> list[tuple[int, str, str, tuple[str, str, str]]]:
     """``(answers, bridge, relation, (kind, value id, value name))`` for every bridge and every
     shared relation under which it has one value, densest first. Only descriptive relations
-    pivot (`is_descriptive`): "the same country", never "the same points"."""
+    pivot (`is_descriptive`): "the same country", never "the same points"; and only a value
+    that selects: not one nearly every thing of the family holds (`_Union.shared_by_most`)."""
     out = []
     pivots = [r for r in union.relations if nameable(r) and union.descriptive(r)]
     for bridge in union.common:
@@ -249,6 +260,8 @@ def pivot_candidates(union: _Union) -> list[tuple[int, str, str, tuple[str, str,
             if len(values) != 1:
                 continue
             (value,) = values
+            if union.shared_by_most(relation, value[1]):
+                continue
             answers = len(union.holders(relation, value[1]) - {bridge})
             out.append((answers, bridge, relation, value))
     return sorted(out, key=lambda c: (-c[0], c[1], c[2], c[3][1]))
