@@ -299,9 +299,9 @@ class _Rows:
             anchors = [linked_once.get(_folded(n)) or unlinked_id(n) for n in paired_names(name)]
         elif len(anchors) == 1 and not anchors[0].startswith(UNLINKED):
             # "Jan Waggoner / Todd Waggoner" linking only Todd: Jan is the pair's other person
-            linked = _folded(display_name(anchors[0]))
-            other = [n for n in paired_names(name) if _folded(n) != linked]
-            if len(other) == 1 and len(paired_names(name)) == 2:
+            sides = paired_names(name)
+            other = [n for n in sides if _folded(n) != _folded(display_name(anchors[0]))]
+            if len(sides) == 2 and len(other) == 1:
                 anchors.append(linked_once.get(_folded(other[0])) or unlinked_id(other[0]))
         self.rows.append(
             {
