@@ -172,11 +172,13 @@ def paired_names(name: str) -> tuple[str, ...]:
     if not match:
         return (name,)
     sides = (match.group(1).strip(), match.group(2).strip())
-    if all(
-        2 <= len(side.split()) <= 4 and all(w[:1].isupper() for w in side.split()) for side in sides
-    ):
-        return sides
-    return (name,)
+    return sides if all(_reads_as_a_name(side.split()) for side in sides) else (name,)
+
+
+def _reads_as_a_name(tokens: Sequence[str]) -> bool:
+    """Two to four words, each capitalised: how a person's name reads (a pair's side, the
+    second name a cell runs on with)."""
+    return 2 <= len(tokens) <= 4 and all(t[:1].isupper() for t in tokens)
 
 
 def undoubled(text: str) -> str:
@@ -750,11 +752,11 @@ def run_on_name(text: str, link: str, usual_words: float) -> str:
         seen.update(words)
         cut += 1
     rest = tokens[cut:]
-    if seen != title or not 2 <= len(rest) <= 4:
+    if seen != title or not _reads_as_a_name(rest):
         return ""
     for token in rest:
         words = _words(token)
-        if not token[:1].isupper() or not re.fullmatch(r"[^\W\d_][\w'’.-]*", token):
+        if not re.fullmatch(r"[^\W\d_][\w'’.-]*", token):
             return ""
         if set(words) & (_STOP | _PART_WORDS | title):
             return ""
