@@ -61,7 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pages", type=int, default=2000, help="pages embedded (and the pool)")
     parser.add_argument("--queries", type=int, default=300, help="pages queries are made from")
-    parser.add_argument("--threads", type=int, default=2, help="intra-op threads of each runtime")
+    parser.add_argument("--threads", type=int, default=2, help="CPU threads of each runtime")
     parser.add_argument("--rounds", type=int, default=2, help="times every page is embedded")
     parser.add_argument("--chunk", type=int, default=250, help="pages per interleaved turn")
     parser.add_argument("--seed", type=int, default=0)
@@ -79,7 +79,8 @@ def main() -> None:
     texts = [page_text_for_embedding(p["title"], p["text"]) for p in pages]
     folder = packaged_model_folder()
     notes = [
-        f"{len(texts):,} OTT-QA pages (seed {args.seed}), {args.threads} threads each; "
+        f"{len(texts):,} OTT-QA pages (seed {args.seed}), torch on {args.threads} threads, "
+        f"ONNX Runtime {args.threads} pages at a time on one thread each; "
         f"load average at the start {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)"
     ]
 

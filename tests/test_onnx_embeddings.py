@@ -125,3 +125,8 @@ def test_int8_vectors_are_torch_vectors_to_a_cosine_of_099(
     # in a batch, the texts share one activation scale: close, but not the same
     batched = again.encode(texts, 8, 256)
     assert np.allclose(batched, int8, atol=0.05) and not np.array_equal(batched, int8)
+    # two runs at once make the same batches and so the same vectors, to the bit
+    two = OnnxMiniLM.load(folder, "int8", threads=2, cache_dir=tmp_path)
+    assert two.runs == 2
+    assert np.array_equal(two.encode(texts, 1, 256), int8)
+    assert np.array_equal(two.encode(texts, 8, 256), batched)

@@ -6,8 +6,9 @@ and only on first use (building an `Embedder` is free, so `seekgraph --help` imp
 Vectors are unit length, so the cosine similarity of two texts is their dot product.
 
 Two runtimes (`Embedder.backend`): torch, the reference, and ONNX Runtime with the encoder's
-weights in int8 (`onnx_minilm`), about twice as fast on CPU (bench_embed: 1.9x on 2 cores),
-whose vectors differ slightly (cosine to torch's 0.995, min 0.985; the same recall@10). Vectors of two backends must never be compared with each other,
+weights in int8 (`onnx_minilm`), three times as fast on CPU (bench_embed: 3.1x on 2 cores, two
+pages at a time), whose vectors differ slightly (cosine to torch's 0.995, min 0.985; the same
+recall@10). Vectors of two backends must never be compared with each other,
 so each backend names its vectors (`embedder_name`) and anything that stores vectors records
 that name.
 """
@@ -162,7 +163,7 @@ class MiniLM:
 @dataclass
 class Embedder:
     """Unit-length all-MiniLM-L6-v2 vectors; `max_tokens` caps the word pieces read per text
-    (None keeps the model's 256; 128, the length it was trained on, is about twice as fast)."""
+    (None keeps the model's 256; 128, the length it was trained on, is 1.3x as fast)."""
 
     device: str = "cpu"
     # texts per forward pass (None: 64 on torch; 1 on ONNX Runtime, where bench_embed found
@@ -174,7 +175,7 @@ class Embedder:
     # one short text gains little from more, and they would compete with the full-text half of
     # a hybrid search running at the same time (bench_web: p95 43 -> 27 ms over OTT-QA).
     threads: int | None = None
-    # torch (the reference), onnx-int8 (about twice as fast on CPU; slightly other vectors,
+    # torch (the reference), onnx-int8 (three times as fast on CPU; slightly other vectors,
     # named apart: see `embedder_name`) or onnx-fp32
     backend: str = "torch"
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)

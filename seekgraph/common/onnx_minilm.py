@@ -3,10 +3,12 @@
 Why: torch embeds about 50 OTT-QA pages/s on two cores, so the web index of 187k pages takes
 an hour. ONNX Runtime runs the same encoder with its weight matrices in int8 (per output
 channel; activations quantised on the fly, the attention's own products left in float), which
-its CPU kernels multiply with VNNI instructions: 1.9x torch's pages/s on 2 cores, vectors at a
-cosine of 0.995 to torch's (min 0.985), the same recall@10 (bench/bench_embed.py). Unquantised,
-ONNX Runtime is no faster than torch: the speed is int8's. What is left is mostly attention
-(softmax and the masked scores over sequence x sequence), which int8 does not shorten.
+its CPU kernels multiply with VNNI instructions, and it runs one page per core at a time: 3.1x
+torch's pages/s on 2 cores, vectors at a cosine of 0.995 to torch's (min 0.985), the same
+recall@10 (bench/bench_embed.py; 1.6x unquantised, 2.3x with one page at a time on both cores).
+What is left is mostly attention (softmax and the masked scores over sequence x sequence),
+which int8 does not shorten: reading 128 word pieces instead of 256 (`max_tokens`) gives 4.1x,
+but finds a page from a passage of its text less often (recall@10 60.2% against 62.2%).
 
 The ONNX files are derived data, made on first use (about 5 s) and kept in
 ``$XDG_DATA_HOME/seekgraph/models/all-minilm-l6-v2-onnx``. Their name carries two digests:
@@ -29,6 +31,7 @@ import os
 import tempfile
 import warnings
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -178,18 +181,25 @@ def quantize_int8(fp32: Path, out: Path) -> None:
 
 class OnnxMiniLM:
     """MiniLM on an ONNX Runtime CPU session: the same tokenizer, truncation, longest-first
-    batches, mean pooling over the mask and unit length as `embeddings.MiniLM.encode`."""
+    batches, mean pooling over the mask and unit length as `embeddings.MiniLM.encode`.
 
-    def __init__(self, tokenizer: Any, session: Any) -> None:
-        self.tokenizer, self.session = tokenizer, session
+    Why several runs at once, each on one thread: a batch of one page is too small for ONNX
+    Runtime to split well over threads (its intra-op threads wait on each other at every
+    operator), while two pages run side by side on two single-threaded runs keep both cores
+    busy: 1.28x the pages/s of one run on two threads, same vectors (bench_embed, "int8 2x1").
+    A session's `run` is thread-safe and releases the GIL; texts are tokenised on the calling
+    thread only (a fast tokenizer with truncation set is not safe to share between threads)."""
+
+    def __init__(self, tokenizer: Any, session: Any, runs: int = 1) -> None:
+        self.tokenizer, self.session, self.runs = tokenizer, session, max(1, runs)
         self.inputs = [i.name for i in session.get_inputs()]
 
     @classmethod
     def load(
         cls, folder: Path, variant: str, threads: int | None, cache_dir: Path | None = None
     ) -> OnnxMiniLM:
-        """The session of the cached `variant` file (made first if needed); `threads` are its
-        intra-op threads (None: ONNX Runtime's default, one per core)."""
+        """The session of the cached `variant` file (made first if needed); `threads` are the
+        batches run at once, each on one thread (None: one per core)."""
         try:
             import onnxruntime as ort
             from transformers import AutoTokenizer
@@ -199,22 +209,33 @@ class OnnxMiniLM:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL  # one graph path at a time
         options.inter_op_num_threads = 1
-        options.intra_op_num_threads = threads or 0  # 0: ONNX Runtime's default
+        options.intra_op_num_threads = 1  # parallel by runs at once, not within one run
         options.log_severity_level = 3  # errors only (not the quantised graph's fusion notes)
         path = ensure_onnx(folder, variant, cache_dir)
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        return cls(AutoTokenizer.from_pretrained(str(folder)), session)
+        runs = threads or os.cpu_count() or 1
+        return cls(AutoTokenizer.from_pretrained(str(folder)), session, runs)
 
     def encode(self, texts: Sequence[str], batch_size: int, max_tokens: int) -> Any:
-        """Unit-length vectors of `texts` (float32 numpy rows)."""
+        """Unit-length vectors of `texts` (float32 numpy rows). A text's vector does not depend
+        on how many runs there are: batches are made before they are shared out."""
         import numpy as np
 
-        out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
-        for chosen, batch in token_batches(self.tokenizer, texts, batch_size, max_tokens, "np"):
+        def vectors(item: tuple[list[int], Any]) -> tuple[list[int], Any]:
+            chosen, batch = item
             feed = {name: batch[name].astype(np.int64) for name in self.inputs}
             tokens = self.session.run(None, feed)[0]
             mask = batch["attention_mask"][..., None].astype(np.float32)
             means = (tokens * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
-            unit = means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
-            out[chosen] = unit
+            return chosen, means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
+
+        out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
+        batches = token_batches(self.tokenizer, texts, batch_size, max_tokens, "np")
+        if self.runs == 1 or len(texts) <= batch_size:
+            for chosen, unit in map(vectors, batches):
+                out[chosen] = unit
+            return out
+        with ThreadPoolExecutor(self.runs, thread_name_prefix="onnx-minilm") as pool:
+            for chosen, unit in pool.map(vectors, batches):
+                out[chosen] = unit
         return out
