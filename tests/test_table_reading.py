@@ -57,6 +57,7 @@ IDS = (
     "2011_Superettan_1",
     "Preseli_transmitting_station_6",
     "1984_World_Junior_Figure_Skating_Championships_2",
+    "List_of_new_churches_by_Thomas_Rickman_0",
 )
 
 
@@ -433,3 +434,24 @@ def test_an_unlinked_pair_of_names_is_two_people(
     assert names[0] == ["Ingo Steuer", "Manuela Landgraf"]  # linked: two entities already
     assert names[2] == ["Olga Neizvestnaya", "Sergei Hudyakov"]
     assert names[9] == ["Jan Waggoner", "Todd Waggoner"]  # only Todd linked
+
+
+@pytest.mark.shared_data
+def test_one_unlinked_name_at_two_places_is_two_things(
+    clean_db: neo4j.Driver, database: str | None, tables: dict[str, RawTable]
+) -> None:
+    """Sample 2039's Rickman churches (read blind, then tuned on): "Christ Church" in
+    Gloucester and "Christ Church" in Carlisle, both unlinked, were one answer with both
+    dates; they are two, each named with its place. An unlinked name given once keeps its
+    plain name."""
+    churches = tables["List_of_new_churches_by_Thomas_Rickman_0"]
+    ingest_tables(clean_db, [churches], IngestConfig(), database=database)
+    rows = clean_db.execute_query(
+        "MATCH (r:Row {table_id: $t})-[:ANCHOR]->(e:Entity) RETURN r.index AS row, e.name AS name",
+        t=churches.table_id,
+        database_=database,
+    ).records
+    names = {r["row"]: r["name"] for r in rows}
+    assert names[7] == "Christ Church (Gloucester)"
+    assert names[19] == "Christ Church (Carlisle)"
+    assert names[4] == "St George's Church"  # the one unlinked St George's: no place added

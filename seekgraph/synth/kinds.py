@@ -519,6 +519,10 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
     ('battle', 'battles')
     >>> title_kind("List of economic and monetary unions"), title_kind("List of kings and queens")
     (('union', 'unions'), ('king', 'kings'))
+    >>> title_kind("List of politicians, lawyers, and civil servants educated at Jesus College")
+
+    A comma inside the noun phrase lists several kinds (politicians, lawyers and civil
+    servants): the title names none of them for all rows, and the pages say what each is.
     """
     if _REGISTER.search(title or ""):
         return "property", "properties"
@@ -534,6 +538,8 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
             continue  # "economic and monetary unions": two adjectives of one noun
         if token in _PUNCT or low in _STOPS or (words and token.islower() and _verbal(low)):
             break
+        if token.endswith(","):
+            return None  # "politicians, lawyers, and civil servants": several kinds
         words.append(token)
     listed = any(singular(words[-1]) in nouns for _, nouns in CLASSES.values()) if words else False
     if not words or not (words[-1].islower() or listed):

@@ -10,6 +10,7 @@ written with its hash, which marks it finished (a killed run redoes only unfinis
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -108,6 +109,70 @@ def links_named_apart(key_cells: Iterable[Cell]) -> set[str]:
         if len(said) > 1 and all(n != head and n.startswith(head + " ") for n in said):
             apart.add(link)
     return apart
+
+
+# headers of a column that says where each row's thing is ("Location", "City, State", "Town")
+_PLACE_HEADERS = frozenset(
+    [
+        "location",
+        "city",
+        "town",
+        "village",
+        "county",
+        "municipality",
+        "community",
+        "parish",
+        "locality",
+        "suburb",
+    ]
+)
+_PLACE_END = re.compile(r"[,(;/]|\d")
+
+
+def _place_of(cell: Cell) -> str:
+    """The place a location cell names first: its first link's name without the region after
+    the comma ("Carlisle, Cumbria" -> Carlisle), else its text up to a comma, bracket or
+    digit ("Gloucester 51°51′38′′N ..." -> Gloucester)."""
+    if cell.links:
+        return display_name(cell.links[0]).split(",")[0].strip()
+    return _PLACE_END.split(clean_text(cell.text), maxsplit=1)[0].strip()
+
+
+def names_placed_apart(table: RawTable, key: int) -> dict[int, str]:
+    """Rows whose unlinked key name another row repeats at another place, with their place:
+    two churches both called "Christ Church", one in Gloucester and one in Carlisle, are two
+    things, told apart as "Christ Church (Gloucester)" and "Christ Church (Carlisle)". The
+    same person in several rows of an award list has no place column that differs, so stays
+    one entity.
+
+    >>> t = RawTable("t", "csv", "T", "", "", ["Name", "Location"], [[Cell("Christ Church", ()),
+    ...     Cell("Gloucester 51°51′N", ())], [Cell("Christ Church", ()), Cell("Carlisle, Cumbria",
+    ...     ("/wiki/Carlisle,_Cumbria",))], [Cell("St Paul's", ()), Cell("Preston", ())]])
+    >>> names_placed_apart(t, 0)
+    {0: 'Gloucester', 1: 'Carlisle'}
+    """
+    places = [
+        c
+        for c, h in enumerate(table.header)
+        if c != key and set(re.findall(r"[a-z]+", h.lower())) & _PLACE_HEADERS
+    ]
+    if not places:
+        return {}
+    rows: dict[str, dict[int, str]] = {}
+    for r, row in enumerate(table.rows):
+        cell = row[key]
+        text = clean_text(key_text(cell))
+        if key_links(cell) or not text or places[0] >= len(row):
+            continue
+        place = _place_of(row[places[0]])
+        if place:
+            rows.setdefault(_folded(unlinked_name(text)), {})[r] = place
+    return {
+        r: place
+        for at in rows.values()
+        if len({_folded(p) for p in at.values()}) > 1
+        for r, place in at.items()
+    }
 
 
 def render_table(table: RawTable) -> str:
@@ -216,6 +281,8 @@ class _Rows:
         # what the last cell says of each of its targets when it names two things without a
         # separator (target id -> its own words); empty for every other cell
         self.said: dict[str, str] = {}
+        # unlinked key entities named with their place (`names_placed_apart`): id -> name
+        self.key_names: dict[str, str] = {}
 
     def add(
         self, table: RawTable, key: int, mappings: dict[str, Mapping], dropped: set[int]
@@ -226,12 +293,15 @@ class _Rows:
         mentions: set[str] = set()
         keys = [row[key] for row in table.rows]
         linked_once, named_apart = first_mentions(keys), links_named_apart(keys)
+        placed_apart = names_placed_apart(table, key)
         usual = usual_words(table)
         for r, row in enumerate(table.rows):
             if r in dropped:
                 continue
             row_id = f"{table.table_id}#r{r}"
-            anchors = self._add_row(table, r, row[key], linked_once, named_apart)
+            anchors = self._add_row(
+                table, r, row[key], linked_once, named_apart, placed_apart.get(r, "")
+            )
             for c, cell in enumerate(row):
                 header = table.header[c] if c < len(table.header) else ""
                 targets = self._add_cell(row_id, c, cell, key, anchors, mentions, header, usual[c])
@@ -284,15 +354,22 @@ class _Rows:
         key_cell: Cell,
         linked_once: dict[str, str],
         named_apart: set[str],
+        place: str = "",
     ) -> list[str]:
         """The row and its anchors: one per entity its key cell names (an unlinked key cell is
         the entity another row of the column links under the same name, `first_mentions`,
         else an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id; a
         link other rows give under other names, `links_named_apart`, names the row's thing
-        only by its cell; an unlinked "A / B" of two people's names is both, `paired_names`)."""
+        only by its cell; an unlinked "A / B" of two people's names is both, `paired_names`;
+        an unlinked name other rows give at other places is named with its `place`,
+        `names_placed_apart`)."""
         text = clean_text(key_text(key_cell))
         name = unlinked_name(text) if text else ""
         anchors = list(key_links(key_cell))
+        if place and not anchors and name:
+            named = f"{name} ({place})"  # "Christ Church (Gloucester)"
+            self.key_names[unlinked_id(named)] = named
+            anchors = [unlinked_id(named)]
         if len(anchors) == 1 and anchors[0] in named_apart and name:
             anchors = [unlinked_id(name)]  # "Little Island 1" and "Little Island 2": two mills
         if not anchors and name:  # one thing, or the two people of a pair ("A / B")
@@ -360,7 +437,7 @@ class _Rows:
                         "entity_id": link,
                         "name": display_name(link)
                         if linked
-                        else _unlinked_key_name(cell, link)
+                        else self.key_names.get(link) or _unlinked_key_name(cell, link)
                         if c == key
                         else text,
                         "alias": alias if alias and alias != display_name(link) else None,

@@ -182,6 +182,24 @@ def _placings(texts: Sequence[str]) -> bool:
     return bool(texts) and 5 * hits >= 4 * len(texts)
 
 
+# headers of where a contestant ended up ("Place finished: 9th", "Finish: Runner-up")
+_FINISH_HEADERS = (["place", "finished"], ["finished"], ["finish"], ["finishing", "place"])
+_ORDINAL = re.compile(r"^(?:t-?|=)?\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
+# a header that is a deed and what it was done to ("Held record", "Won title"): when they did it
+_DEED_VERBS = frozenset(["held", "won", "set", "broke", "lost"])
+_DEED_OBJECTS = frozenset(["record", "title", "crown", "belt", "championship"])
+
+
+def _finishes(texts: Sequence[str]) -> bool:
+    """Whether most values are placings or ordinals ("9th", "Runner-up", "Winner").
+
+    >>> _finishes(["9th", "3rd", "Runner-up"]), _finishes(["1890", "1902"])
+    (True, False)
+    """
+    hits = sum(bool(_ORDINAL.match(t.strip()) or _PLACING.search(t)) for t in texts)
+    return bool(texts) and 5 * hits >= 4 * len(texts)
+
+
 def _years(texts: Sequence[str]) -> bool:
     """Whether every text is a year ("1947", "c. 1820" is not: a person says "the date")."""
     return bool(texts) and all(_YEAR.fullmatch(t.strip()) for t in texts)
@@ -549,6 +567,12 @@ def phrase_attribute(
     ('abbreviation', 'their NFL team')
     >>> phrase_attribute("first elected", {"year", "text"}, ["2010", "2012 (appointed)"]).text
     'the date they were first elected'
+    >>> phrase_attribute("place finished", {"text"}, ["9th", "Runner-up"]).text
+    'where they finished'
+    >>> phrase_attribute("held record", {"text"}, ["128-1436", "1957- present"]).text
+    'when they held the record'
+    >>> phrase_attribute("passenger", {"number", "text"}, ["10,443,393", "14,347.061"]).text
+    'the number of passengers'
     >>> phrase_attribute("Victim's age", {"number"}).text, phrase_attribute("Birth", {"date"}).text
     ('their age', 'when they were born')
     >>> phrase_attribute("Notes on setting", {"text"}).reason
@@ -625,6 +649,10 @@ def phrase_attribute(
         return Phrase("the place")
     if low in (["elimination"], ["eliminated"], ["status"]) and _placings(texts):
         return Phrase("how far they got")  # "Elimination: Eliminated 8th", "2nd Runner-up"
+    if low in _FINISH_HEADERS and _finishes(texts):
+        return Phrase("where they finished")  # "Place finished: 9th", not "were finished"
+    if len(low) == 2 and low[0] in _DEED_VERBS and low[1] in _DEED_OBJECTS:
+        return Phrase(f"when they {low[0]} the {low[1]}")  # "Held record: 128-1436"
     if len(tokens) == 1 and low[0] in _ACRONYM_CODES:
         return Phrase(f"their {tokens[0].upper()} code")
     out: list[str] = []
@@ -885,6 +913,10 @@ _COUNT_NOUNS = frozenset(
         "seat",
         "floor",
         "member",
+        "passenger",
+        "visitor",
+        "student",
+        "employee",
     ]
 )
 
@@ -994,10 +1026,14 @@ def _sequence(texts: list[str]) -> bool:
     return numbers == [str(i) for i in range(1, len(numbers) + 1)] and len(numbers) > 2
 
 
+# a count: "84", "1,327,407", "14,347.061" (thousands set off by dots), "45 (1, 44)"
+_COUNT = re.compile(r"^(?:\d[\d,]*|\d{1,3}(?:[.,]\d{3})+)(?:\s*\(.*\))?$")
+
+
 def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:
     """'the number of floors' for a plural noun of counts ("Floors: 84", "Beds available: 37",
     "Women's premierships: 2", "Games: 45 (1, 44)"); '' for any other header."""
-    counts = sum(bool(re.match(r"^\d[\d,]*(?:\s*\(.*\))?$", t.strip())) for t in texts)
+    counts = sum(bool(_COUNT.match(t.strip())) for t in texts)
     if not kinds or not kinds <= {"number", "text"} or not texts or 5 * counts < 4 * len(texts):
         return ""  # "Members: 11 (11/none)" is a count too, typed as text
     if "in" in lowered or "of" in lowered:
