@@ -49,6 +49,11 @@ GENERIC = frozenset(
         "remarks",
     ]
 )
+# words that name a row's thing only relative to another ("Predecessor" of whom?): a question
+# says what the answers are ("Which people ..."), from their pages, not "Which predecessors"
+_RELATIVE = frozenset(
+    ["predecessor", "successor", "opponent", "partner", "spouse", "replacement", "vacator"]
+)
 # the kind of a table whose entities have no common kind: never written into a question
 GENERIC_KIND = ("entry", "entries")
 _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$", re.IGNORECASE)  # "1st", "3rd": a place, not a kind
@@ -68,7 +73,11 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
     """(singular, plural) of what the table lists: its key header, or its title's head noun.
 
     A longer header is cut before its first preposition or participle ("Film title used in
-    nomination" → film title)."""
+    nomination" → film title). A relative word ("Predecessor") names no kind.
+
+    >>> entity_kind("Film title used in nomination", None), entity_kind("Predecessor", None)
+    (('film title', 'film titles'), ('entry', 'entries'))
+    """
     bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", tidy(key_header or ""))
     bare = re.sub(r"\s*['’]\s*s\s+(?=names?\b)", " ", bare)  # "Victim's name": the victim
     parts = [p for p in re.split(r"\s+(?:or|and|&)\s+|\s*/\s*", bare) if WORD.search(p)]
@@ -95,7 +104,7 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
     if len(words) == 1 and participle(words[0], True):
         words = []  # "Based", "Listed": a column about the entries, not their kind
     header = " ".join(words)
-    if header and header.lower() not in GENERIC:
+    if header and header.lower() not in GENERIC and singular(header.lower()) not in _RELATIVE:
         words = header.split()
         last = words[-1]
         abbreviation = last.isupper() and len(last) <= 4
