@@ -5,7 +5,7 @@ an hour. ONNX Runtime runs the same encoder with its weight matrices in int8 (pe
 channel; activations quantised on the fly, the attention's own products left in float), which
 its CPU kernels multiply with VNNI instructions, and it runs one page per core at a time: 3.1x
 torch's pages/s on 2 cores, vectors at a cosine of 0.995 to torch's (min 0.985), the same
-recall@10 (bench/bench_embed.py; 1.6x unquantised, 2.3x with one page at a time on both cores).
+recall@10 (bench/bench_embed.py; 1.6x unquantised; 2.3x when one run had both cores).
 What is left is mostly attention (softmax and the masked scores over sequence x sequence),
 which int8 does not shorten: reading 128 word pieces instead of 256 (`max_tokens`) gives 4.1x,
 but finds a page from a passage of its text less often (recall@10 60.2% against 62.2%).
@@ -186,7 +186,7 @@ class OnnxMiniLM:
     Why several runs at once, each on one thread: a batch of one page is too small for ONNX
     Runtime to split well over threads (its intra-op threads wait on each other at every
     operator), while two pages run side by side on two single-threaded runs keep both cores
-    busy: 1.28x the pages/s of one run on two threads, same vectors (bench_embed, "int8 2x1").
+    busy: 1.28x the pages/s of one run on two threads (93 against 72 pages/s), same vectors.
     A session's `run` is thread-safe and releases the GIL; texts are tokenised on the calling
     thread only (a fast tokenizer with truncation set is not safe to share between threads)."""
 

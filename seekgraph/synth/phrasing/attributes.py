@@ -171,17 +171,6 @@ def _flags(texts: Sequence[str]) -> bool:
     return all(t in _MARKS or _MARKED.match(t) for t in lowered)
 
 
-def _placings(texts: Sequence[str]) -> bool:
-    """Whether most values say how far a contestant got ("Eliminated 8th", "1st Runner-up",
-    "Winner").
-
-    >>> _placings(["Eliminated 8th", "2nd Runner-up", "Winner"]), _placings(["Active"])
-    (True, False)
-    """
-    hits = sum(bool(_PLACING.search(t)) for t in texts)
-    return bool(texts) and 5 * hits >= 4 * len(texts)
-
-
 # headers of where a contestant ended up ("Place finished: 9th", "Finish: Runner-up")
 _FINISH_HEADERS = (["place", "finished"], ["finished"], ["finish"], ["finishing", "place"])
 _ORDINAL = re.compile(r"^(?:t-?|=)?\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
@@ -191,9 +180,10 @@ _DEED_OBJECTS = frozenset(["record", "title", "crown", "belt", "championship"])
 
 
 def _finishes(texts: Sequence[str]) -> bool:
-    """Whether most values are placings or ordinals ("9th", "Runner-up", "Winner").
+    """Whether most values say where a contestant ended up: placings or ordinals ("9th",
+    "Eliminated 8th", "2nd Runner-up", "Winner").
 
-    >>> _finishes(["9th", "3rd", "Runner-up"]), _finishes(["1890", "1902"])
+    >>> _finishes(["9th", "Eliminated 8th", "Runner-up"]), _finishes(["1890", "Active"])
     (True, False)
     """
     hits = sum(bool(_ORDINAL.match(t.strip()) or _PLACING.search(t)) for t in texts)
@@ -567,6 +557,8 @@ def phrase_attribute(
     ('abbreviation', 'their NFL team')
     >>> phrase_attribute("first elected", {"year", "text"}, ["2010", "2012 (appointed)"]).text
     'the date they were first elected'
+    >>> phrase_attribute("eliminated", {"text"}, ["Winner", "Runner-Up", "3rd Place"]).text
+    'how far they got'
     >>> phrase_attribute("place finished", {"text"}, ["9th", "Runner-up"]).text
     'where they finished'
     >>> phrase_attribute("held record", {"text"}, ["128-1436", "1957- present"]).text
@@ -647,7 +639,7 @@ def phrase_attribute(
         # "Place: Antwerp, Belgium" of a record set there: where it happened, not "their place"
         # (a swimmer's place is a placing; "Place: 1st" stays theirs)
         return Phrase("the place")
-    if low in (["elimination"], ["eliminated"], ["status"]) and _placings(texts):
+    if low in (["elimination"], ["eliminated"], ["status"]) and _finishes(texts):
         return Phrase("how far they got")  # "Elimination: Eliminated 8th", "2nd Runner-up"
     if low in _FINISH_HEADERS and _finishes(texts):
         return Phrase("where they finished")  # "Place finished: 9th", not "were finished"
