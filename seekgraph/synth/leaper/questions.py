@@ -22,7 +22,7 @@ from seekgraph.synth.phrasing.attributes import condition_phrase, phrase_attribu
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND
 from seekgraph.synth.phrasing.headers import label
 from seekgraph.synth.phrasing.tables import TableRef
-from seekgraph.synth.phrasing.words import join, relation_words
+from seekgraph.synth.phrasing.words import join, relation_words, singular
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
@@ -58,10 +58,13 @@ def phrasable(
     kinds: dict[str, set[str]],
     values: dict[str, list[str]],
     labels: dict[str, str] | None = None,
+    kind: str = "",
 ) -> tuple[list[str], dict[str, str]]:
     """(relations a question can ask, {relation: why not} for the others): an attribute whose
     header cannot be said in words ("h / a", "F–A", "This week in reality") is not asked, nor
-    one whose value is the same in every row of five or more (``constant``)."""
+    one whose value is the same in every row of five or more (``constant``), nor one that
+    would be the answers' own kind (``other_subject``: "their team" of clubs is the team of
+    someone else in the row, the season's top scorer)."""
     labels = labels or {}
     kept, dropped = [], {}
     for r in relations:
@@ -69,11 +72,33 @@ def phrasable(
         said = {" ".join(v.lower().split()) for v in values.get(r, [])}
         if phrase.text and len(said) == 1 and len(values.get(r, [])) >= 5:
             dropped[r] = "constant"  # "Type: TE" in every row: nothing to find per answer
+        elif phrase.text and of_own_kind(phrase.text, kind):
+            dropped[r] = "other_subject"
         elif phrase.text:
             kept.append(r)
         else:
             dropped[r] = phrase.reason
     return kept, dropped
+
+
+# nouns of one kind of thing: a club's "Team" column is about another team
+_SAME_THINGS = (frozenset(["team", "club", "side", "franchise"]),)
+
+
+def of_own_kind(phrase: str, kind: str) -> bool:
+    """Whether an attribute said as "their X" names the answers' own kind `kind` (singular):
+    a club has no team, a film no film; the column is about something else in the row.
+
+    >>> of_own_kind("their team", "club"), of_own_kind("their team", "player")
+    (True, False)
+    >>> of_own_kind("their film", "film"), of_own_kind("the runner-up", "club")
+    (True, False)
+    """
+    words = phrase.split()
+    if not kind or len(words) != 2 or words[0] != "their":
+        return False
+    noun, own = singular(words[1].lower()), singular(kind.split()[-1].lower())
+    return noun == own or any(noun in same and own in same for same in _SAME_THINGS)
 
 
 def _attributes(

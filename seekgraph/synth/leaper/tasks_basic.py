@@ -2,7 +2,9 @@
 
 Definition: for a tree with root ``q``, anchors ``A`` and relations ``Rel``, the task asks for
 every anchor and, for each, its values under ``Rel`` from the tree's table (a tree whose rows
-share no kind asks nothing a person would ask and is rejected as ``generic_kind``; a relation that
+share no kind asks nothing a person would ask and is rejected as ``generic_kind``; one whose
+rows have a second subject of the answers' kind, a clubs' table with a "Team" column, as
+``two_subjects``; a relation that
 fewer than half of the anchors hold a value for is not asked, nor one whose header cannot be
 said in words: `seekgraph.synth.phrasing.attributes.phrase_attribute`, counted per reason). The
 gold answer is one record per anchor with its values (`seekgraph.common.answer_records`);
@@ -61,7 +63,7 @@ def basic_task(
     )
     labels = table_labels(tree.get("headers") or [], tree.get("key_header") or "")
     kinds, values = value_kinds(facts), relation_values(facts)
-    relations, dropped = phrasable(relations, kinds, values, labels)
+    relations, dropped = phrasable(relations, kinds, values, labels, tree["kind"])
     # two columns of one relation ("Population (2004)", "Population (2011)"): a record would
     # mix their values without saying which is which
     columns = Counter(h["relation"] for h in tree.get("headers") or [] if h.get("relation"))
@@ -145,6 +147,11 @@ def build_basic_tasks(
                 # each of them." names nothing the answers are (the rubric's "kind it names"),
                 # and every audit read such a question as a failure; Union already drops them
                 task.reject("generic_kind")
+            elif "other_subject" in task.tree["dropped_attributes"].values():
+                # a club's "Team" column: each row has a second subject of the answers' kind
+                # (the season's top scorer and his team), and no header says which of the
+                # other columns are whose
+                task.reject("two_subjects")
             tasks.append(task)
         prove_basic(driver, database, [t for t in tasks if t.status == "kept"])
         record_tasks(driver, database, tasks, config, report)
