@@ -51,6 +51,8 @@ PERSON_VERBS = frozenset(
     ]
 )
 _UNITS = frozenset(["year", "years", "date", "dates", "when", "place", "where"])
+_PARTICLES = frozenset(["off", "down", "up", "out"])
+_IRREGULAR = frozenset(["paid", "laid", "set", "shut", "struck", "broken", "taken", "sold"])
 
 
 def _verb(words: str, dated: bool = False) -> tuple[str, str] | None:
@@ -59,12 +61,16 @@ def _verb(words: str, dated: bool = False) -> tuple[str, str] | None:
     values are dates (`dated`), any '-ed' word counts ('year designated', 'Reopened')."""
     parts = words.split()
     after_unit = len(parts) > 1 and parts[0].lower() in _UNITS
-    if not parts or not participle(parts[-1], after_unit or (dated and len(parts) == 1)):
+    # a phrasal verb's particle after the participle ("Paid off", "Laid down"): the same verb
+    phrasal = len(parts) > 1 and parts[-1].lower() in _PARTICLES
+    verb = parts[-2] if phrasal else (parts[-1] if parts else "")
+    alone = len(parts) == (2 if phrasal else 1)
+    irregular = phrasal and verb.lower() in _IRREGULAR  # "paid", "laid": no "-ed"
+    if not parts or not (irregular or participle(verb, after_unit or (dated and alone))):
         return None
     unit = parts[0].lower() if after_unit else ""
     rest = " ".join(parts[1:] if unit else parts)
-    last = parts[-1].lower()
-    return unit, rest if last in ACTIVE else f"were {rest}"
+    return unit, rest if verb.lower() in ACTIVE else f"were {rest}"
 
 
 def attribute_phrase(name: str, value_kinds: Iterable[str] = ()) -> str:
@@ -74,6 +80,8 @@ def attribute_phrase(name: str, value_kinds: Iterable[str] = ()) -> str:
 
     >>> attribute_phrase("year introduced", {"year"})
     'the year they were introduced'
+    >>> attribute_phrase("paid off", {"date"}), attribute_phrase("laid down", {"year"})
+    ('the date they were paid off', 'the year they were laid down')
     """
     words = relation_words(name)
     kinds = set(value_kinds)
