@@ -271,6 +271,8 @@ def main() -> None:
         return rank
 
     top = fulltext.top_k
+    # one instance: it counts the embedded pages once (a count reads every page's vector)
+    equal_weights = WebTools(driver, database, embedder=query_embedder, vector_weight=1.0)
     rankers: dict[str, Callable[[str], list[str]]] = {
         "full-text, bag of words only": by_cypher(
             "agent/search_pages_fulltext",
@@ -282,12 +284,7 @@ def main() -> None:
             # fetch as `ranked` does: the approximate (HNSW) top 5 is worse when asked for 5
             lambda q: {"vector": query_embedder.embed([q])[0], "fetch": 3 * top, "k": top},
         ),
-        "hybrid, vector weight 1": lambda q: [
-            p["page_id"]
-            for p in WebTools(driver, database, embedder=query_embedder, vector_weight=1.0).ranked(
-                q
-            )
-        ],
+        "hybrid, vector weight 1": lambda q: [p["page_id"] for p in equal_weights.ranked(q)],
         f"hybrid, vector weight {hybrid.vector_weight:g} (used)": lambda q: [
             p["page_id"] for p in hybrid.ranked(q)
         ],
