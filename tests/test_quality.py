@@ -101,7 +101,21 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
         answer_refs=["/wiki/Byatt"],
         source="seed",
     )
-    save_tasks(clean_db, [circular, single, one_row], database)
+    # another cell of the row a clue finds: "What is the stadium of the team ... with location
+    # Kalmar?" (the team is a variable, but both triples read its one row)
+    kalmar = Const("Kalmar", "/wiki/Kalmar", "Entity")
+    other_cell = KPTask(
+        "shaper:other-cell",
+        (
+            Triple(Var("?"), "~stadium@allsvenskan", (Var("V@A"),)),
+            Triple(Var("V@A"), "location@allsvenskan", (kalmar,)),
+        ),
+        question='What is the stadium of the team listed in "Allsvenskan" with location "Kalmar"?',
+        answer=["Guldfågeln Arena"],
+        answer_refs=["/wiki/Guldfågeln_Arena"],
+        source="seed",
+    )
+    save_tasks(clean_db, [circular, single, one_row, other_cell], database)
 
     report = run_quality(clean_db, database, QualityConfig())
     statuses = _statuses(clean_db)
@@ -113,8 +127,9 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
     assert statuses["shaper:circular"] == ("rejected", "circular")
     assert statuses["shaper:single"] == ("rejected", "single_lookup")
     assert statuses["shaper:one-row"] == ("rejected", "single_lookup")
+    assert statuses["shaper:other-cell"] == ("rejected", "single_lookup")
     assert all(statuses[t][0] == "kept" for t in good)
-    assert report.rejected == 7
+    assert report.rejected == 8
     assert report.notes["check duplicate_question"] == 1
 
     again = run_quality(clean_db, database, QualityConfig())

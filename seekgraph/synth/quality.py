@@ -11,8 +11,9 @@ name as its reason, and counted in the stage report):
 - ``circular``: a KP task's variable can only be an entity the question names
   (`seekgraph.synth.shaper.seeds.circular_variable`, executed per variable);
 - ``single_lookup``: a synthesised KP task of one triple (a seed that was never expanded), or
-  of several triples on the target alone (a row found by its own cells): one lookup in one
-  table, nothing to research; its expansions are the tasks;
+  of several triples of one table on the target alone or all on one row (a row found by its own
+  cells, the answer another cell of it): one lookup in one table, nothing to research; its
+  expansions are the tasks;
 - ``expanded_further``: a synthesised KP task that a kept task expands (layer-wise expansion
   keeps the answer set): of one lineage only the deepest task is kept, so no two kept tasks
   share an answer set and a seed;
@@ -60,7 +61,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import neo4j
 
@@ -91,6 +92,9 @@ from seekgraph.synth.split import (
     sources_of,
     split_of_sources,
 )
+
+if TYPE_CHECKING:
+    from seekgraph.synth.shaper.kp import RelationSpec, Term, Triple
 
 STAGE = "quality"
 CHECKS = (
@@ -197,6 +201,14 @@ def partial_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> st
             if question.count(said) < (1 if row["variant"] == "basic" else selections):
                 return f"{tid}: a selection ({why}), asked as the full list"
     return ""
+
+
+def _row_subject(triple: Triple, spec: RelationSpec) -> Term:
+    """The term of a KP triple that stands for the row it reads: its subject, or for an
+    inverse relation ("~stadium": ? is the stadium of V) its one object."""
+    if spec.inverse and len(triple.objects) == 1:
+        return triple.objects[0]
+    return triple.subject
 
 
 def table_reading_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> dict[str, str]:
@@ -359,6 +371,12 @@ def _kp_checks(
             # "Which ship is listed in ... with country X and with date Y?": one row of one
             # table found by its own cells, no hop to another page
             found["single_lookup"].append((task.task_id, "no hop"))
+            continue
+        rows = {_row_subject(t, spec) for t, spec in zip(task.triples, specs, strict=True)}
+        if one_table and specs[0].table and len(rows) == 1:
+            # "What is the stadium of the team ... with location Kalmar?": every triple reads
+            # one row (the team's), so the answer is another cell of the row its clue finds
+            found["single_lookup"].append((task.task_id, "one row"))
             continue
         kind = _join_on_kind(ops, task)
         if kind:

@@ -24,6 +24,10 @@ _MEASURE_WORDS = {
     "population", "average", "avg", "gf", "ga", "gd", "diff", "tally", "w", "l", "d", "gp",
     "pld", "mp", "sales", "gross", "earnings", "rating", "ratings", "viewers", "aggregate",
     "agg", "length", "drought", "duration", "capacity",
+    # who won or lost an event is its result, not what the event is ("whose winner is Paul
+    # Harney" names one edition of a tournament, not the tournament)
+    "winner", "winners", "champion", "champions", "runner", "runners", "loser", "losers",
+    "finalist", "finalists", "victor", "placing", "placings",
 }  # fmt: skip
 _SCORE = re.compile(r"^[a-z]?\s*\d+\s*[–—-]\s*\d+\b")
 _RANK = re.compile(r"^(?:t-?|=)?\d{1,3}(?:st|nd|rd|th)?$|^\d{1,3}(?:st|nd|rd|th)\b")
@@ -70,6 +74,8 @@ def is_descriptive(words: str, values: Iterable[tuple[str, str]]) -> bool:
     >>> is_descriptive("rank", [("entity", "Captain")])
     True
     >>> is_descriptive("points", [("text", "n/a")])
+    False
+    >>> is_descriptive("winner", [("entity", "Paul Harney"), ("entity", "Arnold Palmer")])
     False
     """
     tokens = set(re.findall(r"[a-z]+", words.lower()))
