@@ -112,20 +112,10 @@ def links_named_apart(key_cells: Iterable[Cell]) -> set[str]:
 
 
 # headers of a column that says where each row's thing is ("Location", "City, State", "Town")
-_PLACE_HEADERS = frozenset(
-    [
-        "location",
-        "city",
-        "town",
-        "village",
-        "county",
-        "municipality",
-        "community",
-        "parish",
-        "locality",
-        "suburb",
-    ]
-)
+_PLACE_HEADERS = frozenset({
+    "location", "city", "town", "village", "county", "municipality", "community", "parish",
+    "locality", "suburb",
+})  # fmt: skip
 _PLACE_END = re.compile(r"[,(;/]|\d")
 
 
