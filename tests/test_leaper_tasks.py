@@ -355,6 +355,38 @@ def test_an_unlinked_name_is_no_shared_answer_across_articles(
     }
 
 
+def test_an_unlinked_name_is_a_shared_answer_across_one_series(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """Whole-corpus audit (session 48): the 1948 and 1952 seasons' unlinked "Universidad" is
+    one club. Articles of one series (titles that differ only in their years or numbers)
+    share unlinked names too, and the proof agrees; other articles still do not."""
+    church = SourceRow(
+        "unlinked:st wilfrid's church",
+        "St Wilfrid's Church",
+        [year("1990"), ent("nationality", "United_Kingdom")],
+    )
+    titles = {"nobel": "1990 Literature laureates", "booker": "1991 Literature laureates"}
+    tables = [
+        replace(t, rows=[*t.rows, church], title=titles[t.table_id]) if t.table_id in titles else t
+        for t in TABLES
+    ]
+    write_source_tables(clean_db, tables, database)
+    clean_db.execute_query(
+        "MATCH (e:Entity) WHERE e.entity_id STARTS WITH 'unlinked:' SET e.linked = false",
+        database_=database,
+    )
+    _all_stages(clean_db, database)
+    unions = _tasks(clean_db, "union")
+    assert len(unions) == 1
+    assert {a["entity_id"] for a in json.loads(unions[0]["answer_json"])} == {
+        "/wiki/William_Golding",
+        "/wiki/Nadine_Gordimer",
+        "/wiki/Kazuo_Ishiguro",
+        "unlinked:st wilfrid's church",
+    }
+
+
 def test_clues_are_names_and_pivots_are_no_lengths() -> None:
     """Whole-corpus audit (session 40): a description is no clue, a drought's length no
     pivot."""

@@ -1,11 +1,13 @@
 // Recompute a Union task from the source rows: the entities anchoring a row in every table of
-// the biclique (an unlinked name only within one article: two articles' "St Wilfrid's Church"
-// are two churches), whether every table really states every shared relation, and the answers'
-// values, from those tables, of the shared relations the question asks for (`asked`).
+// the biclique (an unlinked name only within one article or one series of articles,
+// `one_series`: two articles' "St Wilfrid's Church" are two churches), whether every table
+// really states every shared relation, and the answers' values, from those tables, of the
+// shared relations the question asks for (`asked`).
 UNWIND $tasks AS task
 CALL (task) {
   MATCH (t:Table) WHERE t.table_id IN task.table_ids
-  RETURN count(DISTINCT t.title) = 1 AS one_article
+  WITH count(DISTINCT t.title) AS titles
+  RETURN titles = 1 OR coalesce(task.one_series, false) AS one_article
 }
 CALL (task, one_article) {
   UNWIND task.table_ids AS tid

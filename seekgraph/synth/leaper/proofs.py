@@ -62,6 +62,7 @@ def prove_union(driver: neo4j.Driver, database: str | None, tasks: list[TaskReco
                 "table_ids": t.spec["table_ids"],
                 "relations": t.spec["relations"],
                 "asked": t.spec.get("asked", t.spec["relations"]),
+                "one_series": bool(t.spec.get("one_series")),
             }
             for t in tasks
         ],

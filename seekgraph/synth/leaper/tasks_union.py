@@ -28,6 +28,7 @@ Example: Nobel laureates in Literature and Booker Prize winners share ``{nationa
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -253,6 +254,22 @@ def family_id(family: list[str]) -> str:
     return stable_id("leaper-union", sorted(family))
 
 
+# what numbers an article of a series: a year or season ("2011–12"), an ordinal, a number, a
+# Roman numeral ("Super League XVIII")
+_NUMBERING = re.compile(r"\b(?:\d{4}(?:[–-]\d{2,4})?|\d+(?:st|nd|rd|th)?|[IVXLC]+)\b")
+
+
+def series_of(title: str) -> str:
+    """The series an article belongs to: its title without what numbers it.
+
+    >>> series_of("1948 Campeonato Profesional") == series_of("1952 Campeonato Profesional")
+    True
+    >>> series_of("Super League XVIII"), series_of("Media in Moncton")
+    ('super league', 'media in moncton')
+    """
+    return " ".join(_NUMBERING.sub(" ", title).lower().split())
+
+
 def union_task(
     biclique: Biclique,
     trees: list[dict[str, Any]],
@@ -271,9 +288,11 @@ def union_task(
     anchor_sets = [sets[t["tree_id"]] for t in chosen]
     names = {a["id"]: a["name"] for t in chosen for a in t["anchors"] if a["id"]}
     common = sorted(set.intersection(*anchor_sets)) if family else []
-    if len({t.get("title") for t in chosen}) > 1:
-        # an unlinked name is one thing only within one article: two articles' "St Wilfrid's
-        # Church" are two churches
+    one_series = len({series_of(str(t.get("title") or "")) for t in chosen}) == 1
+    if not one_series:
+        # an unlinked name is one thing only within one article, or one series of articles
+        # (seasons of a league): two articles' "St Wilfrid's Church" are two churches, the
+        # 1948 and 1952 seasons' "Universidad" one club
         common = [e for e in common if not e.startswith(UNLINKED)]
         facts = [f for f in facts if f["entity_id"] in common]
     relations = list(biclique.relations)
@@ -322,6 +341,7 @@ def union_task(
             "table_ids": [t["table_id"] for t in chosen],
             "relations": relations,
             "asked": asked,
+            "one_series": one_series,
         },
         trees=[t["tree_id"] for t in chosen],
         bicliques=[biclique.biclique_id],
