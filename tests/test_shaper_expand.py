@@ -186,6 +186,7 @@ def test_seeds_and_expansion_on_the_default_pages(
         "missing_constant",
         "same_answer",
         "circular",
+        "no_kind",
     }
     report = expand_tasks(clean_db, database, EXPAND)
     by_reason = report.notes["rejected_by_reason"]

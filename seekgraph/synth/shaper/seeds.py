@@ -260,7 +260,8 @@ def variable_kinds(ops: GraphOps, task: KPTask, answer: set[str]) -> dict[Var, t
     values' own pages say (`seekgraph.synth.kinds.answers_kind`), checked against the word its
     place suggests: the key column's header for a row's entity, the relation for a value
     ("the country of …"). Variables of no common kind are left out (the question then says
-    "topic")."""
+    "topic"; a task whose answers are a table's rows of no kind is rejected ``no_kind`` by
+    `finish_task`)."""
     kinds: dict[Var, tuple[str, str]] = {}
     for var in task.variables():
         values = answer if var.is_target else ops.answer_of(retarget(task, var))
@@ -285,6 +286,22 @@ def variable_kinds(ops: GraphOps, task: KPTask, answer: set[str]) -> dict[Var, t
     return kinds
 
 
+def _row_of_a_table(task: KPTask, var: Var) -> bool:
+    """Whether `var` is the entity of a table's row in some triple of `task` (the subject of a
+    table's fact, or the object of its inverse).
+
+    >>> t = KPTask("t", (Triple(Var("?"), "~stadium@allsvenskan", (Var("V@A"),)),))
+    >>> _row_of_a_table(t, Var("?")), _row_of_a_table(t, Var("V@A"))
+    (False, True)
+    """
+    for t in task.triples:
+        spec = parse_relation(t.relation)
+        mentioned = t.subject == var or var in t.objects
+        if mentioned and spec.kind == "fact" and spec.table and (t.subject == var) != spec.inverse:
+            return True
+    return False
+
+
 def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
     """Give `task` its content id, answer names and template question (checked)."""
     names = ops.answer(task)
@@ -298,10 +315,16 @@ def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
     circular = circular_variable(ops, task)
     if circular is not None:
         raise SeedRejected("circular", f"{circular} can only be an entity the question names")
+    kinds = variable_kinds(ops, task, answer)
+    if task.target not in kinds and _row_of_a_table(task, task.target):
+        # "Which topic is listed in the table ...": the answers are a table's rows, and
+        # neither their pages nor the key header say what they are (a walk over page links
+        # may say "topic": its answers are articles)
+        raise SeedRejected("no_kind", "the answers share no kind")
     question = render(
         task,
         {tid: ref for tid, (ref, _) in tables.items()},
-        variable_kinds(ops, task, answer),
+        kinds,
         len(answer),
         ops.labels(task),
     )
