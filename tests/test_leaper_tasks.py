@@ -326,33 +326,42 @@ def test_reverse_pivots_and_clues_are_descriptive_and_clues_hold_in_one_row(
         assert len(rows) == len(spec["clues"]) and shared, task["question"]
 
 
-def test_an_unlinked_name_is_no_shared_answer_across_articles(
-    clean_db: neo4j.Driver, database: str | None
-) -> None:
-    """Two articles' unlinked "St Wilfrid's Church" are two churches (audit of session 40): a
-    Union over tables of different titles shares only linked entities, and its proof agrees."""
+LAUREATES = {"/wiki/William_Golding", "/wiki/Nadine_Gordimer", "/wiki/Kazuo_Ishiguro"}
+
+
+def _union_with_one_unlinked_church(
+    driver: neo4j.Driver, database: str | None, titles: dict[str, str]
+) -> set[str]:
+    """The answer ids of the one Union over the Nobel and Booker tables, each given an
+    unlinked "St Wilfrid's Church" row (and the titles in `titles`, by table id)."""
     church = SourceRow(
         "unlinked:st wilfrid's church",
         "St Wilfrid's Church",
         [year("1990"), ent("nationality", "United_Kingdom")],
     )
     tables = [
-        replace(t, rows=[*t.rows, church]) if t.table_id in ("nobel", "booker") else t
+        replace(t, rows=[*t.rows, church], title=titles.get(t.table_id, t.title))
+        if t.table_id in ("nobel", "booker")
+        else t
         for t in TABLES
     ]
-    write_source_tables(clean_db, tables, database)
-    clean_db.execute_query(
+    write_source_tables(driver, tables, database)
+    driver.execute_query(
         "MATCH (e:Entity) WHERE e.entity_id STARTS WITH 'unlinked:' SET e.linked = false",
         database_=database,
     )
-    _all_stages(clean_db, database)
-    unions = _tasks(clean_db, "union")
+    _all_stages(driver, database)
+    unions = _tasks(driver, "union")
     assert len(unions) == 1
-    assert {a["entity_id"] for a in json.loads(unions[0]["answer_json"])} == {
-        "/wiki/William_Golding",
-        "/wiki/Nadine_Gordimer",
-        "/wiki/Kazuo_Ishiguro",
-    }
+    return {a["entity_id"] for a in json.loads(unions[0]["answer_json"])}
+
+
+def test_an_unlinked_name_is_no_shared_answer_across_articles(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """Two articles' unlinked "St Wilfrid's Church" are two churches (audit of session 40): a
+    Union over tables of different titles shares only linked entities, and its proof agrees."""
+    assert _union_with_one_unlinked_church(clean_db, database, {}) == LAUREATES
 
 
 def test_an_unlinked_name_is_a_shared_answer_across_one_series(
@@ -361,30 +370,9 @@ def test_an_unlinked_name_is_a_shared_answer_across_one_series(
     """Whole-corpus audit (session 48): the 1948 and 1952 seasons' unlinked "Universidad" is
     one club. Articles of one series (titles that differ only in their years or numbers)
     share unlinked names too, and the proof agrees; other articles still do not."""
-    church = SourceRow(
-        "unlinked:st wilfrid's church",
-        "St Wilfrid's Church",
-        [year("1990"), ent("nationality", "United_Kingdom")],
-    )
     titles = {"nobel": "1990 Literature laureates", "booker": "1991 Literature laureates"}
-    tables = [
-        replace(t, rows=[*t.rows, church], title=titles[t.table_id]) if t.table_id in titles else t
-        for t in TABLES
-    ]
-    write_source_tables(clean_db, tables, database)
-    clean_db.execute_query(
-        "MATCH (e:Entity) WHERE e.entity_id STARTS WITH 'unlinked:' SET e.linked = false",
-        database_=database,
-    )
-    _all_stages(clean_db, database)
-    unions = _tasks(clean_db, "union")
-    assert len(unions) == 1
-    assert {a["entity_id"] for a in json.loads(unions[0]["answer_json"])} == {
-        "/wiki/William_Golding",
-        "/wiki/Nadine_Gordimer",
-        "/wiki/Kazuo_Ishiguro",
-        "unlinked:st wilfrid's church",
-    }
+    answers = _union_with_one_unlinked_church(clean_db, database, titles)
+    assert answers == LAUREATES | {"unlinked:st wilfrid's church"}
 
 
 def test_clues_are_names_and_pivots_are_no_lengths() -> None:
