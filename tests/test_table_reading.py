@@ -415,6 +415,20 @@ def test_two_names_run_together_after_a_link_are_two_values(
     assert run_on_name(pal.text, pal.links[0], usual_words(station)[system]) == ""
 
 
+def _anchor_names(
+    driver: neo4j.Driver, database: str | None, table: RawTable
+) -> dict[int, list[str]]:
+    """Ingest `table` alone; the names of each row's anchors (row index -> sorted names)."""
+    ingest_tables(driver, [table], IngestConfig(), database=database)
+    rows = driver.execute_query(
+        "MATCH (r:Row {table_id: $t})-[:ANCHOR]->(e:Entity) "
+        "RETURN r.index AS row, collect(e.name) AS names",
+        t=table.table_id,
+        database_=database,
+    ).records
+    return {r["row"]: sorted(r["names"]) for r in rows}
+
+
 @pytest.mark.shared_data
 def test_an_unlinked_pair_of_names_is_two_people(
     clean_db: neo4j.Driver, database: str | None, tables: dict[str, RawTable]
@@ -422,15 +436,9 @@ def test_an_unlinked_pair_of_names_is_two_people(
     """Sample 2038's pairs skaters (read blind, then tuned on): the linked pairs of the "Name"
     column are two skaters each, and so is an unlinked "Olga Neizvestnaya / Sergei Hudyakov"
     and a "Jan Waggoner / Todd Waggoner" linking Todd alone, each named by their own name."""
-    pairs = tables["1984_World_Junior_Figure_Skating_Championships_2"]
-    ingest_tables(clean_db, [pairs], IngestConfig(), database=database)
-    rows = clean_db.execute_query(
-        "MATCH (r:Row {table_id: $t})-[:ANCHOR]->(e:Entity) "
-        "RETURN r.index AS row, collect(e.name) AS names",
-        t=pairs.table_id,
-        database_=database,
-    ).records
-    names = {r["row"]: sorted(r["names"]) for r in rows}
+    names = _anchor_names(
+        clean_db, database, tables["1984_World_Junior_Figure_Skating_Championships_2"]
+    )
     assert names[0] == ["Ingo Steuer", "Manuela Landgraf"]  # linked: two entities already
     assert names[2] == ["Olga Neizvestnaya", "Sergei Hudyakov"]
     assert names[9] == ["Jan Waggoner", "Todd Waggoner"]  # only Todd linked
@@ -444,14 +452,12 @@ def test_one_unlinked_name_at_two_places_is_two_things(
     Gloucester and "Christ Church" in Carlisle, both unlinked, were one answer with both
     dates; they are two, each named with its place. An unlinked name given once keeps its
     plain name."""
-    churches = tables["List_of_new_churches_by_Thomas_Rickman_0"]
-    ingest_tables(clean_db, [churches], IngestConfig(), database=database)
-    rows = clean_db.execute_query(
-        "MATCH (r:Row {table_id: $t})-[:ANCHOR]->(e:Entity) RETURN r.index AS row, e.name AS name",
-        t=churches.table_id,
-        database_=database,
-    ).records
-    names = {r["row"]: r["name"] for r in rows}
+    names = {
+        row: anchors[0]
+        for row, anchors in _anchor_names(
+            clean_db, database, tables["List_of_new_churches_by_Thomas_Rickman_0"]
+        ).items()
+    }
     assert names[7] == "Christ Church (Gloucester)"
     assert names[19] == "Christ Church (Carlisle)"
     assert names[4] == "St George's Church"  # the one unlinked St George's: no place added
