@@ -72,6 +72,11 @@ class IngestConfig:
     min_key_uniqueness: float = option(
         0.6, "A key column needs this share of distinct values.", min=0, max=1
     )
+    resolve_links: bool = option(
+        True,
+        "Read a link to a redirect as a link to its page (pages of one opening text and one "
+        "name) and a season's page in a cell naming the club as the club's page.",
+    )
     table_batch: int = option(50, "Tables written per round of transactions.", min=1)
     cell_batch: int = option(2000, "Cells, rows or facts per write transaction.", min=1)
     page_batch: int = option(500, "Pages per write transaction.", min=1)

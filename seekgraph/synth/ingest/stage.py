@@ -12,6 +12,7 @@ from seekgraph.graphdb.stages import StageContext, StageReport
 from seekgraph.synth.ingest.config import IngestConfig
 from seekgraph.synth.ingest.pages import ingest_pages
 from seekgraph.synth.ingest.readers import file_kind, read_pages, read_tables
+from seekgraph.synth.ingest.redirects import LinkResolver
 from seekgraph.synth.ingest.sources import (
     Source,
     SourceReading,
@@ -159,6 +160,11 @@ def run_ingest(
         ctx.echo(f"ingest: ignoring {len(files.ignored)} files that are not data: {shown}")
         report.notes["ignored files"] = len(files.ignored)
     llm = _key_llm(config.key_llm)
+    resolver = LinkResolver()
+    if config.resolve_links:
+        for file in files.pages:
+            ctx.echo(f"ingest: reading page names in {file.name} (redirects, season pages)")
+            resolver.add_pages(read_pages(file.path, config.page_source or files.label, file.name))
     tables_report = StageReport("ingest")
     readings = {s: SourceReading(s, set(), set()) for s in files.sources}
     for file in files.tables:
@@ -168,7 +174,11 @@ def run_ingest(
         with ctx.progress(f"tables {file.name}") as bar:
             ingest_tables(
                 ctx.driver,
-                read_tables(file.path, files.label, file.name, file.source.name),
+                resolver.resolve_all(
+                    read_tables(file.path, files.label, file.name, file.source.name)
+                )
+                if config.resolve_links
+                else read_tables(file.path, files.label, file.name, file.source.name),
                 config,
                 database=ctx.database,
                 report=tables_report,
@@ -210,6 +220,9 @@ def run_ingest(
         report.rejections += part.rejections
         report.cleared += part.cleared
         report.notes.update(part.notes)
+    if config.resolve_links:
+        report.notes["pages standing for another"] = len(resolver.same_page)
+        report.notes["links resolved"] = resolver.resolved
     report.notes["tables kept"] = tables_report.kept
     report.notes["pages kept"] = pages_report.kept
     report.notes["files"] = ", ".join(f.name for f in [*files.tables, *files.pages]) or "none"

@@ -1,0 +1,187 @@
+"""One thing, one entity: links to a redirect or to a season's page resolved before ingest.
+
+Tables of one series link one club under different page names: a redirect left by a rename
+("Bình_Dương_F.C." in 2011, "Becamex_Bình_Dương_F.C." in 2012), a short form ("FC_Pakhtakor"
+and "FC_Pakhtakor_Tashkent"), or the page of the club's season ("2013_Bradford_Bulls_season",
+whose cell reads "Bradford Bulls"). Read as page ids they are different entities, so a Union
+task's "listed in both" answer misses the club and a Reverse-Union task names it twice.
+
+The pages say which links are one page: a crawl stores the text a redirect leads to under the
+redirect's name too, so two page ids with the same opening text are one page. That alone also
+joins things that a list page covers ("10 (MBTA bus)" and "112 (MBTA bus)" both lead to the list
+of routes), so two ids are taken as one only when the words of one's title are among the
+other's (`same_name`), and never within a table that lists both in different rows
+(`LinkResolver.resolve`). A season's page stands for its club when the cell names the club.
+
+The resolver changes a table's links before its content hash is taken: a table whose links
+resolve differently (new pages read) is a new version of the table, rebuilt like an edit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+
+from seekgraph.synth.ingest.records import Cell, PageRecord, RawTable, Unreadable, wiki_id
+
+# words that say what kind of club a name is, not which one ("F.C.", "SC", "FK")
+_CLUB_WORDS = frozenset(["fc", "sc", "afc", "cf", "fk", "ac", "sk", "cd", "the"])
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_WORD = re.compile(r"\w+")
+_SEASON = r"\d{4}(?:[–-]\d{2,4})?"
+# "/wiki/2013_Bradford_Bulls_season", "/wiki/Bradford_Bulls_(2013_season)"
+_SEASON_PAGE = (
+    re.compile(rf"^/wiki/{_SEASON}_(?P<club>.+)_season$", re.IGNORECASE),
+    re.compile(rf"^/wiki/(?P<club>.+)_\({_SEASON}_season\)$", re.IGNORECASE),
+)
+# a page of fewer words is a stub or a hatnote ("For the series, see ..."), shared by chance
+MIN_WORDS = 5
+# words of the page text a title is looked for in, to name a group by the page's own title
+_OPENING_WORDS = 40
+
+
+def name_words(title: str) -> frozenset[str]:
+    """The words that tell a title's thing apart: folded, without disambiguator, dots or club
+    words ("Khánh Hòa FC" and "Khatoco Khánh Hòa F.C." → {khanh, hoa} and {khatoco, khanh,
+    hoa})."""
+    text = unicodedata.normalize("NFKD", _PARENTHESES.sub(" ", title.replace("_", " ")))
+    folded = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+    return frozenset(w for w in _WORD.findall(folded.replace(".", "")) if w not in _CLUB_WORDS)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Two titles of one page name one thing when the words of one are among the other's.
+
+    >>> same_name("FC Pakhtakor", "FC Pakhtakor Tashkent"), same_name("A12 road", "A13 road")
+    (True, False)
+    >>> same_name("London City SC", "London City (soccer club)")
+    True
+    """
+    x, y = name_words(a), name_words(b)
+    return bool(x and y) and (x <= y or y <= x)
+
+
+def _text_key(text: str) -> str | None:
+    words = text.split()
+    if len(words) < MIN_WORDS:
+        return None
+    return hashlib.sha1(" ".join(words).encode("utf-8")).hexdigest()
+
+
+@dataclass
+class LinkResolver:
+    """Page id → the id of the page it stands for (the group's own page); ids not in the map
+    stand for themselves. Build it with `add_pages` from the pages of the run."""
+
+    same_page: dict[str, str] = field(default_factory=dict)
+    resolved: int = 0  # cells whose links changed, in the tables resolved so far
+
+    def add_pages(self, pages: Iterable[PageRecord | Unreadable]) -> LinkResolver:
+        """Group the pages by opening text, then split each group into ids of one name."""
+        by_text: dict[str, list[PageRecord]] = defaultdict(list)
+        for page in pages:
+            if not isinstance(page, PageRecord):
+                continue
+            key = _text_key(page.text)
+            if key is not None:
+                by_text[key].append(page)
+        for group in by_text.values():
+            if len(group) > 1:
+                self._add_group(group)
+        return self
+
+    def _add_group(self, group: list[PageRecord]) -> None:
+        """Each id of the group whose title names what the group's own page names stands for
+        that page (a star, not a chain: "Defensive lineman" and "Offensive lineman" both name
+        "Lineman", not each other)."""
+        titles = {p.page_id: p.title for p in group}
+        opening = " ".join(group[0].text.split()[:_OPENING_WORDS])
+        own = min(titles, key=lambda i: _title_rank(titles[i], opening, i))
+        for page_id, title in titles.items():
+            if page_id != own and same_name(title, titles[own]):
+                self.same_page[page_id] = own
+
+    def page_of(self, link: str, cell: Cell) -> str:
+        """The page `link` stands for in `cell`: the group's own page of a redirect; for a
+        season's page, its club's when the cell links the club beside it ("Bradford Bulls
+        (2013 season)" linking both; "Salford City Reds (2013 season)" linking the club under
+        its new name, Salford Red Devils) or its text names only the club ("Bradford Bulls")."""
+        link = self.same_page.get(link, link)
+        for pattern in _SEASON_PAGE:
+            match = pattern.match(link)
+            if match is None:
+                continue
+            others = [self.same_page.get(o, o) for o in cell.links if not _season_link(o)]
+            if len(cell.links) == 2 and len(others) == 1:
+                return others[0]
+            club = wiki_id(match["club"])
+            club = self.same_page.get(club, club)
+            said = name_words(cell.text)
+            if said and not any(ch.isdigit() for ch in cell.text) and said <= name_words(club):
+                return club
+        return link
+
+    def resolve(self, table: RawTable) -> RawTable:
+        """`table` with each link replaced by the page it stands for, except where two rows of
+        the table would then name one page through different links (the table lists them as
+        two things: bus routes a list page covers, seasons of one club). A link that comes to
+        name what another link of its cell names is dropped."""
+        links = [link for row in table.rows for cell in row for link in cell.links]
+        if not any(link in self.same_page or _season_link(link) for link in links):
+            return table
+        rows_of: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+        for r, row in enumerate(table.rows):
+            for cell in row:
+                for link in cell.links:
+                    rows_of[self.page_of(link, cell)][link].add(r)
+        apart = {
+            link
+            for links in rows_of.values()
+            if len(links) > 1 and len(set().union(*links.values())) > 1
+            for link in links
+        }
+        rows = [[self._resolved_cell(cell, apart) for cell in row] for row in table.rows]
+        changed = sum(
+            new.links != old.links
+            for new_row, old_row in zip(rows, table.rows, strict=True)
+            for new, old in zip(new_row, old_row, strict=True)
+        )
+        if not changed:
+            return table
+        self.resolved += changed
+        return replace(table, rows=rows)
+
+    def _resolved_cell(self, cell: Cell, apart: set[str]) -> Cell:
+        links: list[str] = []
+        for link in cell.links:
+            page = link if link in apart else self.page_of(link, cell)
+            if page != link and (page in cell.links or page in links):
+                continue  # another link of the cell names it
+            links.append(page)
+        return Cell(cell.text, tuple(links))
+
+    def resolve_all(
+        self, items: Iterable[RawTable | Unreadable]
+    ) -> Iterator[RawTable | Unreadable]:
+        """`resolve` each table read; unreadable records pass as they are."""
+        for item in items:
+            yield self.resolve(item) if isinstance(item, RawTable) else item
+
+
+def _title_rank(title: str, opening: str, page_id: str) -> tuple[float, float, int, str]:
+    """How a group's own page is chosen (smallest first): the title whose words the page's
+    opening says most of (the bold name that starts it: "Argentine tango is ...", "Francisco
+    Javier Gómez Noya (born ...)"), folded, then as written; then the longer title, the id."""
+    words = name_words(title)
+    folded = len(words & name_words(opening)) / len(words) if words else 0.0
+    written = set(_WORD.findall(_PARENTHESES.sub(" ", title.replace("_", " "))))
+    exact = len(written & set(_WORD.findall(opening))) / len(written) if written else 0.0
+    return (-folded, -exact, -len(words), page_id)
+
+
+def _season_link(link: str) -> bool:
+    return any(p.match(link) for p in _SEASON_PAGE)
