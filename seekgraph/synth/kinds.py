@@ -326,6 +326,7 @@ def page_kind(text: str | None) -> str | None:
     >>> page_kind("The Auburn Tigers men 's basketball team is the intercollegiate men 's basketball "
     ...           "program that represents Auburn University .")
     'team'
+    >>> page_kind("Silvestre Herrera was a Private First Class of the United States Army who ...")
     """
     sentence = first_sentence(text or "")
     match = _COPULA.search(sentence)
@@ -380,7 +381,9 @@ def page_kind(text: str | None) -> str | None:
         words.pop()
     if len(words) >= 3 and words[-2] == "of" and words[-3][:1].isupper():
         words = words[:-2]  # "Member of Parliament": a member
-    if not words:
+    if not words or words[-1] in ("Class", "Grade"):
+        # the end of a rank's name, not a kind: "a Private First Class", "a Technician Fifth
+        # Grade" is a soldier, not a class
         return None
     head = singular(words[-1].lower().strip("'\""))
     if head in ("program", "programme") and len(words) > 1 and words[-2].lower() in _SPORTS:
@@ -445,6 +448,10 @@ _TITLE_KIND = ("title", "titles")
 _ROSTER = _words("roster rosters squad squads lineup line-up")
 
 
+# words before a section's plural that say which of them it holds, not what they are
+_QUALIFIERS = _words("notable other selected major famous former current principal some early")
+
+
 def section_kind(section: str | None) -> tuple[str, str] | None:
     """(singular, plural) of a section that starts with a plural noun of a class ("Books banned
     in Iran" → books, "Players -- Current squad" → players), of a later part that is a role
@@ -459,12 +466,17 @@ def section_kind(section: str | None) -> tuple[str, str] | None:
     ('union', 'unions')
     >>> section_kind("Forts and trading posts") is None  # two kinds: not all rows are forts
     True
+    >>> section_kind("Notable buildings"), section_kind("Other notable players")
+    (('building', 'buildings'), ('player', 'players'))
     """
     parts = (section or "").split(" -- ")
     listed = title_kind(parts[0])
     if listed:
         return listed  # "List of economic and monetary unions -- Proposed"
     words = re.findall(r"[A-Za-z][a-z-]+", parts[0])
+    while len(words) > 1 and words[0].lower() in _QUALIFIERS:
+        words = words[1:]  # "Notable buildings": the buildings (that it is a selection is
+        # `seekgraph.synth.leaper.selection`'s to say)
     if len(words) > 1 and words[1].lower() in ("and", "or"):
         return None  # "Forts and trading posts", "Songs or albums": a list of two kinds
     if words and words[0].lower().endswith("s"):

@@ -86,19 +86,27 @@ _SAME_THINGS = (frozenset(["team", "club", "side", "franchise"]),)
 
 
 def of_own_kind(phrase: str, kind: str) -> bool:
-    """Whether an attribute said as "their X" names the answers' own kind `kind` (singular):
-    a club has no team, a film no film; the column is about something else in the row.
+    """Whether an attribute said as "their X" names the answers' own kind `kind` (singular),
+    or a team asked of an event: a club has no team, a film no film, a race no team (the team
+    is its winner's); the column is about something else in the row.
 
     >>> of_own_kind("their team", "club"), of_own_kind("their team", "player")
     (True, False)
     >>> of_own_kind("their film", "film"), of_own_kind("the runner-up", "club")
+    (True, False)
+    >>> of_own_kind("their team", "race"), of_own_kind("their country", "race")
     (True, False)
     """
     words = phrase.split()
     if not kind or len(words) != 2 or words[0] != "their":
         return False
     noun, own = singular(words[1].lower()), singular(kind.split()[-1].lower())
-    return noun == own or any(noun in same and own in same for same in _SAME_THINGS)
+    teams = _SAME_THINGS[0]
+    return (
+        noun == own
+        or any(noun in same and own in same for same in _SAME_THINGS)
+        or (noun in teams and "event" in noun_classes(own))
+    )
 
 
 def _attributes(
