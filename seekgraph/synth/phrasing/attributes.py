@@ -222,6 +222,19 @@ def _lifespans(texts: Sequence[str]) -> bool:
     return bool(texts) and 2 * len(spans) > len(texts) and 2 * len(long) > len(spans)
 
 
+_OPEN_SPAN = re.compile(r"^\(?(?:1[0-9]|20)\d\d\s*[–—-]\s*(?:present)?\)?$", re.IGNORECASE)
+
+
+def _births(texts: Sequence[str]) -> bool:
+    """Whether most values are open spans, a year and a dash ("1973-"): a living person's
+    lifespan, which says the year they were born.
+
+    >>> _births(["1973-", "1977-", "1971-"]), _births(["1990-1995", "2001-"])
+    (True, False)
+    """
+    return bool(texts) and 2 * sum(bool(_OPEN_SPAN.match(t.strip())) for t in texts) > len(texts)
+
+
 _SPAN_WORDS = {
     "start": "the year they started",
     "started": "the year they started",
@@ -271,6 +284,7 @@ _IRREGULAR_PAST = {
 _BARE_ADJECTIVES = frozenset(
     [
         "current",
+        "original",
         "former",
         "previous",
         "other",
@@ -583,6 +597,12 @@ def phrase_attribute(
     ('vague', 'abbreviation')
     >>> phrase_attribute("shipments", {"number", "text"}, ["18,000,000", "(17,690,000)"]).reason
     'merged'
+    >>> phrase_attribute("years", {"text"}, ["1973-", "1977-"]).text
+    'the year they were born'
+    >>> phrase_attribute("percentage", {"text"}, ["16.6%"]).reason, phrase_attribute("original").reason
+    ('vague', 'no_noun')
+    >>> phrase_attribute("South Asians", {"number"}, ["973,225"]).text
+    'the number of South Asians'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -623,6 +643,10 @@ def phrase_attribute(
         return Phrase("the score")
     if low == ["years"] and _lifespans(texts):
         return Phrase("the years they lived")  # "Years: 1901–1966" of people
+    if low in (["years"], ["year"]) and _births(texts):
+        return Phrase("the year they were born")  # "Years: 1973-" of living actors
+    if low in (["percentage"], ["percent"], ["share"], ["%"]):
+        return Phrase(reason="vague")  # "Percentage: 16.6%" of a city: a share of what?
     if low == ["year"] and values_are(kinds, {"date"}):
         return Phrase("the date")  # "Year: September 14, 1935" is a date
     centuries = sum(bool(_CENTURY.match(t.strip())) for t in texts)
@@ -832,10 +856,10 @@ def phrase_attribute(
         return subject
     population = _population(lowered, kinds)
     if population:
-        return Phrase(population)
+        return Phrase(_recased(population, out))
     counted = _counted(lowered, kinds, texts)
     if counted:
-        return Phrase(counted)
+        return Phrase(_recased(counted, out))
     phrase = attribute_phrase(text, kinds)
     if phrase.startswith("their ") and lowered[0] in _EVENT_WORDS:
         # "the outcome", "the opponent in the final"
@@ -1028,6 +1052,14 @@ def _sequence(texts: list[str]) -> bool:
 
 # a count: "84", "1,327,407", "14,347.061" (thousands set off by dots), "45 (1, 44)"
 _COUNT = re.compile(r"^(?:\d[\d,]*|\d{1,3}(?:[.,]\d{3})+)(?:\s*\(.*\))?$")
+
+
+def _recased(phrase: str, said: list[str]) -> str:
+    """`phrase` with the words the header kept in capitals given back their capitals ("the
+    number of South Asians": `seekgraph.synth.phrasing.headers.header_words` lowers only words
+    that are capitalised as title case, not names)."""
+    kept = {w.lower(): w for w in said if w != w.lower()}
+    return " ".join(kept.get(w, w) for w in phrase.split())
 
 
 def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:

@@ -69,6 +69,7 @@ _UNIT_NAMES = {
 
 
 # Proper adjectives a header may start with ("Greek name", "Korean title"): kept capitalised.
+_COMPASS = frozenset(["North", "South", "East", "West", "Central"])
 DEMONYMS = frozenset(
     [
         "Afghan",
@@ -76,6 +77,7 @@ DEMONYMS = frozenset(
         "Albanian",
         "American",
         "Arabic",
+        "Asian",
         "Argentine",
         "Australian",
         "Austrian",
@@ -157,6 +159,12 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
 
     >>> header_words("Area ( km )")
     'area in square kilometres'
+
+    A word broken across two lines of the header comes back whole ("Con- gress"), and a
+    people's name in the plural keeps its capital ("South Asians").
+
+    >>> header_words("Con- gress"), header_words("South Asians"), header_words("Pre- and post-war")
+    ('congress', 'South Asians', 'pre- and post-war')
     """
 
     def bracket(match: re.Match[str]) -> str:
@@ -167,12 +175,27 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
         return " "
 
     text = tidy(" ".join((header or "").split()))
+    text = re.sub(
+        r"\b([^\W\d_]+)- ([^\W\d_]+)\b",
+        lambda m: m[0] if m[2] in ("and", "or", "to") or not m[2].islower() else m[1] + m[2],
+        text,
+    )
     text = re.sub(r"\(\s*s\s*\)|/s\b", "", text)  # "Winner ( s )", "Winner/s"
     bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", bracket, text)
     bare = re.sub(r"(?i)\b(area\s+in)\s+(kilometres|miles|metres)\b", r"\1 square \2", bare)
     words = [w.strip(".:*†‡^~") for w in re.split(r"[\s_]+", bare)]
     names = DEMONYMS | set(keep)
-    return " ".join(w if w in names else lower_word(w) for w in words if w)
+    words = [w for w in words if w]
+
+    def a_name(i: int) -> bool:
+        w = words[i] if i < len(words) else ""
+        return w in names or (w.endswith("s") and w[:-1] in names)
+
+    # "South Asians", "North American": a compass word before a people's name is part of it
+    return " ".join(
+        w if a_name(i) or (w in _COMPASS and a_name(i + 1)) else lower_word(w)
+        for i, w in enumerate(words)
+    )
 
 
 def label(relation: str, header: str | None = None) -> str:
