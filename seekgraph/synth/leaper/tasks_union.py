@@ -249,6 +249,24 @@ def _anchor_sets(trees: list[dict[str, Any]]) -> dict[str, set[str]]:
     return {t["tree_id"]: {a["id"] for a in t["anchors"] if a["id"]} for t in trees}
 
 
+# the last part of a section that is a letter or a range of letters: "A", "C", "Q–R", "0-9"
+_LETTERS = re.compile(r"^(?:[A-Z0-9]|[A-Z0-9]\s*[–-]\s*[A-Z0-9])$")
+
+
+def _family_name(tree: dict[str, Any]) -> str:
+    """How `select_family` tells tables apart: as a question names them, except that the
+    parts of one alphabetical list ("List of post-grunge bands", sections "A" and "C") are one
+    list: a band under both letters is a slip of the article, not an answer.
+
+    >>> _family_name({"title": "Bands", "section_title": "C"})
+    'Bands (an alphabetical part)'
+    """
+    section = str(tree.get("section_title") or "").split(" -- ")[-1].strip()
+    if _LETTERS.match(section):
+        return f"{tree.get('title') or tree.get('root')} (an alphabetical part)"
+    return table_ref(tree).quoted()
+
+
 def family_id(family: list[str]) -> str:
     """A Union task is one per family of trees, whichever biclique found it first."""
     return stable_id("leaper-union", sorted(family))
@@ -489,7 +507,7 @@ def _write_union_tasks(
         )
     }
     kinds = {tid: layers[tid]["kind"] for tid in layers}
-    tables = {tid: table_ref(layers[tid]).quoted() for tid in layers}
+    tables = {tid: _family_name(layers[tid]) for tid in layers}
     planned = []
     for b in batch:
         trees = [layers[t] for t in b.trees]

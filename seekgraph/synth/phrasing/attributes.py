@@ -603,6 +603,14 @@ def phrase_attribute(
     ('vague', 'no_noun')
     >>> phrase_attribute("South Asians", {"number"}, ["973,225"]).text
     'the number of South Asians'
+    >>> phrase_attribute("won", {"number"}, ["1", "2"]).text
+    'how many times they won'
+    >>> phrase_attribute("runner-up", {"number"}, ["0", "3"]).text
+    'how many times they were runners-up'
+    >>> phrase_attribute("years runner-up", {"text"}, ["1962, 1972"]).text
+    'the years they were runners-up'
+    >>> phrase_attribute("completion", {"year", "text"}, ["2022", "2019", "??"]).text
+    'the year they were completed'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -789,6 +797,17 @@ def phrase_attribute(
         and 5 * sum(bool(_CLOCK.match(t.strip())) for t in texts) >= 4 * len(texts)
     ):
         return Phrase(f"their {lowered[0]} time")  # "Lap" of 1:45.123 -> "their lap time"
+    tally = bool(texts) and all(re.fullmatch(r"\d{1,2}", t.strip()) for t in texts)
+    if lowered in (["won"], ["wins"], ["titles"]) and tally:
+        return Phrase("how many times they won")  # "Won: 2" of a club, not a year
+    if lowered in (["runner-up"], ["runners-up"]) and tally:
+        return Phrase("how many times they were runners-up")  # "Runner-up: 3" of a club
+    if lowered in (["years", "runner-up"], ["years", "runners-up"]):
+        return Phrase("the years they were runners-up")  # not "their years runner-up"
+    if lowered in (["completion"], ["completed"]) and 2 * sum(
+        bool(_YEAR.fullmatch(t.strip())) for t in texts
+    ) > len(texts):
+        return Phrase("the year they were completed")  # "Completion: 2022" of a tower
     if len(out) <= 2 and lowered[-1] in _ROLE_COUNTS and values_are(kinds, {"number"}):
         if lowered == ["winners"]:
             return Phrase("how many times they won")

@@ -19,7 +19,12 @@ KIND_COLUMN_ROWS = 4
 # relations whose values are kinds of things in any table, however few its rows: a small
 # All-America team lists eleven players at eight positions, yet "the same position as" is still
 # a coincidence of kinds, not a link between two things
-KIND_RELATIONS = frozenset(["position", "positions", "pos", "playing_position"])
+# relations whose values are kinds of things wherever they occur: a position, a genre, a
+# format; a chain through one joins two rows by coincidence ("a Brazilian film with the genre
+# of a Bollywood film")
+KIND_RELATIONS = frozenset(
+    ["position", "positions", "pos", "playing_position", "genre", "genres", "format", "style"]
+)
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,12 @@ class GraphOps:
     def key_header(self, table_id: str) -> str | None:
         """The header of the table's key column (read with `tables`)."""
         return self._key_headers.get(table_id)
+
+    def table_name(self, table_id: str) -> TableRef | None:
+        """How a question names the table (read with `tables`), or None for an unknown one."""
+        self.read_tables({table_id})
+        found = self._tables.get(table_id)
+        return found[0] if found else None
 
     def page_kinds(self, refs: list[str]) -> list[str | None]:
         """What each node is by the first sentence of its own page (None: no page, or a

@@ -28,7 +28,7 @@ from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.keycolumn import is_literal
-from seekgraph.synth.kinds import answers_kind, noun_classes
+from seekgraph.synth.kinds import answers_kind, noun_classes, section_kind, title_kind
 from seekgraph.synth.phrasing.attributes import code_list, phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND, entity_kind
 from seekgraph.synth.phrasing.words import plural, relation_words
@@ -274,6 +274,11 @@ def variable_kinds(ops: GraphOps, task: KPTask, answer: set[str]) -> dict[Var, t
             if t.subject == var or var in t.objects:
                 if keyed and spec.table:
                     hint = entity_kind(ops.key_header(spec.table), None)
+                    name = ops.table_name(spec.table)
+                    if hint == ("title", "titles") and name is not None:
+                        # a filmography's "Title": its section or article says what the
+                        # titles are ("Films -- 2013" lists films)
+                        hint = section_kind(name.section) or title_kind(name.title) or hint
                 elif not keyed:
                     words = relation_words(spec.name)
                     hint = (words, plural(words))
