@@ -375,6 +375,25 @@ def test_an_unlinked_name_is_a_shared_answer_across_one_series(
     assert answers == LAUREATES | {"unlinked:st wilfrid's church"}
 
 
+def test_two_letters_of_one_alphabetical_list_make_no_union(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """Whole-corpus read (session 49): Audioslave "listed in both" sections "A" and "C" of
+    the post-grunge bands was a slip of the article, not an answer. Two parts of one
+    alphabetical list never form a Union family; the same two tables under their own titles
+    still do."""
+    parts = {"nobel": "A", "booker": "C"}
+    tables = [
+        replace(t, title="List of laureates", section_title=parts[t.table_id])
+        if t.table_id in parts
+        else t
+        for t in TABLES
+    ]
+    write_source_tables(clean_db, tables, database)
+    _all_stages(clean_db, database)
+    assert _tasks(clean_db, "union") == []
+
+
 def test_clues_are_names_and_pivots_are_no_lengths() -> None:
     """Whole-corpus audit (session 40): a description is no clue, a drought's length no
     pivot."""
