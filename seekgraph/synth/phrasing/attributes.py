@@ -1103,6 +1103,29 @@ def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:
     return f"the number of {' '.join(lowered)}"
 
 
+# nouns that are plural only: one value is still "are" ("whose contents are 6 gold torcs")
+_PLURAL_ONLY = frozenset(
+    [
+        "contents",
+        "headquarters",
+        "lyrics",
+        "remains",
+        "arms",
+        "earnings",
+        "goods",
+        "premises",
+        "species",
+        "series",
+        "means",
+        "news",
+        "colours",
+        "colors",
+        "clothes",
+        "surroundings",
+    ]
+)
+
+
 def condition_phrase(name: str, value: str, value_kind: str) -> str:
     """A clue about one entity: 'whose country is United Kingdom', 'who was born in 1954';
     a bare year or date column dates the row, not the thing ("the athlete whose date is April
@@ -1112,6 +1135,8 @@ def condition_phrase(name: str, value: str, value_kind: str) -> str:
     'that is listed with the date April 28, 2002'
     >>> condition_phrase("contents", "6 gold torcs", "text"), condition_phrase("status", "x", "text")
     ('whose contents are 6 gold torcs', 'whose status is x')
+    >>> condition_phrase("acronyms", "IFAD", "text"), condition_phrase("owners", "A and B", "text")
+    ('whose acronym is IFAD', 'whose owners are A and B')
     """
     words = relation_words(name)
     if words.lower() in ("year", "date", "season") and value_kind in ("year", "date", "text"):
@@ -1121,7 +1146,12 @@ def condition_phrase(name: str, value: str, value_kind: str) -> str:
     if verb is None:
         if last in PREPOSITIONS:
             return f'whose "{words}" column reads {value}'
-        be = "is" if singular(last) == last else "are"  # "whose contents are"
+        one = not re.search(r",| and | & |/", value)
+        if one and singular(last) != last and last not in _PLURAL_ONLY:
+            # "Acronyms: IFAD" names one: "whose acronym is IFAD", not "whose acronyms are"
+            words = " ".join([*words.split()[:-1], singular(words.split()[-1])])
+            last = singular(last)
+        be = "is" if singular(last) == last else "are"
         return f"whose {words} {be} {value}"
     _, phrase = verb
     preposition = "on" if value_kind == "date" else "in"
