@@ -653,8 +653,8 @@ def phrase_attribute(
         return Phrase("the years they lived")  # "Years: 1901–1966" of people
     if low in (["years"], ["year"]) and _births(texts):
         return Phrase("the year they were born")  # "Years: 1973-" of living actors
-    if low in (["percentage"], ["percent"], ["share"], ["%"]):
-        return Phrase(reason="vague")  # "Percentage: 16.6%" of a city: a share of what?
+    if low in (["percentage"], ["percent"], ["share"], ["%"], ["total"]):
+        return Phrase(reason="vague")  # "Percentage: 16.6%" of a city: a share of what? a total?
     if low == ["year"] and values_are(kinds, {"date"}):
         return Phrase("the date")  # "Year: September 14, 1935" is a date
     centuries = sum(bool(_CENTURY.match(t.strip())) for t in texts)

@@ -20,10 +20,21 @@ KIND_COLUMN_ROWS = 4
 # All-America team lists eleven players at eight positions, yet "the same position as" is still
 # a coincidence of kinds, not a link between two things
 # relations whose values are kinds of things wherever they occur: a position, a genre, a
-# format; a chain through one joins two rows by coincidence ("a Brazilian film with the genre
-# of a Bollywood film")
+# format, a sport; a chain through one joins two rows by coincidence ("a Brazilian film with
+# the genre of a Bollywood film", "Houston's annual events with the sport of a May 2014 game")
 KIND_RELATIONS = frozenset(
-    ["position", "positions", "pos", "playing_position", "genre", "genres", "format", "style"]
+    [
+        "position",
+        "positions",
+        "pos",
+        "playing_position",
+        "genre",
+        "genres",
+        "format",
+        "style",
+        "sport",
+        "sports",
+    ]
 )
 
 
