@@ -81,25 +81,27 @@ class LinkResolver:
     resolved: int = 0  # cells whose links changed, in the tables resolved so far
 
     def add_pages(self, pages: Iterable[PageRecord | Unreadable]) -> LinkResolver:
-        """Group the pages by opening text, then split each group into ids of one name."""
-        by_text: dict[str, list[PageRecord]] = defaultdict(list)
+        """Group the pages by opening text, then split each group into ids of one name (only
+        ids, titles and openings are held: the corpus's texts are not kept in memory)."""
+        by_text: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
         for page in pages:
             if not isinstance(page, PageRecord):
                 continue
             key = _text_key(page.text)
             if key is not None:
-                by_text[key].append(page)
+                opening = " ".join(page.text.split()[:_OPENING_WORDS])
+                by_text[key].append((page.page_id, page.title, opening))
         for group in by_text.values():
             if len(group) > 1:
                 self._add_group(group)
         return self
 
-    def _add_group(self, group: list[PageRecord]) -> None:
+    def _add_group(self, group: list[tuple[str, str, str]]) -> None:
         """Each id of the group whose title names what the group's own page names stands for
         that page (a star, not a chain: "Defensive lineman" and "Offensive lineman" both name
-        "Lineman", not each other)."""
-        titles = {p.page_id: p.title for p in group}
-        opening = " ".join(group[0].text.split()[:_OPENING_WORDS])
+        "Lineman", not each other). `group`: (page id, title, opening) of one text."""
+        titles = {page_id: title for page_id, title, _ in group}
+        opening = group[0][2]
         own = min(titles, key=lambda i: _title_rank(titles[i], opening, i))
         for page_id, title in titles.items():
             if page_id != own and same_name(title, titles[own]):

@@ -171,14 +171,13 @@ def run_ingest(
         seen = _records(tables_report)
         rejected = tables_report.rejected
         reading = readings[file.source]
+        items = read_tables(file.path, files.label, file.name, file.source.name)
+        if config.resolve_links:
+            items = resolver.resolve_all(items)
         with ctx.progress(f"tables {file.name}") as bar:
             ingest_tables(
                 ctx.driver,
-                resolver.resolve_all(
-                    read_tables(file.path, files.label, file.name, file.source.name)
-                )
-                if config.resolve_links
-                else read_tables(file.path, files.label, file.name, file.source.name),
+                items,
                 config,
                 database=ctx.database,
                 report=tables_report,

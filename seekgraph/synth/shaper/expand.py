@@ -13,6 +13,7 @@ A run repeats this for ``layers`` layers: every task of layer ``L`` gets at most
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -20,6 +21,7 @@ import neo4j
 
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport, save_rejections
+from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.shaper.config import ShaperConfig
 from seekgraph.synth.shaper.kp import TARGET, Const, KPTask, ShaperError, Triple, Var
 from seekgraph.synth.shaper.ops import GraphOps, Neighbour
@@ -58,6 +60,23 @@ def next_variable(task: KPTask) -> Var:
         if name not in names:
             return Var(name)
     raise SeedRejected("too_many_variables")
+
+
+# a day and a month without the year ("25 January", "June 12")
+_DAY_MONTH = re.compile(
+    r"^(?:\d{1,2}(?:st|nd|rd|th)? [A-Z][a-z]+|[A-Z][a-z]+ \d{1,2}(?:st|nd|rd|th)?)$"
+)
+
+
+def numbered(text: str) -> bool:
+    """Whether a constant is only a number or a date: a definition by it alone ("the player
+    ... with pick "31"", "the program ... with date "25 January"") reads as a row looked up by
+    its number, not a thing described.
+
+    >>> numbered("31"), numbered("25 January"), numbered("14 March 1943"), numbered("WCHA")
+    (True, True, True, False)
+    """
+    return is_literal(text) or bool(_DAY_MONTH.match(text.strip()))
 
 
 def expansion_candidates(
@@ -111,6 +130,8 @@ def expansion_candidates(
             if leaf.ref in narrowed and len(narrowed) < len(current):
                 const_for(more, local)
                 defs, current = trial, narrowed
+        if all(numbered(c.text) for d in defs for c in d.objects if isinstance(c, Const)):
+            continue  # "the player ... with round "18"": a number pins no one a person knows
         replaced = replace(old, objects=(new_var,))
         triples = (*task.triples[:triple_index], replaced, *task.triples[triple_index + 1 :], *defs)
         out.append(
