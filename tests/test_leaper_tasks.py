@@ -380,8 +380,8 @@ def test_two_letters_of_one_alphabetical_list_make_no_union(
 ) -> None:
     """Whole-corpus read (session 49): Audioslave "listed in both" sections "A" and "C" of
     the post-grunge bands was a slip of the article, not an answer. Two parts of one
-    alphabetical list never form a Union family; the same two tables under their own titles
-    still do."""
+    alphabetical list never form a Union family (under their own titles the same two tables
+    do: `test_an_unlinked_name_is_no_shared_answer_across_articles`)."""
     parts = {"nobel": "A", "booker": "C"}
     tables = [
         replace(t, title="List of laureates", section_title=parts[t.table_id])

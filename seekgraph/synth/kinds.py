@@ -326,7 +326,8 @@ def page_kind(text: str | None) -> str | None:
     >>> page_kind("The Auburn Tigers men 's basketball team is the intercollegiate men 's basketball "
     ...           "program that represents Auburn University .")
     'team'
-    >>> page_kind("Silvestre Herrera was a Private First Class of the United States Army who ...")
+    >>> page_kind("Silvestre Herrera was a Private First Class of the United States Army .") is None
+    True
     """
     sentence = first_sentence(text or "")
     match = _COPULA.search(sentence)

@@ -798,7 +798,7 @@ def phrase_attribute(
     ):
         return Phrase(f"their {lowered[0]} time")  # "Lap" of 1:45.123 -> "their lap time"
     tally = bool(texts) and all(re.fullmatch(r"\d{1,2}", t.strip()) for t in texts)
-    if lowered in (["won"], ["wins"], ["titles"]) and tally:
+    if lowered in (["won"], ["wins"]) and tally:
         return Phrase("how many times they won")  # "Won: 2" of a club, not a year
     if lowered in (["runner-up"], ["runners-up"]) and tally:
         return Phrase("how many times they were runners-up")  # "Runner-up: 3" of a club

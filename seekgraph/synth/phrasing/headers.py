@@ -68,8 +68,10 @@ _UNIT_NAMES = {
 }
 
 
-# Proper adjectives a header may start with ("Greek name", "Korean title"): kept capitalised.
+# a compass word before a people's name is part of it ("South Asians", "North American")
 _COMPASS = frozenset(["North", "South", "East", "West", "Central"])
+# Proper adjectives a header may start with ("Greek name", "Korean title") and the members of
+# the parties a count column names ("Democrats"): kept capitalised.
 DEMONYMS = frozenset(
     [
         "Afghan",
@@ -77,8 +79,8 @@ DEMONYMS = frozenset(
         "Albanian",
         "American",
         "Arabic",
-        "Asian",
         "Argentine",
+        "Asian",
         "Australian",
         "Austrian",
         "Belgian",
@@ -90,8 +92,8 @@ DEMONYMS = frozenset(
         "Chinese",
         "Croatian",
         "Czech",
-        "Democrat",
         "Danish",
+        "Democrat",
         "Dutch",
         "Egyptian",
         "English",
@@ -193,7 +195,6 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
         w = words[i] if i < len(words) else ""
         return w in names or (w.endswith("s") and w[:-1] in names)
 
-    # "South Asians", "North American": a compass word before a people's name is part of it
     return " ".join(
         w if a_name(i) or (w in _COMPASS and a_name(i + 1)) else lower_word(w)
         for i, w in enumerate(words)

@@ -16,12 +16,11 @@ from seekgraph.synth.shaper.kp import KPTask, Var, parse_relation
 
 # rows a column needs before its repeats say it names kinds (`GraphOps.names_kinds`)
 KIND_COLUMN_ROWS = 4
-# relations whose values are kinds of things in any table, however few its rows: a small
-# All-America team lists eleven players at eight positions, yet "the same position as" is still
-# a coincidence of kinds, not a link between two things
-# relations whose values are kinds of things wherever they occur: a position, a genre, a
-# format, a sport; a chain through one joins two rows by coincidence ("a Brazilian film with
-# the genre of a Bollywood film", "Houston's annual events with the sport of a May 2014 game")
+# relations whose values are kinds of things in any table, however few its rows: a position,
+# a genre, a format, a sport. A small All-America team lists eleven players at eight
+# positions, yet "the same position as" is still a coincidence of kinds, not a link between
+# two things ("a Brazilian film with the genre of a Bollywood film", "Houston's annual events
+# with the sport of a May 2014 game")
 KIND_RELATIONS = frozenset(
     [
         "position",

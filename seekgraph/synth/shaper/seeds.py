@@ -274,8 +274,8 @@ def variable_kinds(ops: GraphOps, task: KPTask, answer: set[str]) -> dict[Var, t
             if t.subject == var or var in t.objects:
                 if keyed and spec.table:
                     hint = entity_kind(ops.key_header(spec.table), None)
-                    name = ops.table_name(spec.table)
-                    if hint == ("title", "titles") and name is not None:
+                    name = ops.table_name(spec.table) if hint == ("title", "titles") else None
+                    if name is not None:
                         # a filmography's "Title": its section or article says what the
                         # titles are ("Films -- 2013" lists films)
                         hint = section_kind(name.section) or title_kind(name.title) or hint
