@@ -19,10 +19,25 @@ not ask it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from seekgraph.synth.phrasing.headers import UNIT_WORDS
+from seekgraph.synth.phrasing.value_shapes import (
+    YEAR,
+    YEAR_SPAN,
+    all_years,
+    annotated,
+    births,
+    code_lists,
+    codes,
+    dates_in,
+    episode_numbers,
+    finishes,
+    flags,
+    lifespans,
+    sequence,
+)
 from seekgraph.synth.phrasing.words import (
     NOT_PARTICIPLES,
     PREPOSITIONS,
@@ -151,88 +166,17 @@ _CLOCK = re.compile(r"^\+?\d{1,2}:\d{2}(?:[.:]\d+)?$")
 _NOTE_WORDS = frozenset(
     ["notes", "note", "comments", "comment", "remarks", "remark", "description", "details"]
 )
-_YEAR_SPAN = re.compile(r"^\(?(1[0-9]\d\d|20\d\d)\s*[–—-]\s*(1[0-9]\d\d|20\d\d)\)?$")
-_YEAR = re.compile(r"(?:1[0-9]|20)\d\d")
 
 
 _CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re.IGNORECASE)
 _SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
 
 
-_PLACING = re.compile(
-    r"(?:eliminated|withdrew|winner|won|runner[- ]up|finalist|quit|disqualified)", re.IGNORECASE
-)
-
-
-def _flags(texts: Sequence[str]) -> bool:
-    """Whether a column holds yes/no marks: every cell a mark or a "Yes ..." / "No ...", and at
-    least one a yes or a no ("Yes", "Live", "Yes (delayed)" of a broadcast's finals).
-
-    >>> _flags(["Yes", "Live", "Yes (delayed)"]), _flags(["Live", "Delayed"]), _flags(["No", "5"])
-    (True, False, False)
-    >>> _flags(["Yes / Live", "No"]), _flags(["No. 5", "No. 7"])
-    (True, False)
-    """
-    lowered = [t.strip().lower().rstrip(".") for t in texts]
-    if not any(t in _FLAGS or _MARKED.match(t) for t in lowered):
-        return False
-    return all(t in _MARKS or _MARKED.match(t) for t in lowered)
-
-
 # headers of where a contestant ended up ("Place finished: 9th", "Finish: Runner-up")
 _FINISH_HEADERS = (["place", "finished"], ["finished"], ["finish"], ["finishing", "place"])
-_ORDINAL = re.compile(r"^(?:t-?|=)?\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
 # a header that is a deed and what it was done to ("Held record", "Won title"): when they did it
 _DEED_VERBS = frozenset(["held", "won", "set", "broke", "lost"])
 _DEED_OBJECTS = frozenset(["record", "title", "crown", "belt", "championship"])
-
-
-def _finishes(texts: Sequence[str]) -> bool:
-    """Whether most values say where a contestant ended up: placings or ordinals ("9th",
-    "Eliminated 8th", "2nd Runner-up", "Winner").
-
-    >>> _finishes(["9th", "Eliminated 8th", "Runner-up"]), _finishes(["1890", "Active"])
-    (True, False)
-    """
-    hits = sum(bool(_ORDINAL.match(t.strip()) or _PLACING.search(t)) for t in texts)
-    return bool(texts) and 5 * hits >= 4 * len(texts)
-
-
-def _years(texts: Sequence[str]) -> bool:
-    """Whether every text is a year ("1947", "c. 1820" is not: a person says "the date")."""
-    return bool(texts) and all(_YEAR.fullmatch(t.strip()) for t in texts)
-
-
-def _dates_in(kinds: set[str], texts: Sequence[str]) -> bool:
-    """Whether a column holds dates or years (typed, or a year in most of its texts)."""
-    if kinds & {"year", "date"} or not texts:
-        return bool(kinds & {"year", "date"})
-    return 2 * sum(bool(re.search(r"\b(?:1[5-9]|20)\d\d\b", t)) for t in texts) > len(texts)
-
-
-def _lifespans(texts: Sequence[str]) -> bool:
-    """Whether most values are spans of years as long as lives ("1901–1966": 35 years or more,
-    where a term of office or a career is shorter).
-
-    >>> _lifespans(["1901–1966", "1887–1950", "1920–"]), _lifespans(["1990–1995", "2001–2004"])
-    (True, False)
-    """
-    spans = [m for m in (_YEAR_SPAN.match(t.strip()) for t in texts) if m]
-    long = [m for m in spans if int(m.group(2)) - int(m.group(1)) >= 35]
-    return bool(texts) and 2 * len(spans) > len(texts) and 2 * len(long) > len(spans)
-
-
-_OPEN_SPAN = re.compile(r"^\(?(?:1[0-9]|20)\d\d\s*[–—-]\s*(?:present)?\)?$", re.IGNORECASE)
-
-
-def _births(texts: Sequence[str]) -> bool:
-    """Whether most values are open spans, a year and a dash ("1973-"): a living person's
-    lifespan, which says the year they were born.
-
-    >>> _births(["1973-", "1977-", "1971-"]), _births(["1990-1995", "2001-"])
-    (True, False)
-    """
-    return bool(texts) and 2 * sum(bool(_OPEN_SPAN.match(t.strip())) for t in texts) > len(texts)
 
 
 _SPAN_WORDS = {
@@ -314,10 +258,6 @@ _COUNTED_LOSSES = {
 _GROUPS = frozenset(["men", "women", "male", "female", "males", "females", "boys", "girls"])
 # headers that already name a time: "Length: 2:55" is their length, not "their length time"
 _TIME_NOUNS = frozenset(["time", "times", "length", "duration", "runtime", "running", "lap time"])
-_FLAGS = frozenset(["yes", "no", "y", "n", "✓", "✔", "✗", "x"])
-# what else a column of yes/no marks holds: how a broadcaster shows it ("Finals: Yes / Live")
-_MARKS = _FLAGS | {"live", "delayed", "highlights", "partial", "n/a", "-", "–", "—"}
-_MARKED = re.compile(r"(?:yes|no)\s*(?:[(/,;–—-]|$)")  # "Yes (delayed)", not "No. 5"
 _SCORE = re.compile(r"^\d+\s*[–—-]\s*\d+(?:\s*\(.*\))?$")
 _SCORE_HEADERS = frozenset(["score", "scores", "result", "results", "final", "aggregate", "agg"])
 # a placing beside the key column's ("Second", "Third" of a winners table): another entity of the
@@ -616,7 +556,7 @@ def phrase_attribute(
     texts = [str(v) for v in values if str(v).strip()]
     if texts and 5 * sum(bool(_MONTH_DAY.match(t.strip())) for t in texts) >= 4 * len(texts):
         kinds |= {"date"}  # "January 13" of a year's list: a date without its year
-    if _flags(texts):
+    if flags(texts):
         return Phrase(reason="flag")  # "Hall of Fame: Yes": a mark, not a thing to name
     words = relation_words(name).replace("&", " and ")
     words = re.sub(r"(?<=\w)\s*,\s*(?=\w)", " and ", words)  # "City, State"
@@ -638,20 +578,20 @@ def phrase_attribute(
         return Phrase(reason="merged")  # "Shipments (Sales)": "(17,690,000)" is the other one
     if len(low) >= 3 and "with" in low[1:-1]:
         return Phrase(reason="merged")  # "Current capacity with expansion limit": two numbers
-    if _code_lists(texts):
+    if code_lists(texts):
         return Phrase(reason="abbreviation")  # "AAB, AP, CO, FN": selectors' codes unexplained
-    if low[0] in ("date", "dates") and len(low) == 1 and _annotated(texts):
+    if low[0] in ("date", "dates") and len(low) == 1 and annotated(texts):
         return Phrase(reason="vague")  # "Date(s): 1735 (completed)": the date of what?
-    if len(low) == 1 and low[0] in _CODED_HEADERS and _codes(texts):
+    if len(low) == 1 and low[0] in _CODED_HEADERS and codes(texts):
         return Phrase(reason="abbreviation")  # "Type: N.P.P", "Type: CR": codes left unexplained
-    if set(low) & _ROLE_GROUPS and _episode_numbers(texts):
+    if set(low) & _ROLE_GROUPS and episode_numbers(texts):
         return Phrase(reason="group_header")  # "Main cast: 1–22": a heading over episodes
     scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
     if scores and (set(low) & _SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
         return Phrase("the score")
-    if low == ["years"] and _lifespans(texts):
+    if low == ["years"] and lifespans(texts):
         return Phrase("the years they lived")  # "Years: 1901–1966" of people
-    if low in (["years"], ["year"]) and _births(texts):
+    if low in (["years"], ["year"]) and births(texts):
         return Phrase("the year they were born")  # "Years: 1973-" of living actors
     if low in (["percentage"], ["percent"], ["share"], ["%"], ["total"]):
         return Phrase(reason="vague")  # "Percentage: 16.6%" of a city: a share of what? a total?
@@ -660,10 +600,10 @@ def phrase_attribute(
     centuries = sum(bool(_CENTURY.match(t.strip())) for t in texts)
     if low in (["date"], ["dates"], ["dating"]) and texts and 2 * centuries > len(texts):
         return Phrase("the century")  # "Date: 13th" of a manuscript
-    if low == ["date"] and values_are(kinds, {"year", "number"}) and _years(texts):
+    if low == ["date"] and values_are(kinds, {"year", "number"}) and all_years(texts):
         return Phrase("the year")  # "Date: 1947": a year, said as one
-    spans = [t for t in texts if _YEAR_SPAN.match(t.strip())]
-    years = [t for t in texts if _YEAR.fullmatch(t.strip())]
+    spans = [t for t in texts if YEAR_SPAN.match(t.strip())]
+    years = [t for t in texts if YEAR.fullmatch(t.strip())]
     if low in (["date"], ["dates"]) and spans and len(spans) + len(years) == len(texts):
         return Phrase("the years")  # "Date: 1992-1996" of a series: years, said as years
     if (
@@ -679,9 +619,9 @@ def phrase_attribute(
         # "Place: Antwerp, Belgium" of a record set there: where it happened, not "their place"
         # (a swimmer's place is a placing; "Place: 1st" stays theirs)
         return Phrase("the place")
-    if low in (["elimination"], ["eliminated"], ["status"]) and _finishes(texts):
+    if low in (["elimination"], ["eliminated"], ["status"]) and finishes(texts):
         return Phrase("how far they got")  # "Elimination: Eliminated 8th", "2nd Runner-up"
-    if low in _FINISH_HEADERS and _finishes(texts):
+    if low in _FINISH_HEADERS and finishes(texts):
         return Phrase("where they finished")  # "Place finished: 9th", not "were finished"
     if len(low) == 2 and low[0] in _DEED_VERBS and low[1] in _DEED_OBJECTS:
         return Phrase(f"when they {low[0]} the {low[1]}")  # "Held record: 128-1436"
@@ -805,7 +745,7 @@ def phrase_attribute(
     if lowered in (["years", "runner-up"], ["years", "runners-up"]):
         return Phrase("the years they were runners-up")  # not "their years runner-up"
     if lowered in (["completion"], ["completed"]) and 2 * sum(
-        bool(_YEAR.fullmatch(t.strip())) for t in texts
+        bool(YEAR.fullmatch(t.strip())) for t in texts
     ) > len(texts):
         return Phrase("the year they were completed")  # "Completion: 2022" of a tower
     if len(out) <= 2 and lowered[-1] in _ROLE_COUNTS and values_are(kinds, {"number"}):
@@ -824,7 +764,7 @@ def phrase_attribute(
         and bool(re.fullmatch(r"[a-z]{3,}ed", lowered[0]))
     )
     if lowered[0] in _PAST_VERBS or (verb_first and lowered[0] not in NOT_PARTICIPLES):
-        if not dated or not _dates_in(kinds, texts):
+        if not dated or not dates_in(kinds, texts):
             return Phrase(reason="verb")  # "Spoofed title: Alias" gives no time
         return Phrase(f"the {unit} they {text[0].lower()}{text[1:]}")  # "Began operation"
     if len(out) == 2 and lowered[0] in ("number", "total") and participle(out[1], True):
@@ -965,80 +905,11 @@ _COUNT_NOUNS = frozenset(
 
 
 _CODED_HEADERS = frozenset(["type", "types", "status", "category", "kind", "map", "key"])
-_CODE = r"(?:[A-Z]{1,4}|(?:[A-Za-z]{1,3}\.)+[A-Za-z]{0,3})"
-_CODES = re.compile(rf"{_CODE}(?:\s+{_CODE})*")
 
 
 # headings over a group of roles ("Main cast", "Recurring cast", "Starring"): in a table of a
 # series' actors the column under them holds the episodes each one is in, not cast members
 _ROLE_GROUPS = frozenset(["cast", "starring", "recurring", "guest", "guests"])
-_EPISODES = re.compile(
-    r"\d{1,3}(?:\s*[–—-]\s*\d{1,3})?(?:\s*[,;&]\s*\d{1,3}(?:\s*[–—-]\s*\d{1,3})?)*"
-)
-
-
-def _episode_numbers(texts: Sequence[str]) -> bool:
-    """Whether most values are episode numbers or ranges ("1–22", "3, 5, 9"), not names.
-
-    >>> _episode_numbers(["1–22", "3, 5, 9", "14"]), _episode_numbers(["Tom Hanks", "12"])
-    (True, False)
-    """
-    hits = sum(bool(_EPISODES.fullmatch(t.strip())) for t in texts)
-    return bool(texts) and 5 * hits >= 4 * len(texts)
-
-
-def code_list(text: str) -> bool:
-    """Whether one value lists several codes ("AAB, FN, INS, LK"): no clue a question can give.
-
-    >>> code_list("AAB, FN, INS, LK"), code_list("Notre Dame"), code_list("QB")
-    (True, False, False)
-    """
-    parts = [p.strip() for p in text.split(",")]
-    return len(parts) >= 2 and all(_CODES.fullmatch(p) for p in parts)
-
-
-def _code_lists(texts: Sequence[str]) -> bool:
-    """Whether most values list several codes ("AAB, AP, CO, FN", "CP, SS"): marks of who said
-    so, which a question cannot explain (single codes, "QB", "1B", stay: a position's own name).
-
-    >>> _code_lists(["AAB, AP, CO", "CP", "UP", "SS"]), _code_lists(["QB", "RB", "WR"])
-    (True, False)
-    """
-    said = [t.strip() for t in texts if t.strip()]
-    lists = [t for t in said if code_list(t)]
-    codes = [t for t in said if _CODES.fullmatch(t) or t in lists]
-    return len(said) >= 3 and 4 * len(lists) >= len(said) and 5 * len(codes) >= 4 * len(said)
-
-
-# what a year says happened then: "1735 (completed)", "1910 built 1997 NRHP-listed"
-_EVENT_NOTE = re.compile(r"\d{3,4}\s*(?:\([^()]*[a-z]{3}[^()]*\)|[a-z]{3,})")
-
-
-def _annotated(texts: Sequence[str]) -> bool:
-    """Whether most values are not plain dates: a year with what happened then ("1735
-    (completed)", "1541 (established)"), so "the date" would not say which event it dates.
-
-    >>> _annotated(["1735 (completed)", "1893 (first phase completed)"]), _annotated(["May 6, 1910"])
-    (True, False)
-    >>> _annotated(["January 8", "2005-03-12", "c. 1820", "1998–99"])
-    False
-    """
-    said = [t.strip() for t in texts if t.strip()]
-    return bool(said) and 2 * sum(bool(_EVENT_NOTE.search(t)) for t in said) > len(said)
-
-
-def _codes(texts: Sequence[str]) -> bool:
-    """Whether most values are codes ("N.P.P", "T.M.C", "CR", "NR CR WL"): a generic header
-    over them ("Type") asks for abbreviations the question cannot explain.
-
-    >>> _codes(["N.P", "T.M.C", "M", "N.P.P"]), _codes(["Town", "City", "Village"])
-    (True, False)
-    >>> _codes(["2", "1", "7", "2"])  # "Type: 2": a category's number, unexplained
-    True
-    """
-    said = [t.strip() for t in texts if t.strip()]
-    coded = sum(bool(_CODES.fullmatch(t) or re.fullmatch(r"\d{1,2}", t)) for t in said)
-    return len(said) >= 3 and 5 * coded >= 4 * len(said)
 
 
 def _population(lowered: list[str], kinds: set[str]) -> str:
@@ -1063,12 +934,6 @@ def _population(lowered: list[str], kinds: set[str]) -> str:
     return ""
 
 
-def _sequence(texts: list[str]) -> bool:
-    """Whether the values number the rows 1, 2, 3, ... (a match number, not a count)."""
-    numbers = [t.strip() for t in texts]
-    return numbers == [str(i) for i in range(1, len(numbers) + 1)] and len(numbers) > 2
-
-
 # a count: "84", "1,327,407", "14,347.061" (thousands set off by dots), "45 (1, 44)"
 _COUNT = re.compile(r"^(?:\d[\d,]*|\d{1,3}(?:[.,]\d{3})+)(?:\s*\(.*\))?$")
 
@@ -1090,7 +955,7 @@ def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:
     if "in" in lowered or "of" in lowered:
         return ""
     words = lowered[:-1] if len(lowered) >= 2 and lowered[-1] == "available" else lowered
-    if len(words) <= 2 and words[-1] in _COUNT_NOUNS and not _sequence(texts):
+    if len(words) <= 2 and words[-1] in _COUNT_NOUNS and not sequence(texts):
         words = [*words[:-1], plural(words[-1])]  # "Goal: 13" of a player: his goals
         lowered = words
     last = words[-1]

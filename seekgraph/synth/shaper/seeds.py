@@ -29,8 +29,9 @@ from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.kinds import answers_kind, noun_classes, section_kind, title_kind
-from seekgraph.synth.phrasing.attributes import code_list, phrase_attribute
+from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND, entity_kind
+from seekgraph.synth.phrasing.value_shapes import code_list
 from seekgraph.synth.phrasing.words import plural, relation_words
 from seekgraph.synth.shaper.config import ShaperConfig
 from seekgraph.synth.shaper.kp import (
