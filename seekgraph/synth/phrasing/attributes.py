@@ -22,6 +22,46 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from seekgraph.synth.phrasing.attribute_words import (
+    ABBREVIATIONS,
+    ACRONYM_CODES,
+    ACTIVE,
+    ADJECTIVAL,
+    ADVERBS,
+    AMOUNTS,
+    BARE_ADJECTIVES,
+    CODED_HEADERS,
+    COUNT_NOUNS,
+    COUNTED_LOSSES,
+    CREDITS,
+    DEED_OBJECTS,
+    DEED_VERBS,
+    DETERMINERS,
+    EVENT_WORDS,
+    GROUPS,
+    IRREGULAR,
+    IRREGULAR_PAST,
+    KNOWN_ACRONYMS,
+    NOTE_WORDS,
+    PARTICLES,
+    PAST_VERBS,
+    PERSON_VERBS,
+    PLACINGS,
+    PLURAL_ONLY,
+    RELATIVE,
+    ROLE_COUNTS,
+    ROLE_GROUPS,
+    SAID,
+    SCORE_HEADERS,
+    SPAN_WORDS,
+    SPELLED_UNITS,
+    SYMBOL_WORDS,
+    THIRD_PERSON,
+    TIME_NOUNS,
+    UNITS,
+    WHERE_PARTICIPLES,
+    YEAR_HEADERS,
+)
 from seekgraph.synth.phrasing.headers import UNIT_WORDS
 from seekgraph.synth.phrasing.value_shapes import (
     YEAR,
@@ -49,38 +89,18 @@ from seekgraph.synth.phrasing.words import (
     values_are,
 )
 
-WHERE_PARTICIPLES = frozenset(["located", "based", "headquartered", "buried", "held"])
-ACTIVE = frozenset(["died", "retired", "debuted", "won"])  # 'the year they died', not 'were died'
-PERSON_VERBS = frozenset(
-    [
-        "born",
-        "died",
-        "married",
-        "retired",
-        "debuted",
-        "elected",
-        "appointed",
-        "drafted",
-        "signed",
-        "buried",
-    ]
-)
-_UNITS = frozenset(["year", "years", "date", "dates", "when", "place", "where"])
-_PARTICLES = frozenset(["off", "down", "up", "out"])
-_IRREGULAR = frozenset(["paid", "laid", "set", "shut", "struck", "broken", "taken", "sold"])
-
 
 def _verb(words: str, dated: bool = False) -> tuple[str, str] | None:
     """(unit, verb phrase) when `words` end in a participle: 'year introduced' → ('year',
     'were introduced'), 'died' → ('', 'died'); else None. After 'year' or 'date', or when the
     values are dates (`dated`), any '-ed' word counts ('year designated', 'Reopened')."""
     parts = words.split()
-    after_unit = len(parts) > 1 and parts[0].lower() in _UNITS
+    after_unit = len(parts) > 1 and parts[0].lower() in UNITS
     # a phrasal verb's particle after the participle ("Paid off", "Laid down"): the same verb
-    phrasal = len(parts) > 1 and parts[-1].lower() in _PARTICLES
+    phrasal = len(parts) > 1 and parts[-1].lower() in PARTICLES
     verb = parts[-2] if phrasal else (parts[-1] if parts else "")
     alone = len(parts) == (2 if phrasal else 1)
-    irregular = phrasal and verb.lower() in _IRREGULAR  # "paid", "laid": no "-ed"
+    irregular = phrasal and verb.lower() in IRREGULAR  # "paid", "laid": no "-ed"
     if not parts or not (irregular or participle(verb, after_unit or (dated and alone))):
         return None
     unit = parts[0].lower() if after_unit else ""
@@ -116,56 +136,7 @@ def attribute_phrase(name: str, value_kinds: Iterable[str] = ()) -> str:
     return f"the {'year' if values_are(kinds, {'year', 'number'}) else 'date'} they {phrase}"
 
 
-# Abbreviations a header uses and the words a person says for them; an abbreviation missing
-# here (and any one- or two-letter word) makes the attribute unphrasable, so it is not asked.
-ABBREVIATIONS = {
-    "pos": "position",
-    "no": "number",
-    "nr": "number",
-    "num": "number",
-    "#": "number",
-    "pts": "points",
-    "pt": "points",
-    "gp": "games played",
-    "conf": "conference",
-    "apps": "appearances",
-    "app": "appearances",
-    "gls": "goals",
-    "yr": "year",
-    "yrs": "years",
-    "pct": "percentage",
-    "avg": "average",
-    "att": "attendance",
-    "dob": "date of birth",
-    "abbr": "abbreviation",
-    "co": "company",
-    "lga": "local government area",
-    "ht": "height",
-    "wt": "weight",
-    "cap": "capacity",
-    "pop": "population",
-    "est": "established",
-    "dept": "department",
-    "govt": "government",
-    "approx": "approximate",
-    "mgr": "manager",
-    "rec": "record",
-    "lvl": "level",
-    "cat": "category",
-    "qual": "qualifying",
-    "dia": "diameter",
-    "diam": "diameter",
-}
-# a difference to another row ("Gap" to pole, "Behind" the winner): meaningless on its own
-_RELATIVE = frozenset(["gap", "diff", "difference", "behind", "deficit", "interval", "margin"])
-# people a row's team or club was, counted ("Winners: 3" in a performance-by-club table)
-_ROLE_COUNTS = frozenset(
-    ["winners", "runners-up", "champions", "finalists", "semi-finalists", "nominees", "runners"]
-)
 _CLOCK = re.compile(r"^\+?\d{1,2}:\d{2}(?:[.:]\d+)?$")
-_NOTE_WORDS = frozenset(
-    ["notes", "note", "comments", "comment", "remarks", "remark", "description", "details"]
-)
 
 
 _CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re.IGNORECASE)
@@ -174,254 +145,14 @@ _SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
 
 # headers of where a contestant ended up ("Place finished: 9th", "Finish: Runner-up")
 _FINISH_HEADERS = (["place", "finished"], ["finished"], ["finish"], ["finishing", "place"])
-# a header that is a deed and what it was done to ("Held record", "Won title"): when they did it
-_DEED_VERBS = frozenset(["held", "won", "set", "broke", "lost"])
-_DEED_OBJECTS = frozenset(["record", "title", "crown", "belt", "championship"])
 
 
-_SPAN_WORDS = {
-    "start": "the year they started",
-    "started": "the year they started",
-    "end": "the year they ended",
-    "ended": "the year they ended",
-    "ends": "the year they end",
-}
-_PAST_VERBS = frozenset(
-    [
-        "began",
-        "became",
-        "joined",
-        "left",
-        "entered",
-        "moved",
-        "started",
-        "ended",
-        "served",
-        "took",
-        "assumed",
-    ]
-)
-_SYMBOL_WORDS = {"%": "percent", "€": "euros", "$": "dollars", "£": "pounds"}
-_ACRONYM_CODES = frozenset(["icao", "iata", "faa", "isbn", "issn", "iso", "fips", "nrhp"])
-DETERMINERS = frozenset(["this", "that", "these", "those", "the", "a", "an", "his", "her", "its"])
-_IRREGULAR_PAST = {
-    "written": "wrote",
-    "sung": "sang",
-    "drawn": "drew",
-    "taken": "took",
-    "shown": "showed",
-    "given": "gave",
-    "chosen": "chose",
-    "driven": "drove",
-    "ridden": "rode",
-    "beaten": "beat",
-    "won": "won",
-    "built": "built",
-    "made": "made",
-    "held": "held",
-    "led": "led",
-    "sold": "sold",
-    "bought": "bought",
-    "run": "ran",
-}
-# a header that is an adjective alone: the noun it qualified is in another row of the header
-_BARE_ADJECTIVES = frozenset(
-    [
-        "current",
-        "original",
-        "former",
-        "previous",
-        "other",
-        "new",
-        "old",
-        "active",
-        "present",
-        "next",
-        "last",
-        "first",
-        "overall",
-        "general",
-        "primary",
-        "starring",
-        "featuring",
-    ]
-)
-_COUNTED_LOSSES = {
-    "dead": "how many died",
-    "deaths": "how many died",
-    "killed": "how many were killed",
-    "wounded": "how many were wounded",
-    "injured": "how many were injured",
-    "casualties": "how many casualties there were",
-}
-# groups of people a column measures something for ("Men", "Women" of a life-expectancy table)
-_GROUPS = frozenset(["men", "women", "male", "female", "males", "females", "boys", "girls"])
-# headers that already name a time: "Length: 2:55" is their length, not "their length time"
-_TIME_NOUNS = frozenset(["time", "times", "length", "duration", "runtime", "running", "lap time"])
 _SCORE = re.compile(r"^\d+\s*[–—-]\s*\d+(?:\s*\(.*\))?$")
-_SCORE_HEADERS = frozenset(["score", "scores", "result", "results", "final", "aggregate", "agg"])
-# a placing beside the key column's ("Second", "Third" of a winners table): another entity of the
-# same race, not a fact about the row's winner
-_PLACINGS = frozenset(
-    ["second", "third", "fourth", "runner-up", "runners-up", "second place", "third place"]
-)
-# participles that qualify the noun after them ("Estimated population", "Installed capacity"):
-# the header is a noun phrase, not a verb
-_ADJECTIVAL = frozenset(
-    [
-        "estimated",
-        "projected",
-        "expected",
-        "reported",
-        "registered",
-        "combined",
-        "adjusted",
-        "confirmed",
-        "licensed",
-        "scheduled",
-        "proposed",
-        "planned",
-        "installed",
-        "rated",
-        "enrolled",
-        "authorized",
-        "authorised",
-    ]
-)
-# a credit named by its craft in film tables ("Direction: Puttanna Kanagal"): the person's role
-_CREDITS = {
-    "direction": "director",
-    "directed": "director",
-    "music direction": "music director",
-    "screenplay": "screenwriter",
-    "cinematography": "cinematographer",
-    "lyrics": "lyricist",
-    "choreography": "choreographer",
-    "editing": "editor",
-}
-# measures given in two units ("Height metres / feet"): the units say how, not what
-_SPELLED_UNITS = frozenset(
-    [
-        "metres",
-        "meters",
-        "metre",
-        "meter",
-        "feet",
-        "foot",
-        "miles",
-        "kilometres",
-        "kilometers",
-        "km",
-        "mi",
-        "m",
-        "ft",
-        "kg",
-        "lb",
-        "lbs",
-        "pounds",
-        "kilograms",
-        "inches",
-        "cm",
-    ]
-)
-# plural nouns of amounts, not of things counted ("Sales: 1,200,000" are their sales)
-_AMOUNTS = frozenset(
-    [
-        *["points", "percent", "dollars", "sales", "earnings", "revenues", "assets", "profits"],
-        *["proceeds", "winnings", "receipts", "savings", "funds", "grosses", "totals"],
-    ]
-)
 _MONTH_DAY = re.compile(
     r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}$|"
     r"^\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?$",
     re.IGNORECASE,
 )
-# a header that is a verb of the row's thing ("Carries" of a bridge, "Serves" of an airport)
-_THIRD_PERSON = {
-    "carries": "what they carry",
-    "crosses": "what they cross",
-    "serves": "what they serve",
-    "connects": "what they connect",
-    "spans": "what they span",
-    "replaces": "what they replace",
-    "replaced": "what they replaced",
-}
-# headers of a seat's changes (every United States Congress article has such tables) and other
-# headers no reader says as "their <header>": what a person asks instead
-_SAID = {
-    "vacator": "who left the seat",
-    "reason for change": "the reason for the change",
-    "reason for vacancy": "the reason for the vacancy",
-    "reason for leaving": "the reason they left",
-    "expected completion": "when they are expected to be completed",
-    "expected opening": "when they are expected to open",
-    "point": "their points",
-    "birth": "when they were born",
-    "death": "when they died",
-    "foundation": "when they were founded",
-    "end of recognition": "when their recognition ended",
-    "year-to-date": "the year-to-date total",  # a running sum beside each row's own amount
-    "year to date": "the year-to-date total",
-    "ytd": "the year-to-date total",
-}
-# acronyms a reader knows without being told; any other capitalised run of three or more letters
-# in a header ("OWGR pts") is an abbreviation the question would leave unexplained
-_KNOWN_ACRONYMS = frozenset(
-    [
-        "NFL",
-        "NBA",
-        "NHL",
-        "MLB",
-        "MLS",
-        "AFL",
-        "NCAA",
-        "PGA",
-        "ATP",
-        "WTA",
-        "UEFA",
-        "FIFA",
-        "IOC",
-        "GDP",
-        "HDI",
-        "GNP",
-        "USA",
-        "UK",
-        "US",
-        "EU",
-        "UN",
-        "NATO",
-        "TV",
-        "BBC",
-        "CEO",
-        "MVP",
-        "IATA",
-        "ICAO",
-        "FAA",
-        "ISBN",
-        "ISSN",
-        "ISO",
-        "FIPS",
-        "NRHP",
-        "UTC",
-    ]
-)
-# facts of a row's event, not of its thing: a tournament in a player's finals has no outcome or
-# opponent of its own ("their outcome" of a tournament), a talk show's guest no co-hosts: "the
-# outcome", "the opponent in the final", "the co-hosts"
-_EVENT_WORDS = frozenset(
-    [
-        *["outcome", "result", "opponent", "opponents", "partner", "partners", "surface"],
-        *["round", "host", "hosts", "co-host", "co-hosts", "role", "roles", "job", "credit"],
-    ]
-)
-# adverbs between a unit and its participle ("Date first opened"): no subject of its own
-_ADVERBS = frozenset(["first", "last", "later", "also", "re", "since", "then", "now"])
-_YEAR_HEADERS = {
-    "year": "the year",
-    "years": "the years",
-    "season": "the season",
-    "date": "the date",
-}
 _ALLOWED = re.compile(r"^[\w\s'’–-]+$")
 # "A / B" headers a person reads as one thing named two ways ("Town/City", "Teams/Clubs",
 # "Class / type"): both heads in one group. Any other pair is two facts in one column
@@ -570,8 +301,8 @@ def phrase_attribute(
     if alternatives is not None:
         return alternatives
     low = [t.lower() for t in tokens]
-    if " ".join(low) in _SAID:
-        return Phrase(_SAID[" ".join(low)])
+    if " ".join(low) in SAID:
+        return Phrase(SAID[" ".join(low)])
     if low in (["name"], ["names"]):
         return Phrase(reason="vague")  # a "Name" beside the key column: the name of whom?
     if any(re.fullmatch(r"\(\s*[\d,.]+\s*\)", t.strip()) for t in texts):
@@ -582,12 +313,12 @@ def phrase_attribute(
         return Phrase(reason="abbreviation")  # "AAB, AP, CO, FN": selectors' codes unexplained
     if low[0] in ("date", "dates") and len(low) == 1 and annotated(texts):
         return Phrase(reason="vague")  # "Date(s): 1735 (completed)": the date of what?
-    if len(low) == 1 and low[0] in _CODED_HEADERS and codes(texts):
+    if len(low) == 1 and low[0] in CODED_HEADERS and codes(texts):
         return Phrase(reason="abbreviation")  # "Type: N.P.P", "Type: CR": codes left unexplained
-    if set(low) & _ROLE_GROUPS and episode_numbers(texts):
+    if set(low) & ROLE_GROUPS and episode_numbers(texts):
         return Phrase(reason="group_header")  # "Main cast: 1–22": a heading over episodes
     scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
-    if scores and (set(low) & _SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
+    if scores and (set(low) & SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
         return Phrase("the score")
     if low == ["years"] and lifespans(texts):
         return Phrase("the years they lived")  # "Years: 1901–1966" of people
@@ -608,10 +339,10 @@ def phrase_attribute(
         return Phrase("the years")  # "Date: 1992-1996" of a series: years, said as years
     if (
         len(tokens) == 1
-        and low[0] in _YEAR_HEADERS
+        and low[0] in YEAR_HEADERS
         and values_are(kinds, {"year", "date", "text", "number"})
     ):
-        return Phrase(_YEAR_HEADERS[low[0]])
+        return Phrase(YEAR_HEADERS[low[0]])
     if len(tokens) == 2 and _SEASON_TOKEN.fullmatch(tokens[0]) and low[1] == "season":
         # "2009-10 season: Premier League National, 1st": where they stood that season
         return Phrase(f"how they did in the {tokens[0]} season")
@@ -623,17 +354,17 @@ def phrase_attribute(
         return Phrase("how far they got")  # "Elimination: Eliminated 8th", "2nd Runner-up"
     if low in _FINISH_HEADERS and finishes(texts):
         return Phrase("where they finished")  # "Place finished: 9th", not "were finished"
-    if len(low) == 2 and low[0] in _DEED_VERBS and low[1] in _DEED_OBJECTS:
+    if len(low) == 2 and low[0] in DEED_VERBS and low[1] in DEED_OBJECTS:
         return Phrase(f"when they {low[0]} the {low[1]}")  # "Held record: 128-1436"
-    if len(tokens) == 1 and low[0] in _ACRONYM_CODES:
+    if len(tokens) == 1 and low[0] in ACRONYM_CODES:
         return Phrase(f"their {tokens[0].upper()} code")
     out: list[str] = []
     for i, (token, lower) in enumerate(zip(tokens, low, strict=True)):
         previous = low[i - 1] if i else ""
         if token == "/":
             out.append("or")  # "Home city/suburb": one or the other
-        elif lower in _SYMBOL_WORDS:
-            out.append(_SYMBOL_WORDS[lower])
+        elif lower in SYMBOL_WORDS:
+            out.append(SYMBOL_WORDS[lower])
         elif previous == "in" and lower in UNIT_WORDS:
             out.append(token)  # "distance in km"
         elif re.fullmatch(r"[^\W\d_]{1,2}[–—-][^\W\d_]{1,2}|\d+(st|nd|rd|th)", lower):
@@ -658,12 +389,12 @@ def phrase_attribute(
             return Phrase(reason="abbreviation")  # "h / a", "P", "W", "F–A"
         elif re.fullmatch(r"[A-Z]{2,5}", token) and len(tokens) == 1:
             return Phrase(reason="abbreviation")  # "UHF", "MSA": a bare acronym explains nothing
-        elif re.fullmatch(r"[A-Z]{3,6}", token) and token not in _KNOWN_ACRONYMS:
+        elif re.fullmatch(r"[A-Z]{3,6}", token) and token not in KNOWN_ACRONYMS:
             return Phrase(reason="abbreviation")  # "OWGR pts": points of what?
         else:
             out.append(token)
     cut = len(out)
-    while cut > 1 and out[cut - 1].lower() in _SPELLED_UNITS | {"or"}:
+    while cut > 1 and out[cut - 1].lower() in SPELLED_UNITS | {"or"}:
         cut -= 1
     if "or" in [w.lower() for w in out[cut:]] and out[cut - 1].lower() != "in":
         out = out[:cut]  # "Height metres / feet" -> "height"
@@ -684,8 +415,8 @@ def phrase_attribute(
     if len(out) == 2 and lowered[1] in ("date", "year") and participle(out[0], True):
         out, lowered = [out[1], out[0]], [lowered[1], lowered[0]]  # "Chartered date"
         text = " ".join(out)
-    notes_first = lowered[0] in _NOTE_WORDS and (len(out) <= 2 or lowered[1] in PREPOSITIONS)
-    if notes_first or lowered[-1] in _NOTE_WORDS:
+    notes_first = lowered[0] in NOTE_WORDS and (len(out) <= 2 or lowered[1] in PREPOSITIONS)
+    if notes_first or lowered[-1] in NOTE_WORDS:
         return Phrase(reason="notes")  # "Notes", "Meaning or notes": remarks, not an attribute
     if " ".join(lowered) in ("other information", "other info", "miscellaneous"):
         return Phrase(reason="notes")
@@ -700,25 +431,25 @@ def phrase_attribute(
         out = [*out[:-1], "in", out[-1]]  # "Area km²" -> "area in km²"
         text = " ".join(out)
     said = " ".join(lowered)
-    if said in _PLACINGS and not values_are(kinds, {"number"}):
+    if said in PLACINGS and not values_are(kinds, {"number"}):
         return Phrase(reason="relative")  # "Second" beside "Overall winner": another entity
-    if said in _CREDITS and values_are(kinds, {"entity", "text"}):
-        return Phrase(f"their {_CREDITS[said]}")  # "Direction" -> "their director"
-    if lowered[0] in _ADJECTIVAL and len(out) >= 2:
+    if said in CREDITS and values_are(kinds, {"entity", "text"}):
+        return Phrase(f"their {CREDITS[said]}")  # "Direction" -> "their director"
+    if lowered[0] in ADJECTIVAL and len(out) >= 2:
         # "Estimated number killed", "Installed capacity": a noun phrase
         return Phrase(f"{'the' if 'number' in lowered else 'their'} {' '.join(lowered)}")
-    if len(out) == 1 and lowered[0] in _RELATIVE:
+    if len(out) == 1 and lowered[0] in RELATIVE:
         return Phrase(reason="relative")  # "their gap": to whom?
-    if len(out) == 1 and lowered[0] in _COUNTED_LOSSES and values_are(kinds, {"number"}):
-        return Phrase(_COUNTED_LOSSES[lowered[0]])  # "Dead: 113"
-    if len(out) == 1 and lowered[0] in _GROUPS:
+    if len(out) == 1 and lowered[0] in COUNTED_LOSSES and values_are(kinds, {"number"}):
+        return Phrase(COUNTED_LOSSES[lowered[0]])  # "Dead: 113"
+    if len(out) == 1 and lowered[0] in GROUPS:
         return Phrase(reason="no_noun")  # "Men ( years )": the men's what?
     if lowered == ["release"] and kinds & {"date", "year"}:
         return Phrase(f"the {'date' if 'date' in kinds else 'year'} they were released")
     if len(out) >= 4 and not set(lowered) & (PREPOSITIONS | {"and", "or", "of", "the"}):
         return Phrase(reason="merged")  # "Runway direction length surface": four headers
-    if len(out) == 1 and lowered[0] in _THIRD_PERSON:
-        return Phrase(_THIRD_PERSON[lowered[0]])  # a bridge's "Carries": what it carries
+    if len(out) == 1 and lowered[0] in THIRD_PERSON:
+        return Phrase(THIRD_PERSON[lowered[0]])  # a bridge's "Carries": what it carries
     if lowered in (["tons"], ["tonnes"], ["grt"], ["tonnage"]):
         return Phrase("their tonnage")  # "Tons: 1,200" of a ship
     if (
@@ -728,11 +459,11 @@ def phrase_attribute(
         return Phrase(reason="vague")  # "Dates: 1913 built 1975 NRHP-listed", "UNESCO data"
     if lowered in (["notability"], ["notable", "for"], ["known", "for"]):
         return Phrase("what they are known for")  # "Notability: Actor"
-    if len(out) == 1 and lowered[0] in _BARE_ADJECTIVES:
+    if len(out) == 1 and lowered[0] in BARE_ADJECTIVES:
         return Phrase(reason="no_noun")  # "Current" (drivers, in a table by nationality)
     if (
         len(out) == 1
-        and lowered[0] not in _TIME_NOUNS
+        and lowered[0] not in TIME_NOUNS
         and texts
         and 5 * sum(bool(_CLOCK.match(t.strip())) for t in texts) >= 4 * len(texts)
     ):
@@ -748,14 +479,14 @@ def phrase_attribute(
         bool(YEAR.fullmatch(t.strip())) for t in texts
     ) > len(texts):
         return Phrase("the year they were completed")  # "Completion: 2022" of a tower
-    if len(out) <= 2 and lowered[-1] in _ROLE_COUNTS and values_are(kinds, {"number"}):
+    if len(out) <= 2 and lowered[-1] in ROLE_COUNTS and values_are(kinds, {"number"}):
         if lowered == ["winners"]:
             return Phrase("how many times they won")
         return Phrase(f"how many times they were {' '.join(lowered)}")  # "Runners-up: 2"
     dated = values_are(kinds, {"year", "date", "number", "text"})
     unit = "date" if "date" in kinds else "year"  # "Took office: January 1, 1854" is a date
-    if len(out) == 1 and lowered[0] in _SPAN_WORDS and dated:
-        return Phrase(_SPAN_WORDS[lowered[0]].replace("the year", f"the {unit}"))  # "Start"
+    if len(out) == 1 and lowered[0] in SPAN_WORDS and dated:
+        return Phrase(SPAN_WORDS[lowered[0]].replace("the year", f"the {unit}"))  # "Start"
     if out[0].lower() in PREPOSITIONS and len(out) >= 2:
         return Phrase(reason="preposition")  # "To club", "From": which way?
     verb_first = (
@@ -763,7 +494,7 @@ def phrase_attribute(
         and lowered[-1] != "by"  # "Succeeded by": who succeeded them
         and bool(re.fullmatch(r"[a-z]{3,}ed", lowered[0]))
     )
-    if lowered[0] in _PAST_VERBS or (verb_first and lowered[0] not in NOT_PARTICIPLES):
+    if lowered[0] in PAST_VERBS or (verb_first and lowered[0] not in NOT_PARTICIPLES):
         if not dated or not dates_in(kinds, texts):
             return Phrase(reason="verb")  # "Spoofed title: Alias" gives no time
         return Phrase(f"the {unit} they {text[0].lower()}{text[1:]}")  # "Began operation"
@@ -771,7 +502,7 @@ def phrase_attribute(
         return Phrase(f"how many were {lowered[1]}")  # "Number built", "Total produced"
     if (
         len(out) == 2
-        and lowered[0] not in _UNITS
+        and lowered[0] not in UNITS
         and participle(out[1], False)
         and lowered[0].endswith("s")
     ):
@@ -780,13 +511,13 @@ def phrase_attribute(
         return Phrase(f"the {lowered[0]} they {lowered[1]}")  # "Offices held", "Titles won"
     if (
         len(out) == 2
-        and lowered[0] not in _UNITS | _ADVERBS
+        and lowered[0] not in UNITS | ADVERBS
         and not lowered[0].endswith("s")
         and participle(out[1], False)
         and lowered[1] not in WHERE_PARTICIPLES
         and not values_are(kinds, {"year", "date", "number"})
     ):
-        verb = _IRREGULAR_PAST.get(lowered[1], lowered[1])
+        verb = IRREGULAR_PAST.get(lowered[1], lowered[1])
         return Phrase(f"the {lowered[0]} they {verb}")  # "Position played", "Team represented"
     if (
         len(out) == 1 and re.fullmatch(r"[a-z]{3,}ed", lowered[0]) and not participle(out[0], False)
@@ -794,13 +525,13 @@ def phrase_attribute(
         return Phrase(f"when they were {lowered[0]}")  # "Killed", "Designated"
     if len(out) >= 2 and out[-1].lower() == "by" and participle(out[-2], True):
         verb = out[-2].lower()
-        past = _IRREGULAR_PAST.get(verb, verb)
+        past = IRREGULAR_PAST.get(verb, verb)
         return Phrase(f"who {past} them") if len(out) == 2 else Phrase(reason="preposition")
     if out[-1].lower() in PREPOSITIONS:
         return Phrase(reason="preposition")  # "Moving from", "For", "Against"
     if (
         len(out) >= 2
-        and lowered[0] not in _UNITS
+        and lowered[0] not in UNITS
         and re.fullmatch(r"[a-z]{3,}ed", lowered[-1])
         and lowered[-1] not in NOT_PARTICIPLES
         and not participle(out[-1], False)
@@ -820,7 +551,7 @@ def phrase_attribute(
     if counted:
         return Phrase(_recased(counted, out))
     phrase = attribute_phrase(text, kinds)
-    if phrase.startswith("their ") and lowered[0] in _EVENT_WORDS:
+    if phrase.startswith("their ") and lowered[0] in EVENT_WORDS:
         # "the outcome", "the opponent in the final"
         phrase = "the " + phrase.removeprefix("their ")
     shown = phrase.split()
@@ -848,10 +579,10 @@ def _alternatives(tokens: list[str]) -> Phrase | None:
             parts[-1].append(token.lower())
     if any(len(part) == 1 and len(part[0]) <= 2 for part in parts):
         return None  # "h / a": abbreviations, said as such later
-    if any(set(part) & _NOTE_WORDS for part in parts):
+    if any(set(part) & NOTE_WORDS for part in parts):
         return Phrase(reason="notes")  # "Notes/Mission", "Fee/Notes"
     heads = {singular(part[-1]) for part in parts if part}
-    if all(part and part[-1] in _SPELLED_UNITS for part in parts[1:]):
+    if all(part and part[-1] in SPELLED_UNITS for part in parts[1:]):
         return None  # "Height metres / feet": the units are cut later
     if len(heads) < 2 or any(heads <= group for group in _ALTERNATIVES):
         return None
@@ -869,47 +600,13 @@ def _subject_of_participle(out: list[str], kinds: set[str]) -> Phrase | None:
     if len(rest) < 2 or not participle(rest[-1], bool(unit)) or rest[-1] in ACTIVE:
         return None
     nouns = rest[:-1]
-    if rest[-1] in WHERE_PARTICIPLES or all(w in _ADVERBS or w.endswith("ly") for w in nouns):
+    if rest[-1] in WHERE_PARTICIPLES or all(w in ADVERBS or w.endswith("ly") for w in nouns):
         return None
     if not kinds & {"year", "date"}:
         return Phrase(reason="verb")  # "Current route formed: Interstate 5": of what?
     be = "were" if nouns[-1].endswith("s") and not nouns[-1].endswith("ss") else "was"
     when = unit or ("date" if "date" in kinds else "year")
     return Phrase(f"the {when} the {' '.join(nouns)} {be} {rest[-1]}")
-
-
-# nouns a header may give in the singular for a count of them ("Match: 127", "Goal: 13")
-_COUNT_NOUNS = frozenset(
-    [
-        "goal",
-        "match",
-        "game",
-        "appearance",
-        "cap",
-        "win",
-        "loss",
-        "draw",
-        "assist",
-        "try",
-        "wicket",
-        "episode",
-        "seat",
-        "floor",
-        "member",
-        "passenger",
-        "visitor",
-        "student",
-        "employee",
-    ]
-)
-
-
-_CODED_HEADERS = frozenset(["type", "types", "status", "category", "kind", "map", "key"])
-
-
-# headings over a group of roles ("Main cast", "Recurring cast", "Starring"): in a table of a
-# series' actors the column under them holds the episodes each one is in, not cast members
-_ROLE_GROUPS = frozenset(["cast", "starring", "recurring", "guest", "guests"])
 
 
 def _population(lowered: list[str], kinds: set[str]) -> str:
@@ -955,40 +652,17 @@ def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:
     if "in" in lowered or "of" in lowered:
         return ""
     words = lowered[:-1] if len(lowered) >= 2 and lowered[-1] == "available" else lowered
-    if len(words) <= 2 and words[-1] in _COUNT_NOUNS and not sequence(texts):
+    if len(words) <= 2 and words[-1] in COUNT_NOUNS and not sequence(texts):
         words = [*words[:-1], plural(words[-1])]  # "Goal: 13" of a player: his goals
         lowered = words
     last = words[-1]
     if len(words) > 3 or not re.fullmatch(r"[a-z'’-]{3,}s", last) or last.endswith("ss"):
         return ""
-    if last in UNIT_WORDS | _SPELLED_UNITS | _AMOUNTS:
+    if last in UNIT_WORDS | SPELLED_UNITS | AMOUNTS:
         return ""
     if lowered[0] == "total" and len(lowered) >= 2:
         return f"the total number of {' '.join(lowered[1:])}"  # "Total passengers"
     return f"the number of {' '.join(lowered)}"
-
-
-# nouns that are plural only: one value is still "are" ("whose contents are 6 gold torcs")
-_PLURAL_ONLY = frozenset(
-    [
-        "contents",
-        "headquarters",
-        "lyrics",
-        "remains",
-        "arms",
-        "earnings",
-        "goods",
-        "premises",
-        "species",
-        "series",
-        "means",
-        "news",
-        "colours",
-        "colors",
-        "clothes",
-        "surroundings",
-    ]
-)
 
 
 def condition_phrase(name: str, value: str, value_kind: str) -> str:
@@ -1012,7 +686,7 @@ def condition_phrase(name: str, value: str, value_kind: str) -> str:
         if last in PREPOSITIONS:
             return f'whose "{words}" column reads {value}'
         one = not re.search(r",| and | & |/", value)
-        if one and singular(last) != last and last not in _PLURAL_ONLY:
+        if one and singular(last) != last and last not in PLURAL_ONLY:
             # "Acronyms: IFAD" names one: "whose acronym is IFAD", not "whose acronyms are"
             words = " ".join([*words.split()[:-1], singular(words.split()[-1])])
             last = singular(last)

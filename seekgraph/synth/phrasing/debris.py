@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from seekgraph.synth.phrasing.attributes import ABBREVIATIONS, DETERMINERS
+from seekgraph.synth.phrasing.attribute_words import ABBREVIATIONS, DETERMINERS
 from seekgraph.synth.phrasing.headers import UNIT_WORDS
 
 _SHORT_WORDS = frozenset(["of", "in", "by", "to", "at", "on", "or", "as", "tv", "uk", "us"])
