@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
+from seekgraph.common.text import normalize
 from seekgraph.synth.ingest.records import Cell, PageRecord, RawTable, Unreadable, wiki_id
 
 # words that say what kind of club a name is, not which one ("F.C.", "SC", "FK")
@@ -48,9 +48,8 @@ def name_words(title: str) -> frozenset[str]:
     """The words that tell a title's thing apart: folded, without disambiguator, dots or club
     words ("Khánh Hòa FC" and "Khatoco Khánh Hòa F.C." → {khanh, hoa} and {khatoco, khanh,
     hoa})."""
-    text = unicodedata.normalize("NFKD", _PARENTHESES.sub(" ", title.replace("_", " ")))
-    folded = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    return frozenset(w for w in _WORD.findall(folded.replace(".", "")) if w not in _CLUB_WORDS)
+    words = normalize(_PARENTHESES.sub(" ", title).replace(".", "")).split()
+    return frozenset(w for w in words if w not in _CLUB_WORDS)
 
 
 def same_name(a: str, b: str) -> bool:
@@ -135,18 +134,28 @@ class LinkResolver:
         links = [link for row in table.rows for cell in row for link in cell.links]
         if not any(link in self.same_page or _season_link(link) for link in links):
             return table
+        pages = [
+            [[self.page_of(link, cell) for link in cell.links] for cell in row]
+            for row in table.rows
+        ]
         rows_of: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
         for r, row in enumerate(table.rows):
-            for cell in row:
-                for link in cell.links:
-                    rows_of[self.page_of(link, cell)][link].add(r)
+            for cell, cell_pages in zip(row, pages[r], strict=True):
+                for link, page in zip(cell.links, cell_pages, strict=True):
+                    rows_of[page][link].add(r)
         apart = {
             link
             for links in rows_of.values()
             if len(links) > 1 and len(set().union(*links.values())) > 1
             for link in links
         }
-        rows = [[self._resolved_cell(cell, apart) for cell in row] for row in table.rows]
+        rows = [
+            [
+                _resolved_cell(cell, cell_pages, apart)
+                for cell, cell_pages in zip(row, row_pages, strict=True)
+            ]
+            for row, row_pages in zip(table.rows, pages, strict=True)
+        ]
         changed = sum(
             new.links != old.links
             for new_row, old_row in zip(rows, table.rows, strict=True)
@@ -157,21 +166,25 @@ class LinkResolver:
         self.resolved += changed
         return replace(table, rows=rows)
 
-    def _resolved_cell(self, cell: Cell, apart: set[str]) -> Cell:
-        links: list[str] = []
-        for link in cell.links:
-            page = link if link in apart else self.page_of(link, cell)
-            if page != link and (page in cell.links or page in links):
-                continue  # another link of the cell names it
-            links.append(page)
-        return Cell(cell.text, tuple(links))
-
     def resolve_all(
         self, items: Iterable[RawTable | Unreadable]
     ) -> Iterator[RawTable | Unreadable]:
         """`resolve` each table read; unreadable records pass as they are."""
         for item in items:
             yield self.resolve(item) if isinstance(item, RawTable) else item
+
+
+def _resolved_cell(cell: Cell, pages: list[str], apart: set[str]) -> Cell:
+    """`cell` with each link replaced by its page (`pages`, in link order), except a link the
+    table lists apart; a link that comes to name what another link of the cell names is
+    dropped."""
+    links: list[str] = []
+    for link, page in zip(cell.links, pages, strict=True):
+        page = link if link in apart else page
+        if page != link and (page in cell.links or page in links):
+            continue  # another link of the cell names it
+        links.append(page)
+    return Cell(cell.text, tuple(links))
 
 
 def _title_rank(title: str, opening: str, page_id: str) -> tuple[float, float, int, str]:

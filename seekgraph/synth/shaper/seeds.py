@@ -38,6 +38,7 @@ from seekgraph.synth.shaper.kp import (
     TARGET,
     Const,
     KPTask,
+    RelationSpec,
     ShaperError,
     Triple,
     Var,
@@ -267,29 +268,39 @@ def variable_kinds(ops: GraphOps, task: KPTask, answer: set[str]) -> dict[Var, t
     for var in task.variables():
         values = answer if var.is_target else ops.answer_of(retarget(task, var))
         hint: tuple[str, str] | None = None
-        for t in task.triples:
-            spec = parse_relation(t.relation)
-            if spec.kind != "fact":
-                continue
-            keyed = (t.subject == var) != spec.inverse  # var is the row's entity
-            if t.subject == var or var in t.objects:
-                if keyed and spec.table:
-                    hint = entity_kind(ops.key_header(spec.table), None)
-                    name = ops.table_name(spec.table) if hint == ("title", "titles") else None
-                    if name is not None:
-                        # a filmography's "Title": its section or article says what the
-                        # titles are ("Films -- 2013" lists films)
-                        hint = section_kind(name.section) or title_kind(name.title) or hint
-                elif not keyed:
-                    words = relation_words(spec.name)
-                    hint = (words, plural(words))
-                break
+        place = next((p for t in task.triples if (p := _fact_place(t, var))), None)
+        if place is not None:
+            spec, keyed = place
+            if keyed and spec.table:
+                hint = _key_kind(ops, spec.table)
+            elif not keyed:
+                words = relation_words(spec.name)
+                hint = (words, plural(words))
         kind = answers_kind(ops.page_kinds(sorted(values)), hint)
         if kind.named:
             kinds[var] = (kind.singular, kind.plural)
         elif hint is not None and hint != GENERIC_KIND:
             kinds[var] = hint
     return kinds
+
+
+def _fact_place(triple: Triple, var: Var) -> tuple[RelationSpec, bool] | None:
+    """(the relation, whether `var` is the row's entity) when `triple` is a table or page fact
+    that mentions `var`; None otherwise (a page link, or another variable's triple)."""
+    spec = parse_relation(triple.relation)
+    if spec.kind != "fact" or not (triple.subject == var or var in triple.objects):
+        return None
+    return spec, (triple.subject == var) != spec.inverse
+
+
+def _key_kind(ops: GraphOps, table_id: str) -> tuple[str, str]:
+    """What a table's key column lists, by its header; a filmography's "Title" by its section
+    or article ("Films -- 2013" lists films)."""
+    kind = entity_kind(ops.key_header(table_id), None)
+    name = ops.table_name(table_id) if kind == ("title", "titles") else None
+    if name is None:
+        return kind
+    return section_kind(name.section) or title_kind(name.title) or kind
 
 
 def _row_of_a_table(task: KPTask, var: Var) -> bool:
@@ -300,12 +311,8 @@ def _row_of_a_table(task: KPTask, var: Var) -> bool:
     >>> _row_of_a_table(t, Var("?")), _row_of_a_table(t, Var("V@A"))
     (False, True)
     """
-    for t in task.triples:
-        spec = parse_relation(t.relation)
-        mentioned = t.subject == var or var in t.objects
-        if mentioned and spec.kind == "fact" and spec.table and (t.subject == var) != spec.inverse:
-            return True
-    return False
+    places = (_fact_place(t, var) for t in task.triples)
+    return any(p is not None and p[1] and bool(p[0].table) for p in places)
 
 
 def finish_task(ops: GraphOps, task: KPTask, answer: set[str]) -> KPTask:
