@@ -1,19 +1,15 @@
-"""Reading one cell right (synth.ingest.cells) on cells the way other table corpora write them:
-flag icons, several entities per cell, summary and placeholder rows, disambiguated titles."""
+"""Reading one cell right (synth.ingest.cells, cell_links, cell_lists, key_cells) on cells the
+way other table corpora write them: flag icons, several entities per cell, summary and
+placeholder rows, disambiguated titles."""
 
 from __future__ import annotations
 
 import pytest
 
-from seekgraph.synth.ingest.cells import (
-    display_name,
-    is_placeholder,
-    key_links,
-    key_rejection,
-    key_text,
-    listed_links,
-    named_links,
-)
+from seekgraph.synth.ingest.cell_links import named_links
+from seekgraph.synth.ingest.cell_lists import listed_links
+from seekgraph.synth.ingest.cells import display_name, is_placeholder
+from seekgraph.synth.ingest.key_cells import key_links, key_rejection, key_text
 from seekgraph.synth.ingest.records import Cell
 
 
@@ -105,7 +101,7 @@ def test_placeholder_phrases_in_key_cells(text: str, reason: str | None) -> None
 
 
 def test_a_phrase_that_mentions_entities_is_a_value() -> None:
-    from seekgraph.synth.ingest.cells import mentions_only
+    from seekgraph.synth.ingest.cell_links import mentions_only
 
     assert mentions_only(Cell("Scrapped at Jiangyin in 2009 after a fire", ("/wiki/Jiangyin",)))
     assert mentions_only(

@@ -11,22 +11,16 @@ import pytest
 
 from bench.ottqa_sample import is_heldout
 from seekgraph.graphdb import cypher
-from seekgraph.synth.ingest.cells import (
-    holds_several,
-    is_placeholder,
-    joins_names,
-    key_links,
-    listed_links,
-    named_links,
-    names_other,
-    run_on_name,
-    unlinked_name,
-)
+from seekgraph.synth.ingest.cell_links import named_links, names_other
+from seekgraph.synth.ingest.cell_lists import holds_several, joins_names, listed_links, run_on_name
+from seekgraph.synth.ingest.cells import is_placeholder, unlinked_name
 from seekgraph.synth.ingest.clean import table_context
 from seekgraph.synth.ingest.config import IngestConfig
+from seekgraph.synth.ingest.key_cells import key_links
 from seekgraph.synth.ingest.readers import read_ottqa
 from seekgraph.synth.ingest.records import RawTable
-from seekgraph.synth.ingest.tables import ingest_tables, usual_words
+from seekgraph.synth.ingest.table_parts import usual_words
+from seekgraph.synth.ingest.tables import ingest_tables
 from seekgraph.synth.ingest.values import clean_text
 from seekgraph.synth.keycolumn import choose_key_column, is_literal
 from seekgraph.synth.leaper.common import LeaperConfig, Target, TaskRecord, write_tasks

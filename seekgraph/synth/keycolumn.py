@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from seekgraph.synth.ingest.cells import holds_several, names_group
+from seekgraph.synth.ingest.cell_lists import holds_several, names_group
 from seekgraph.synth.ingest.records import Cell
 from seekgraph.synth.ingest.values import typed_value
 

@@ -34,14 +34,14 @@ name as its reason, and counted in the stage report):
 - ``key_not_entity``: most key cells of a task's table are records, scores, dates or numbers
   (`seekgraph.synth.keycolumn.is_literal`), not things the table lists;
 - ``one_thing_split``: a key cell naming one thing was split into several answers
-  (`seekgraph.synth.ingest.cells.lists_several` says it does not list several);
+  (`seekgraph.synth.ingest.cell_lists.lists_several` says it does not list several);
 - ``value_of_other``: a gold value is a linked page about something else (a season page, "X at
   the Y Games"), a hidden sort key ("2009.1 2009") or a tie marker ("=20");
 - ``rows_merged``: an answer spans several rows of one of its tables and its asked values no
   longer line up row by row (lists of different lengths) and the record does not give them
   row by row (``rows``); one row in each table of a Union family is no merge.
 - ``names_glued``: a key cell of one of its tables runs several people's names together with
-  some unlinked (a relay team; `seekgraph.synth.ingest.cells.glued_names`): those members
+  some unlinked (a relay team; `seekgraph.synth.ingest.cell_lists.glued_names`): those members
   cannot be listed apart, so the task's list cannot be given right;
 - ``ambiguous_table``: a WebLeaper question names a table by words (title, section or, without
   one, columns: `seekgraph.synth.phrasing.tables.TableRef`) that name another table of the
@@ -69,14 +69,9 @@ from seekgraph.common.answers import gold_records
 from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport, save_rejections
-from seekgraph.synth.ingest.cells import (
-    BLANK_KEYS,
-    PLACEHOLDER_STARTS,
-    SUMMARY_WORDS,
-    glued_names,
-    lists_several,
-    median_words,
-)
+from seekgraph.synth.ingest.cell_lists import glued_names, lists_several, median_words
+from seekgraph.synth.ingest.cells import BLANK_KEYS
+from seekgraph.synth.ingest.key_cells import PLACEHOLDER_STARTS, SUMMARY_WORDS
 from seekgraph.synth.keycolumn import is_literal
 from seekgraph.synth.kinds import kind_fits, section_kind, title_kind
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of

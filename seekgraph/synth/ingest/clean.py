@@ -15,8 +15,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from seekgraph.synth.ingest.cells import key_links, key_rejection
 from seekgraph.synth.ingest.config import IngestConfig
+from seekgraph.synth.ingest.key_cells import key_links, key_rejection
 from seekgraph.synth.ingest.records import Cell, RawTable
 from seekgraph.synth.keycolumn import ColumnStats, choose_key_column
 
@@ -26,7 +26,7 @@ class Verdict:
     """A cleaning decision: `reason` is None for a kept table, which then has a `key`.
 
     `dropped` lists the rows of a kept table whose key cell names no entity of the table
-    (``(row index, reason, key text)``; reasons from `cells.key_rejection`).
+    (``(row index, reason, key text)``; reasons from `key_cells.key_rejection`).
     """
 
     reason: str | None

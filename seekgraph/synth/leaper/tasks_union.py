@@ -37,7 +37,7 @@ import neo4j
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
-from seekgraph.synth.ingest.tables import UNLINKED
+from seekgraph.synth.ingest.unlinked import UNLINKED
 from seekgraph.synth.leaper.bicliques import Biclique, maximal_bicliques_cypher_groups
 from seekgraph.synth.leaper.common import (
     LeaperConfig,

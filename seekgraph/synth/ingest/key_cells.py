@@ -1,0 +1,346 @@
+"""What a key cell's row is about: the entities its links name, an unlinked name when they
+name something the row's thing is named after or stands near, or no entity at all (a summary
+row, a placeholder, prose).
+
+Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora):
+
+- **Several entities in one cell** keep every named link, in order (one anchor each when the
+  cell is in the key column), except, in a key cell, links named only inside parentheses
+  (``Against All Odds (with Mariah Carey)`` lists the song; Mariah Carey is a guest).
+- **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a
+  summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
+  without an entity (``blank_key``); a key cell of more than 15 words is prose, not a name
+  (``prose_key``). All are rejected with their reason. The same placeholders
+  in an attribute cell are no value at all (`cells.is_placeholder`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from seekgraph.synth.ingest.cell_links import named_links, names_link
+from seekgraph.synth.ingest.cell_lists import joins_names, listed_links
+from seekgraph.synth.ingest.cells import (
+    STOP_WORDS,
+    WORD_PATTERN,
+    before_script,
+    content_words,
+    fold_text,
+    folded_words,
+    is_placeholder,
+    link_title_words,
+    outside_parentheses,
+    strip_disambiguator,
+    unlinked_name,
+)
+from seekgraph.synth.ingest.records import Cell, title_from_id
+
+SUMMARY_WORDS = frozenset(
+    [
+        "total",
+        "totals",
+        "sum",
+        "average",
+        "averages",
+        "mean",
+        "overall",
+        "subtotal",
+        "aggregate",
+    ]
+)
+MAX_KEY_WORDS = 15
+# a key cell starting with one of these says there is no entity ("None selected", "Vacant seat")
+PLACEHOLDER_STARTS = frozenset(["none", "n/a", "tba", "tbd", "vacant", "unknown"])
+
+
+def key_text(cell: Cell) -> str:
+    """The text an unlinked key cell's entity is named from: the leading name when links name
+    only what follows it (`led_by_name`), else the whole cell."""
+    return led_by_name(cell.text, named_links(cell)) or cell.text
+
+
+def _mentioned_in_a_name(text: str, links: Sequence[str]) -> bool:
+    """A key cell of three or more words whose last word is a thing's head noun ("Graves",
+    "Site", "Memorial", "Pack") that no link's title holds: the links are things its name
+    mentions ("Itō Clan Graves" linking "Itō clan", "Grand Theft Auto Double Pack" linking the
+    game), and the row's thing is the cell's own name."""
+    latin = outside_parentheses(before_script(text))
+    words = [w for w in content_words(latin) if not w.isdigit() and w not in _SUFFIXES]
+    if len(words) < 3:
+        return False
+    named: set[str] = set()
+    for link in links:
+        named |= link_title_words(link)
+    return words[-1] in _THING_HEADS and words[-1] not in named
+
+
+_OF = re.compile(r"^(.+?)\s+of\s+(.+)$", re.IGNORECASE)
+# what a place or a marker is of someone or something ("Birthplace and Childhood Home of ...")
+_OF_HEADS = frozenset(
+    [
+        "birthplace",
+        "home",
+        "homestead",
+        "boyhood",
+        "childhood",
+        "hall",
+        "court",
+        "office",
+        "farm",
+        "cabin",
+        "mansion",
+        "estate",
+        "museum",
+        "marker",
+        "plaque",
+        "headquarters",
+    ]
+)
+
+
+def named_after(text: str, links: Sequence[str]) -> bool:
+    """A key cell "<thing> of <name>" whose links name only what follows "of": the row's
+    thing is the house, grave or marker the cell names, not the person or place it is of.
+
+    >>> named_after("Birthplace and Childhood Home of Col. Harland Sanders", ["/wiki/Colonel_Sanders"])
+    True
+    >>> named_after("Tomb of Cyrus", ["/wiki/Cyrus_the_Great"])
+    True
+    >>> named_after("House of Commons", ["/wiki/House_of_Commons"])
+    False
+    >>> named_after("University of Cambridge", ["/wiki/Cambridge"])
+    False
+    """
+    match = _OF.match(" ".join(outside_parentheses(text).split()))
+    if not match or not links:
+        return False
+    thing = {w for w in content_words(match.group(1)) if not w.isdigit()}
+    if not thing & (_THING_HEADS | _OF_HEADS):
+        return False
+    return not any(thing & link_title_words(link) for link in links)
+
+
+_SUFFIXES = frozenset(["jr", "sr", "ii", "iii", "iv"])
+# head nouns of a name that make it a thing of its own beside what it is named after
+_THING_HEADS = frozenset(
+    [
+        "grave",
+        "graves",
+        "tomb",
+        "tombs",
+        "site",
+        "sites",
+        "ruins",
+        "memorial",
+        "monument",
+        "statue",
+        "house",
+        "residence",
+        "apartment",
+        "building",
+        "tower",
+        "station",
+        "bridge",
+        "castle",
+        "mound",
+        "gate",
+        "temple",
+        "shrine",
+        "pack",
+        "edition",
+        "soundtrack",
+        "award",
+        "prize",
+        "trophy",
+        "stadium",
+        "park",
+        "cemetery",
+        "cemeteries",
+        "chapel",
+        "mill",
+        "mills",
+        "lighthouse",
+        "hospital",
+        "museum",
+        "library",
+        "airport",
+        "case",
+        "murder",
+        "murders",
+        "affair",
+        "trial",
+        "scandal",
+    ]
+)
+
+
+_LEAD = re.compile(r"^\s*([^()]+?)\s*\(([^()]{1,40})\)\s*([^()]+)$")
+
+
+def led_by_name(text: str, links: Sequence[str]) -> str:
+    """The name that leads a key cell when its links name only what follows a parenthesis
+    ("Molière Gène (GLP) Anse-Bertrand" linking the rider's home town): the row's thing is the
+    leading name, unlinked; '' for any other cell.
+
+    >>> led_by_name("Molière Gène (GLP) Anse-Bertrand", ["/wiki/Anse-Bertrand"])
+    'Molière Gène'
+    >>> led_by_name("Flober Peña (COL)", ["/wiki/Flober_Peña"])
+    ''
+    """
+    match = _LEAD.match(" ".join(text.split()))
+    if not match or not links:
+        return ""
+    lead, tail = match.group(1), match.group(3)
+    words = WORD_PATTERN.findall(lead)
+    if len(words) < 2 or not all(w[:1].isupper() for w in words if fold_text(w) not in STOP_WORDS):
+        return ""
+    if any(names_link(lead, link) for link in links):
+        return ""
+    return lead if all(names_link(tail, link) for link in links) else ""
+
+
+# words after a name that keep it the same thing: suffixes, honorifics' tails, company forms
+_SAME_TAILS = frozenset(
+    [
+        "jr",
+        "sr",
+        "ii",
+        "iii",
+        "iv",
+        "v",
+        "vi",
+        "fc",
+        "f",
+        "c",
+        "afc",
+        "cf",
+        "sc",
+        "ac",
+        "inc",
+        "ltd",
+        "plc",
+        "co",
+        "corp",
+        "llc",
+        "gmbh",
+        "ag",
+        "sa",
+        "bv",
+        "the",
+        "mp",
+        "qc",
+        "kc",
+        "obe",
+        "mbe",
+        "cbe",
+        "kbe",
+        "dbe",
+        "gbe",
+        "vc",
+    ]
+)
+
+
+def extends_title(text: str, links: Sequence[str]) -> bool:
+    """A key cell that is its one link's title and more capitalised words after it ("Asda
+    Magazine" linking Asda, "Waitrose Kitchen" linking Waitrose, "Lake Tahoe Dam" linking the
+    lake): the row's thing is named after the page, not the page. Suffixes and company forms
+    ("Jr.", "F.C.", "Ltd") keep it the page's.
+
+    >>> extends_title("Asda Magazine", ["/wiki/Asda"]), extends_title("Asda", ["/wiki/Asda"])
+    (True, False)
+    >>> extends_title("Ken Griffey Jr.", ["/wiki/Ken_Griffey"])
+    False
+    >>> extends_title("Little Island, Cork", ["/wiki/Little_Island,_Cork"])
+    False
+    """
+    if len(links) != 1:
+        return False
+    shown = outside_parentheses(text)
+    page = strip_disambiguator(title_from_id(links[0]))
+    title, whole = folded_words(page.split(",")[0]), set(folded_words(page))
+    words = folded_words(shown)
+    if not title or len(words) <= len(title) or words[: len(title)] != title:
+        return False
+    tail = [w for w in WORD_PATTERN.findall(shown)[len(title) :] if fold_text(w) not in whole]
+    return any(w[:1].isupper() and fold_text(w) not in _SAME_TAILS for w in tail)
+
+
+_NEAR = re.compile(r"^(.+?)\s+(?:near|outside|close to)\s+(.+)$", re.IGNORECASE)
+
+
+def near_place(text: str, links: Sequence[str]) -> bool:
+    """A key cell "<site> near <place>" whose links name only the place: the row's thing is
+    the site.
+
+    >>> near_place("Killoteran near Waterford", ["/wiki/Waterford"])
+    True
+    >>> near_place("Battle of Pea Ridge", ["/wiki/Battle_of_Pea_Ridge"])
+    False
+    """
+    match = _NEAR.match(" ".join(outside_parentheses(text).split()))
+    if not match or not links:
+        return False
+    site, place = match.group(1), match.group(2)
+    return all(names_link(place, x) and not names_link(site, x) for x in links)
+
+
+def key_links(cell: Cell) -> tuple[str, ...]:
+    """The entities a key cell lists: its named links, without those it names only in
+    parentheses (``Back at One (with Lulu)`` lists the song, not Lulu). When every link is in
+    parentheses and text stands outside them (``Sharpshooters (Cass Phang)``), or when a dash
+    joins names no link names whole (``Seattle - Tacoma``, `joins_names`), the cell lists
+    that unlinked text: the result is empty and the row gets an unlinked entity."""
+    named = named_links(cell)
+    if not named:
+        return named
+    if joins_names(cell.text, named):
+        return ()
+    if all(fold_text(title_from_id(link)).startswith("list of ") for link in named):
+        return ()  # "Phoenix Suns" linking "List of Phoenix Suns seasons": the team, unlinked
+    if _mentioned_in_a_name(cell.text, named):
+        return ()  # "Bakumatsu Loyalists' Graves" linking "Bakumatsu": the graves, unlinked
+    if named_after(cell.text, named):
+        return ()  # "Birthplace of Col. Harland Sanders" linking the man: the house, unlinked
+    if led_by_name(cell.text, named):
+        return ()  # "Molière Gène (GLP) Anse-Bertrand": the rider, not his home town
+    if near_place(cell.text, named):
+        return ()  # "Killoteran near Waterford" linking the city: the mill site, unlinked
+    if extends_title(cell.text, named):
+        return ()  # "Asda Magazine" linking the supermarket: the magazine, unlinked
+    outside = outside_parentheses(cell.text)
+    main = tuple(link for link in named if names_link(outside, link))
+    if main:
+        return listed_links(cell, main)
+    return () if folded_words(outside) else named
+
+
+def key_rejection(cell: Cell) -> str | None:
+    """``summary_row`` or ``blank_key`` when a key cell holds no entity of the table, else None."""
+    text = " ".join(cell.text.split()).strip()
+    if not cell.links and is_placeholder(text):
+        return "blank_key"
+    # an unlinked name is counted without its original script and reading ("Ōsumi Kokubun-ji
+    # and Miyatagaoka Tile Kiln Sites 大隅国分寺 跡附... Ōsumi Kokubunji ato ...": one site)
+    if len(folded_words(text if cell.links else unlinked_name(text))) > MAX_KEY_WORDS:
+        return "prose_key"  # a sentence or a track list names no one entity
+    first = fold_text(text).split()[0] if text else ""
+    if (
+        cell.links
+        and first in SUMMARY_WORDS
+        and not fold_text(title_from_id(cell.links[0])).startswith(first)
+    ):
+        return "summary_row"  # "Total Berlin" linking Berlin: the sum of the rows above
+    if cell.links:
+        return None  # a linked cell names its entity ("Average White Band", "Total Drama")
+    if first in PLACEHOLDER_STARTS:
+        return "blank_key"
+    words = folded_words(text)
+    if words[:2] in (["grand", "total"], ["grand", "totals"]):
+        return "summary_row"
+    if words and words[0] in SUMMARY_WORDS and len(words) <= 3:
+        return "summary_row"
+    if words in (["all"], ["combined"], ["others"], ["other"]):
+        return "summary_row"
+    return None

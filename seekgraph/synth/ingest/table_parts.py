@@ -1,0 +1,320 @@
+"""The parts of kept tables as the parameter rows of the ingest Cypher files: columns, rows
+and their anchors, cells (linked cells → `Entity` keyed by link target, others → typed
+`Value`), FACT edges named by the header's current relation, and the rendered `Page`. Which
+tables are kept, and the writing itself, are `seekgraph.synth.ingest.tables`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seekgraph.synth.ingest.cell_links import mentions_only, named_links, names_other
+from seekgraph.synth.ingest.cell_lists import (
+    holds_several,
+    joins_names,
+    listed_links,
+    median_words,
+    run_on_name,
+)
+from seekgraph.synth.ingest.cells import display_name, is_placeholder, paired_names, unlinked_name
+from seekgraph.synth.ingest.key_cells import key_links, key_text
+from seekgraph.synth.ingest.records import Cell, RawTable
+from seekgraph.synth.ingest.unlinked import (
+    UNLINKED,
+    first_mentions,
+    folded_name,
+    links_named_apart,
+    names_placed_apart,
+    unlinked_id,
+)
+from seekgraph.synth.ingest.values import clean_text, typed_value, value_id
+from seekgraph.synth.ingest.writers import GraphWriter
+from seekgraph.synth.keycolumn import column_stats
+from seekgraph.synth.relations import Mapping, header_key, relation_for
+
+
+def render_table(table: RawTable) -> str:
+    """A table as page text: title, section, header and one line per row."""
+    lines = [table.title]
+    if table.section_title:
+        lines.append(table.section_title)
+    lines.append(" | ".join(table.header))
+    lines += [" | ".join(clean_text(c.text) for c in row) for row in table.rows]
+    return "\n".join(lines)
+
+
+def paired(
+    anchors: list[str], targets: list[tuple[str, bool]]
+) -> list[tuple[str, list[tuple[str, bool]]]]:
+    """Which of a cell's targets each anchor of the row holds: with several anchors and as many
+    linked targets, the i-th anchor holds the i-th ("Barnes, Higham, Hines" | "Chicago,
+    Hartford, Providence"); otherwise every anchor holds every target.
+
+    >>> paired(["a", "b"], [("x", True), ("y", True)])
+    [('a', [('x', True)]), ('b', [('y', True)])]
+    >>> paired(["a", "b"], [("x", True)])
+    [('a', [('x', True)]), ('b', [('x', True)])]
+    """
+    if len(anchors) > 1 and len(targets) == len(anchors) and all(e for _, e in targets):
+        return [(a, [t]) for a, t in zip(anchors, targets, strict=True)]
+    return [(a, targets) for a in anchors]
+
+
+def usual_words(table: RawTable) -> list[float]:
+    """Per column, how many words its cells usually have (`cell_lists.median_words`)."""
+    return [median_words(row[c].text for row in table.rows) for c in range(table.n_cols)]
+
+
+def _unlinked_key_name(cell: Cell, entity_id: str) -> str:
+    """The name of the unlinked entity `entity_id` a key cell names: the cell's name, or the
+    one of its pair ("A / B", `paired_names`) the id was made from."""
+    name = unlinked_name(clean_text(key_text(cell)))
+    return next((n for n in paired_names(name) if unlinked_id(n) == entity_id), name)
+
+
+class RowWriter:
+    """The parameter rows of one batch of kept tables, one list per Cypher file."""
+
+    def __init__(self) -> None:
+        self.columns: list[dict[str, Any]] = []
+        self.rows: list[dict[str, Any]] = []
+        self.entity_cells: list[dict[str, Any]] = []
+        self.value_cells: list[dict[str, Any]] = []
+        self.entity_facts: list[dict[str, Any]] = []
+        self.value_facts: list[dict[str, Any]] = []
+        self.pages: list[dict[str, Any]] = []
+        self.n_rows = 0
+        # what the last cell says of each of its targets when it names two things without a
+        # separator (target id -> its own words); empty for every other cell
+        self.said: dict[str, str] = {}
+        # unlinked key entities named with their place (`names_placed_apart`): id -> name
+        self.key_names: dict[str, str] = {}
+
+    def add(
+        self, table: RawTable, key: int, mappings: dict[str, Mapping], dropped: set[int]
+    ) -> None:
+        """The columns, rows, cells, facts and page of one kept table (`key`: its key column;
+        `dropped`: rows rejected for their key cell, not written)."""
+        relations = self._add_columns(table, key, mappings)
+        mentions: set[str] = set()
+        keys = [row[key] for row in table.rows]
+        linked_once, named_apart = first_mentions(keys), links_named_apart(keys)
+        placed_apart = names_placed_apart(table, key)
+        usual = usual_words(table)
+        for r, row in enumerate(table.rows):
+            if r in dropped:
+                continue
+            row_id = f"{table.table_id}#r{r}"
+            anchors = self._add_row(
+                table, r, row[key], linked_once, named_apart, placed_apart.get(r, "")
+            )
+            for c, cell in enumerate(row):
+                header = table.header[c] if c < len(table.header) else ""
+                targets = self._add_cell(row_id, c, cell, key, anchors, mentions, header, usual[c])
+                relation = relations.get(c)
+                if c != key and relation is not None:
+                    text = clean_text(cell.text)
+                    for anchor, own in paired(anchors, targets):
+                        self._add_facts(table.table_id, r, c, anchor, relation, own, text)
+        self.pages.append(
+            {
+                "table_id": table.table_id,
+                "page_id": f"table:{table.table_id}",
+                "title": table.title,
+                "url": table.url,
+                "text": render_table(table),
+                "mentions": sorted(mentions),
+            }
+        )
+
+    def _add_columns(
+        self, table: RawTable, key: int, mappings: dict[str, Mapping]
+    ) -> dict[int, str | None]:
+        """Column rows; returns each attribute column's relation (None for the key column)."""
+        relations: dict[int, str | None] = {}
+        for stats in column_stats(table.header, table.rows):
+            hkey = header_key(stats.header)
+            role = "key" if stats.index == key else "attribute"
+            relation = relation_for(hkey, mappings) if role == "attribute" and hkey else None
+            relations[stats.index] = relation
+            self.columns.append(
+                {
+                    "table_id": table.table_id,
+                    "column_id": f"{table.table_id}#{stats.index}",
+                    "index": stats.index,
+                    "header": stats.header,
+                    "header_key": hkey,
+                    "role": role,
+                    "link_ratio": stats.link_ratio,
+                    "uniqueness": stats.uniqueness,
+                    "key_score": stats.score,
+                    "relation": relation,
+                }
+            )
+        return relations
+
+    def _add_row(
+        self,
+        table: RawTable,
+        r: int,
+        key_cell: Cell,
+        linked_once: dict[str, str],
+        named_apart: set[str],
+        place: str = "",
+    ) -> list[str]:
+        """The row and its anchors: one per entity its key cell names (an unlinked key cell is
+        the entity another row of the column links under the same name, `first_mentions`,
+        else an explicitly unlinked entity, ``unlinked:<name>``, never a made-up page id; a
+        link other rows give under other names, `links_named_apart`, names the row's thing
+        only by its cell; an unlinked "A / B" of two people's names is both, `paired_names`;
+        an unlinked name other rows give at other places is named with its `place`,
+        `names_placed_apart`)."""
+        text = clean_text(key_text(key_cell))
+        name = unlinked_name(text) if text else ""
+        anchors = list(key_links(key_cell))
+        if place and not anchors and name:
+            named = f"{name} ({place})"  # "Christ Church (Gloucester)"
+            self.key_names[unlinked_id(named)] = named
+            anchors = [unlinked_id(named)]
+        if len(anchors) == 1 and anchors[0] in named_apart and name:
+            anchors = [unlinked_id(name)]  # "Little Island 1" and "Little Island 2": two mills
+        if not anchors and name:  # one thing, or the two people of a pair ("A / B")
+            anchors = [
+                linked_once.get(folded_name(n)) or unlinked_id(n) for n in paired_names(name)
+            ]
+        elif len(anchors) == 1 and not anchors[0].startswith(UNLINKED):
+            # "Jan Waggoner / Todd Waggoner" linking only Todd: Jan is the pair's other person
+            sides = paired_names(name)
+            other = [n for n in sides if folded_name(n) != folded_name(display_name(anchors[0]))]
+            if len(sides) == 2 and len(other) == 1:
+                anchors.append(linked_once.get(folded_name(other[0])) or unlinked_id(other[0]))
+        self.rows.append(
+            {
+                "table_id": table.table_id,
+                "row_id": f"{table.table_id}#r{r}",
+                "index": r,
+                "anchor_ids": anchors,
+            }
+        )
+        self.n_rows += 1
+        return anchors
+
+    def _add_cell(
+        self,
+        row_id: str,
+        c: int,
+        cell: Cell,
+        key: int,
+        anchors: list[str],
+        mentions: set[str],
+        header: str,
+        usual: float,
+    ) -> list[tuple[str, bool]]:
+        """One cell's HAS_CELL rows; returns its targets as (id, is an entity). `usual`: the
+        column's usual number of words (`usual_words`)."""
+        text = clean_text(cell.text)
+        self.said = {}
+        if not cell.links and is_placeholder(text, header):
+            return []
+        named = named_links(cell)
+        links = listed_links(cell, named)
+        if c == key:
+            links = tuple(anchors)
+        elif links and (
+            mentions_only(cell)
+            or (joins_names(text, named) and not holds_several(header))
+            or all(names_other(text, x) for x in links)
+        ):
+            mentions.update(links)  # the table page still links to them
+            links = ()
+        # "Esmaeil Sedigh Joel Villarino" linking the first: two names, the second a text value
+        second = (
+            run_on_name(text, links[0], usual)
+            if c != key and len(links) == 1 and not links[0].startswith(UNLINKED)
+            else ""
+        )
+        if links:
+            alias = text if len(links) == 1 and text and len(text) <= 100 and not second else ""
+            for link in links:
+                linked = not link.startswith(UNLINKED)
+                self.entity_cells.append(
+                    {
+                        "row_id": row_id,
+                        "column": c,
+                        "text": text,
+                        "entity_id": link,
+                        "name": display_name(link)
+                        if linked
+                        else self.key_names.get(link) or _unlinked_key_name(cell, link)
+                        if c == key
+                        else text,
+                        "alias": alias if alias and alias != display_name(link) else None,
+                        "linked": linked,
+                    }
+                )
+                if linked:
+                    mentions.add(link)
+            targets = [(link, True) for link in links]
+            if not second:
+                return targets
+            value = self._add_value(row_id, c, second)
+            first = " ".join(text.split()[: -len(second.split())])
+            self.said = {links[0]: first, value[0][0]: second}
+            return targets + value
+        return self._add_value(row_id, c, text)
+
+    def _add_value(self, row_id: str, c: int, text: str) -> list[tuple[str, bool]]:
+        """One literal value of a cell (typed: number, year, date or text)."""
+        kind, normalized = typed_value(text)
+        vid = value_id(kind, normalized)
+        self.value_cells.append(
+            {
+                "row_id": row_id,
+                "column": c,
+                "text": text,
+                "value_id": vid,
+                "kind": kind,
+                "normalized": normalized,
+            }
+        )
+        return [(vid, False)]
+
+    def _add_facts(
+        self,
+        table_id: str,
+        r: int,
+        c: int,
+        anchor: str,
+        relation: str,
+        targets: list[tuple[str, bool]],
+        text: str,
+    ) -> None:
+        """FACT edges of one cell; a value's edge keeps the cell's own text (the Value node is
+        shared by every equal cell, so its text is the first one seen), or, of a cell naming two
+        things run together, the words that name the target (`self.said`)."""
+        for target, is_entity in targets:
+            if target == anchor:
+                continue
+            fact = {
+                "anchor_id": anchor,
+                "target_id": target,
+                "relation": relation,
+                "table_id": table_id,
+                "row": r,
+                "column": c,
+                "text": self.said.get(target, text),
+            }
+            (self.entity_facts if is_entity else self.value_facts).append(fact)
+
+    def write(self, writer: GraphWriter, batch: int) -> None:
+        for name, rows in (
+            ("ingest/merge_columns", self.columns),
+            ("ingest/merge_rows", self.rows),
+            ("ingest/merge_entity_cells", self.entity_cells),
+            ("ingest/merge_value_cells", self.value_cells),
+            ("ingest/merge_entity_facts", self.entity_facts),
+            ("ingest/merge_value_facts", self.value_facts),
+            ("ingest/merge_table_pages", self.pages),
+        ):
+            size = max(1, batch // 20) if name == "ingest/merge_table_pages" else batch
+            writer.write(name, rows, batch_size=size)
