@@ -10,7 +10,8 @@ import pytest
 from seekgraph.synth.ingest.clean import table_context
 from seekgraph.synth.ingest.readers import read_ottqa, read_tables
 from seekgraph.synth.ingest.records import Cell, RawTable
-from seekgraph.synth.keycolumn import choose_key_column, header_signal
+from seekgraph.synth.key_headers import header_signal
+from seekgraph.synth.keycolumn import choose_key_column
 from tests.conftest import DEFAULT_DATA
 
 LABELS = Path(__file__).parent / "data" / "key_columns.jsonl"
@@ -77,7 +78,8 @@ def test_unusable_columns_give_no_key() -> None:
 
 def test_llm_hook_uses_only_a_valid_answer() -> None:
     from seekgraph.common.llm.base import Generation
-    from seekgraph.synth.keycolumn import column_stats, llm_key_column
+    from seekgraph.synth.key_score import column_stats
+    from seekgraph.synth.keycolumn import llm_key_column
 
     class Fixed:
         name = "fixed"

@@ -267,7 +267,7 @@ def test_union_rerun_reads_the_recorded_grouping_until_a_root_changes(
 ) -> None:
     """The topic grouping (which embeds every root) is recorded by a digest of its inputs: a
     re-run over the same trees computes none; a changed root computes it again, once."""
-    import seekgraph.synth.leaper.tasks_union as union
+    import seekgraph.synth.leaper.union_groups as union
 
     calls: list[int] = []
     real = union.topic_groups

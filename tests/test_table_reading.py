@@ -22,7 +22,8 @@ from seekgraph.synth.ingest.records import RawTable
 from seekgraph.synth.ingest.table_parts import usual_words
 from seekgraph.synth.ingest.tables import ingest_tables
 from seekgraph.synth.ingest.values import clean_text
-from seekgraph.synth.keycolumn import choose_key_column, is_literal
+from seekgraph.synth.key_score import is_literal
+from seekgraph.synth.keycolumn import choose_key_column
 from seekgraph.synth.leaper.common import LeaperConfig, Target, TaskRecord, write_tasks
 from seekgraph.synth.quality import QualityConfig, run_quality, table_reading_detail
 

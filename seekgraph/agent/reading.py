@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from seekgraph.common.text import normalize
 from seekgraph.synth.ingest.records import Cell
-from seekgraph.synth.keycolumn import column_stats
+from seekgraph.synth.key_score import column_stats
 
 SEPARATOR = "\n=======\n"
 _HIT = re.compile(r"^\d+\. \[(?P<title>.*)\]\((?P<url>[^)\s]*(?:\([^)\s]*\)[^)\s]*)*)\)$")
@@ -99,7 +99,7 @@ class Table:
 
     def key_column(self, noun: str = "") -> int:
         """The column of the entities the table lists: the one `noun` names ("authors"), else
-        the best key column by `seekgraph.synth.keycolumn`'s score (no links in page text)."""
+        the best key column by `seekgraph.synth.key_score`'s score (no links in page text)."""
         if noun:
             j = self.column(noun)
             if j is not None and _stems(noun) & _stems(self.header[j]):

@@ -72,7 +72,7 @@ from seekgraph.graphdb.stages import StageReport, save_rejections
 from seekgraph.synth.ingest.cell_lists import glued_names, lists_several, median_words
 from seekgraph.synth.ingest.cells import BLANK_KEYS
 from seekgraph.synth.ingest.key_cells import PLACEHOLDER_STARTS, SUMMARY_WORDS
-from seekgraph.synth.keycolumn import is_literal
+from seekgraph.synth.key_score import is_literal
 from seekgraph.synth.kinds import kind_fits, section_kind, title_kind
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
 from seekgraph.synth.phrasing.debris import attribute_debris

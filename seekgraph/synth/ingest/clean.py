@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from seekgraph.synth.ingest.config import IngestConfig
 from seekgraph.synth.ingest.key_cells import key_links, key_rejection
 from seekgraph.synth.ingest.records import Cell, RawTable
-from seekgraph.synth.keycolumn import ColumnStats, choose_key_column
+from seekgraph.synth.key_score import ColumnStats
+from seekgraph.synth.keycolumn import choose_key_column
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ A header cell *looks like data* when it is shaped like the cells below it rather
 column name: it is a proper name (two or more words, every word of four letters or more
 capitalised: ``Robert B. Abrams``, not ``Model designation`` or ``Call sign``) that links a page
 while most cells of its column link pages too, and no column word (``Name``, ``Pos``,
-``Village``: `keycolumn.header_signal` is 0 and it is no place word); or it is a year over a
+``Village``: `key_headers.header_signal` is 0 and it is no place word); or it is a year over a
 column of years. The row is data when at least two cells,
 and at least a third of the header, look like data. Such a row is read as the table's first data
 row and the header becomes blank (an unnamed column is never asked about). O(rows × columns).
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from seekgraph.synth.ingest.records import Cell
 from seekgraph.synth.ingest.values import typed_value
-from seekgraph.synth.keycolumn import PLACE_WORDS, header_signal
+from seekgraph.synth.key_headers import PLACE_WORDS, header_signal
 
 
 def _column(rows: Sequence[Sequence[Cell]], j: int) -> list[Cell]:

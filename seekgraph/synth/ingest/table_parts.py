@@ -29,7 +29,7 @@ from seekgraph.synth.ingest.unlinked import (
 )
 from seekgraph.synth.ingest.values import clean_text, typed_value, value_id
 from seekgraph.synth.ingest.writers import GraphWriter
-from seekgraph.synth.keycolumn import column_stats
+from seekgraph.synth.key_score import column_stats
 from seekgraph.synth.relations import Mapping, header_key, relation_for
 
 

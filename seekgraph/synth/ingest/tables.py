@@ -25,7 +25,8 @@ from seekgraph.synth.ingest.records import RawTable, Unreadable
 from seekgraph.synth.ingest.sources import VersionChange, supersede
 from seekgraph.synth.ingest.table_parts import RowWriter
 from seekgraph.synth.ingest.writers import CypherWriter, GraphWriter
-from seekgraph.synth.keycolumn import ColumnStats, column_stats, llm_key_column
+from seekgraph.synth.key_score import ColumnStats, column_stats
+from seekgraph.synth.keycolumn import llm_key_column
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend

@@ -46,7 +46,7 @@ _STOP = {
 
 # On torch, not the faster int8 ONNX backend: embedding the roots is seconds, and int8's
 # slightly other vectors would move trees across a threshold, hence other topic groups and other
-# tasks. The memoised grouping's digest names it (tasks_union).
+# tasks. The memoised grouping's digest names it (union_groups).
 EMBEDDER = Embedder(backend="torch")
 
 

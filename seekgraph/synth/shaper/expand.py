@@ -21,7 +21,7 @@ import neo4j
 
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport, save_rejections
-from seekgraph.synth.keycolumn import is_literal
+from seekgraph.synth.key_score import is_literal
 from seekgraph.synth.shaper.config import ShaperConfig
 from seekgraph.synth.shaper.kp import TARGET, Const, KPTask, ShaperError, Triple, Var
 from seekgraph.synth.shaper.ops import GraphOps, Neighbour

@@ -27,7 +27,7 @@ import neo4j
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
-from seekgraph.synth.keycolumn import is_literal
+from seekgraph.synth.key_score import is_literal
 from seekgraph.synth.kinds import answers_kind, noun_classes, section_kind, title_kind
 from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND, entity_kind
