@@ -5,7 +5,8 @@ Every sentence below is the opening of a real page linked from a held-out OTT-QA
 
 from __future__ import annotations
 
-from seekgraph.synth.kinds import NO_KIND, answers_kind, kind_fits, page_kind, title_kind
+from seekgraph.synth.head_nouns import page_kind, title_kind
+from seekgraph.synth.kinds import NO_KIND, answers_kind, kind_fits
 from seekgraph.synth.phrasing.header_kind import entity_kind
 
 JSE_T = [

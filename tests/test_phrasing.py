@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from seekgraph.synth.phrasing.attributes import (
-    Phrase,
-    attribute_phrase,
-    condition_phrase,
-    phrase_attribute,
-)
+from seekgraph.synth.phrasing.attribute_rule import attribute_phrase, condition_phrase
+from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.header_kind import entity_kind
+from seekgraph.synth.phrasing.header_shapes import Phrase
 from seekgraph.synth.phrasing.headers import label
 from seekgraph.synth.phrasing.words import plural
 

@@ -15,7 +15,8 @@ import neo4j
 import pytest
 
 from bench.ottqa_sample import is_heldout, records
-from seekgraph.synth.kinds import answers_kind, kind_fits, page_kind
+from seekgraph.synth.head_nouns import page_kind
+from seekgraph.synth.kinds import answers_kind, kind_fits
 from seekgraph.synth.leaper.common import LeaperConfig, TaskRecord, write_tasks
 from seekgraph.synth.leaper.selection import selection_of
 from seekgraph.synth.phrasing.attributes import phrase_attribute

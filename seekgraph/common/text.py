@@ -31,3 +31,12 @@ def titled(title: str, text: str) -> str:
     if not title or text.startswith(title):
         return text
     return f"{title}\n{text}" if text else title
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of `text` as a set (how word lists are written).
+
+    >>> sorted(word_set("of in  on"))
+    ['in', 'of', 'on']
+    """
+    return frozenset(text.split())

@@ -14,11 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-
-def word_set(text: str) -> frozenset[str]:
-    """The whitespace-separated words of `text` as a set (how the word lists are written)."""
-    return frozenset(text.split())
-
+from seekgraph.common.text import word_set
 
 ENTITY_WORDS = word_set("""
 name names title player players team club film films artist song album station school

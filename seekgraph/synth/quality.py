@@ -69,11 +69,12 @@ from seekgraph.common.answers import gold_records
 from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport, save_rejections
+from seekgraph.synth.head_nouns import section_kind, title_kind
 from seekgraph.synth.ingest.cell_lists import glued_names, lists_several, median_words
 from seekgraph.synth.ingest.cells import BLANK_KEYS
 from seekgraph.synth.ingest.key_cells import PLACEHOLDER_STARTS, SUMMARY_WORDS
 from seekgraph.synth.key_score import is_literal
-from seekgraph.synth.kinds import kind_fits, section_kind, title_kind
+from seekgraph.synth.kinds import kind_fits
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
 from seekgraph.synth.phrasing.debris import attribute_debris
 from seekgraph.synth.phrasing.tables import TableRef

@@ -17,8 +17,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from seekgraph.synth.kinds import noun_classes
-from seekgraph.synth.phrasing.attributes import condition_phrase, phrase_attribute
+from seekgraph.synth.noun_classes import noun_classes
+from seekgraph.synth.phrasing.attribute_rule import condition_phrase
+from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND
 from seekgraph.synth.phrasing.headers import label
 from seekgraph.synth.phrasing.tables import TableRef

@@ -19,7 +19,8 @@ import neo4j
 
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
-from seekgraph.synth.kinds import answers_kind, page_kind
+from seekgraph.synth.head_nouns import page_kind
+from seekgraph.synth.kinds import answers_kind
 from seekgraph.synth.leaper.common import LeaperConfig
 from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
 from seekgraph.synth.phrasing.header_kind import entity_kind

@@ -1,37 +1,27 @@
-"""An attribute or a clue as a person says it, from a relation's header words and its values.
-
-The relation name a header maps to becomes a noun phrase by one of two rules:
-
-- a past participle ("born", "founded", "released", "located") is a verb: *when* or *where*
-  they were born, by the kind of its values (years and dates: when; places: where);
-- a noun phrase stays a noun: *their country*, *their 2012 population rank*.
+"""An attribute as a person says it, from a relation's header words and its values.
 
 A header no person would say (an unexplained abbreviation, a determiner, symbols, a notes
 column) gives the reason it cannot be asked instead (`phrase_attribute`), and the question does
-not ask it.
-
->>> attribute_phrase("born", {"year"})
-'the year they were born'
->>> condition_phrase("country", "United Kingdom", "entity")
-'whose country is United Kingdom'
+not ask it. A header with no reading of its own is said by the plain rule of
+`seekgraph.synth.phrasing.attribute_rule` (a participle is a verb, a noun phrase stays a noun);
+the header shapes read apart are in `seekgraph.synth.phrasing.header_shapes`, the values'
+shapes in `seekgraph.synth.phrasing.value_shapes` and the header words it knows in
+`seekgraph.synth.phrasing.attribute_words`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from seekgraph.synth.phrasing.attribute_rule import attribute_phrase
 from seekgraph.synth.phrasing.attribute_words import (
     ABBREVIATIONS,
     ACRONYM_CODES,
-    ACTIVE,
     ADJECTIVAL,
     ADVERBS,
-    AMOUNTS,
     BARE_ADJECTIVES,
     CODED_HEADERS,
-    COUNT_NOUNS,
     COUNTED_LOSSES,
     CREDITS,
     DEED_OBJECTS,
@@ -39,15 +29,11 @@ from seekgraph.synth.phrasing.attribute_words import (
     DETERMINERS,
     EVENT_WORDS,
     GROUPS,
-    IRREGULAR,
     IRREGULAR_PAST,
     KNOWN_ACRONYMS,
     NOTE_WORDS,
-    PARTICLES,
     PAST_VERBS,
-    PERSON_VERBS,
     PLACINGS,
-    PLURAL_ONLY,
     RELATIVE,
     ROLE_COUNTS,
     ROLE_GROUPS,
@@ -61,6 +47,14 @@ from seekgraph.synth.phrasing.attribute_words import (
     UNITS,
     WHERE_PARTICIPLES,
     YEAR_HEADERS,
+)
+from seekgraph.synth.phrasing.header_shapes import (
+    Phrase,
+    alternatives_phrase,
+    counted_phrase,
+    population_phrase,
+    recased,
+    subject_of_participle,
 )
 from seekgraph.synth.phrasing.headers import UNIT_WORDS
 from seekgraph.synth.phrasing.value_shapes import (
@@ -76,65 +70,15 @@ from seekgraph.synth.phrasing.value_shapes import (
     finishes,
     flags,
     lifespans,
-    sequence,
 )
 from seekgraph.synth.phrasing.words import (
     NOT_PARTICIPLES,
     PREPOSITIONS,
     lower_word,
     participle,
-    plural,
     relation_words,
-    singular,
     values_are,
 )
-
-
-def _verb(words: str, dated: bool = False) -> tuple[str, str] | None:
-    """(unit, verb phrase) when `words` end in a participle: 'year introduced' → ('year',
-    'were introduced'), 'died' → ('', 'died'); else None. After 'year' or 'date', or when the
-    values are dates (`dated`), any '-ed' word counts ('year designated', 'Reopened')."""
-    parts = words.split()
-    after_unit = len(parts) > 1 and parts[0].lower() in UNITS
-    # a phrasal verb's particle after the participle ("Paid off", "Laid down"): the same verb
-    phrasal = len(parts) > 1 and parts[-1].lower() in PARTICLES
-    verb = parts[-2] if phrasal else (parts[-1] if parts else "")
-    alone = len(parts) == (2 if phrasal else 1)
-    irregular = phrasal and verb.lower() in IRREGULAR  # "paid", "laid": no "-ed"
-    if not parts or not (irregular or participle(verb, after_unit or (dated and alone))):
-        return None
-    unit = parts[0].lower() if after_unit else ""
-    rest = " ".join(parts[1:] if unit else parts)
-    return unit, rest if verb.lower() in ACTIVE else f"were {rest}"
-
-
-def attribute_phrase(name: str, value_kinds: Iterable[str] = ()) -> str:
-    """What a question asks for one attribute: 'their country', 'the year they were born'.
-
-    `name` is a relation name or a header's words (`label`).
-
-    >>> attribute_phrase("year introduced", {"year"})
-    'the year they were introduced'
-    >>> attribute_phrase("paid off", {"date"}), attribute_phrase("laid down", {"year"})
-    ('the date they were paid off', 'the year they were laid down')
-    """
-    words = relation_words(name)
-    kinds = set(value_kinds)
-    verb = _verb(words, values_are(kinds, {"year", "date"}))
-    if verb is None:
-        if words.split()[-1].lower() in PREPOSITIONS:
-            return f'the "{words}" column'  # 'Drafted to', 'Originally by': no noun to name
-        return f"their {words}"
-    unit, phrase = verb
-    last = words.split()[-1].lower()
-    if unit in ("place", "where") or (
-        not unit and (last in WHERE_PARTICIPLES or values_are(kinds, {"entity", "text"}))
-    ):
-        return f"where they {phrase}"
-    if unit in ("year", "years", "date", "dates"):
-        return f"the {unit} they {phrase}"
-    return f"the {'year' if values_are(kinds, {'year', 'number'}) else 'date'} they {phrase}"
-
 
 _CLOCK = re.compile(r"^\+?\d{1,2}:\d{2}(?:[.:]\d+)?$")
 
@@ -154,40 +98,6 @@ _MONTH_DAY = re.compile(
     re.IGNORECASE,
 )
 _ALLOWED = re.compile(r"^[\w\s'’–-]+$")
-# "A / B" headers a person reads as one thing named two ways ("Town/City", "Teams/Clubs",
-# "Class / type"): both heads in one group. Any other pair is two facts in one column
-# ("Year/Degree", "Nationality/profession", "Guests/Segments"): not asked.
-_ALTERNATIVES = tuple(
-    frozenset(group.split())
-    for group in (
-        "town city suburb village area state country province region district county "
-        "municipality location place territory prefecture locality parish island nation "
-        "neighborhood neighbourhood canton regency range",
-        "school club team college university nation franchise province",
-        "league division conference competition tournament",
-        "class type category model variant kind style genre",
-        "sculptor designer artist architect composer lyricist author compiler writer "
-        "manufacturer publisher developer builder",
-        "album single song film movie",
-        "division unit regiment brigade",
-        "party coalition alliance group",
-        "seat capital",
-        "denomination affiliation religion",
-        "position role",
-        "name title",
-    )
-)
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """An attribute as a question asks for it (`text`), or why it cannot be asked (`reason`:
-    ``abbreviation``, ``preposition``, ``determiner``, ``symbols``, ``no_words``, ``notes``,
-    ``verb``, ``relative`` (a gap to another row), ``flag`` (yes or no), ``vague`` ("Dates":
-    of what?), ``merged`` (several header rows run together) or ``no_noun`` (a cut header))."""
-
-    text: str = ""
-    reason: str = ""
 
 
 def phrase_attribute(
@@ -297,7 +207,7 @@ def phrase_attribute(
         tokens = tokens[1:]  # "Victim's age" of a victims' table: their age
     if not tokens:
         return Phrase(reason="no_words")
-    alternatives = _alternatives(tokens)
+    alternatives = alternatives_phrase(tokens)
     if alternatives is not None:
         return alternatives
     low = [t.lower() for t in tokens]
@@ -541,15 +451,15 @@ def phrase_attribute(
         if lowered[i] == "of" and re.fullmatch(r"[a-z-]+['’]s", lowered[i + 1]):
             # "Date of successor's formal installation": whose successor? theirs
             return Phrase(f"the {' '.join([*lowered[: i + 1], 'their', *lowered[i + 1 :]])}")
-    subject = _subject_of_participle(out, kinds)
+    subject = subject_of_participle(out, kinds)
     if subject is not None:
         return subject
-    population = _population(lowered, kinds)
+    population = population_phrase(lowered, kinds)
     if population:
-        return Phrase(_recased(population, out))
-    counted = _counted(lowered, kinds, texts)
+        return Phrase(recased(population, out))
+    counted = counted_phrase(lowered, kinds, texts)
     if counted:
-        return Phrase(_recased(counted, out))
+        return Phrase(recased(counted, out))
     phrase = attribute_phrase(text, kinds)
     if phrase.startswith("their ") and lowered[0] in EVENT_WORDS:
         # "the outcome", "the opponent in the final"
@@ -558,142 +468,3 @@ def phrase_attribute(
     if len(out) >= 2 and _SEASON_TOKEN.fullmatch(shown[-1]) and shown[-2] not in PREPOSITIONS:
         phrase = " ".join([*shown[:-1], "in", shown[-1]])  # "Finishing position 2018-19"
     return Phrase(phrase) if '"' not in phrase else Phrase(reason="preposition")
-
-
-def _alternatives(tokens: list[str]) -> Phrase | None:
-    """Why an "A / B" header cannot be asked (notes on either side; two facts in one column),
-    or None when it can (no slash, one thing named two ways, or a measure in two units).
-
-    >>> _alternatives("Year / Degree".split()).reason, _alternatives("Town / City".split())
-    ('merged', None)
-    >>> _alternatives("Notes / Mission".split()).reason, _alternatives("Height metres / feet".split())
-    ('notes', None)
-    """
-    if "/" not in tokens:
-        return None
-    parts: list[list[str]] = [[]]
-    for token in tokens:
-        if token == "/":
-            parts.append([])
-        else:
-            parts[-1].append(token.lower())
-    if any(len(part) == 1 and len(part[0]) <= 2 for part in parts):
-        return None  # "h / a": abbreviations, said as such later
-    if any(set(part) & NOTE_WORDS for part in parts):
-        return Phrase(reason="notes")  # "Notes/Mission", "Fee/Notes"
-    heads = {singular(part[-1]) for part in parts if part}
-    if all(part and part[-1] in SPELLED_UNITS for part in parts[1:]):
-        return None  # "Height metres / feet": the units are cut later
-    if len(heads) < 2 or any(heads <= group for group in _ALTERNATIVES):
-        return None
-    return Phrase(reason="merged")
-
-
-def _subject_of_participle(out: list[str], kinds: set[str]) -> Phrase | None:
-    """A header whose participle has a subject of its own ("Current route formed", "Year club
-    founded"): said of that subject when its values date it ("the year the current route was
-    formed"), not asked otherwise; None when the header is no such phrase ("Date first opened"
-    is the row's own opening)."""
-    lowered = [w.lower() for w in out]
-    unit = lowered[0] if lowered[0] in ("year", "date") else ""
-    rest = lowered[1:] if unit else lowered
-    if len(rest) < 2 or not participle(rest[-1], bool(unit)) or rest[-1] in ACTIVE:
-        return None
-    nouns = rest[:-1]
-    if rest[-1] in WHERE_PARTICIPLES or all(w in ADVERBS or w.endswith("ly") for w in nouns):
-        return None
-    if not kinds & {"year", "date"}:
-        return Phrase(reason="verb")  # "Current route formed: Interstate 5": of what?
-    be = "were" if nouns[-1].endswith("s") and not nouns[-1].endswith("ss") else "was"
-    when = unit or ("date" if "date" in kinds else "year")
-    return Phrase(f"the {when} the {' '.join(nouns)} {be} {rest[-1]}")
-
-
-def _population(lowered: list[str], kinds: set[str]) -> str:
-    """'their population in the 2010 census' or 'their estimated population in 2017' for a
-    column of counts headed by a census or an estimate (a city's "2010 Census: 1,327,407");
-    '' for any other header.
-
-    >>> _population(["2010", "census"], {"number"}), _population(["2017", "estimates"], {"number"})
-    ('their population in the 2010 census', 'their estimated population in 2017')
-    """
-    if not values_are(kinds, {"number"}):
-        return ""
-    years = [w for w in lowered if re.fullmatch(r"1[5-9]\d\d|20\d\d", w)]
-    rest = [w for w in lowered if w not in years and w not in ("in", "the")]
-    if len(years) > 1:
-        return ""
-    year = years[0] if years else ""
-    if rest == ["census"]:
-        return f"their population in the {year} census" if year else "their census population"
-    if rest in (["estimate"], ["estimates"], ["estimated"], ["population", "estimate"]):
-        return f"their estimated population in {year}" if year else "their estimated population"
-    return ""
-
-
-# a count: "84", "1,327,407", "14,347.061" (thousands set off by dots), "45 (1, 44)"
-_COUNT = re.compile(r"^(?:\d[\d,]*|\d{1,3}(?:[.,]\d{3})+)(?:\s*\(.*\))?$")
-
-
-def _recased(phrase: str, said: list[str]) -> str:
-    """`phrase` with the words the header kept in capitals given back their capitals ("the
-    number of South Asians": `seekgraph.synth.phrasing.headers.header_words` lowers only words
-    that are capitalised as title case, not names)."""
-    kept = {w.lower(): w for w in said if w != w.lower()}
-    return " ".join(kept.get(w, w) for w in phrase.split())
-
-
-def _counted(lowered: list[str], kinds: set[str], texts: list[str]) -> str:
-    """'the number of floors' for a plural noun of counts ("Floors: 84", "Beds available: 37",
-    "Women's premierships: 2", "Games: 45 (1, 44)"); '' for any other header."""
-    counts = sum(bool(_COUNT.match(t.strip())) for t in texts)
-    if not kinds or not kinds <= {"number", "text"} or not texts or 5 * counts < 4 * len(texts):
-        return ""  # "Members: 11 (11/none)" is a count too, typed as text
-    if "in" in lowered or "of" in lowered:
-        return ""
-    words = lowered[:-1] if len(lowered) >= 2 and lowered[-1] == "available" else lowered
-    if len(words) <= 2 and words[-1] in COUNT_NOUNS and not sequence(texts):
-        words = [*words[:-1], plural(words[-1])]  # "Goal: 13" of a player: his goals
-        lowered = words
-    last = words[-1]
-    if len(words) > 3 or not re.fullmatch(r"[a-z'’-]{3,}s", last) or last.endswith("ss"):
-        return ""
-    if last in UNIT_WORDS | SPELLED_UNITS | AMOUNTS:
-        return ""
-    if lowered[0] == "total" and len(lowered) >= 2:
-        return f"the total number of {' '.join(lowered[1:])}"  # "Total passengers"
-    return f"the number of {' '.join(lowered)}"
-
-
-def condition_phrase(name: str, value: str, value_kind: str) -> str:
-    """A clue about one entity: 'whose country is United Kingdom', 'who was born in 1954';
-    a bare year or date column dates the row, not the thing ("the athlete whose date is April
-    28, 2002" is no description): 'that is listed with the date April 28, 2002'.
-
-    >>> condition_phrase("date", "April 28, 2002", "date")
-    'that is listed with the date April 28, 2002'
-    >>> condition_phrase("contents", "6 gold torcs", "text"), condition_phrase("status", "x", "text")
-    ('whose contents are 6 gold torcs', 'whose status is x')
-    >>> condition_phrase("acronyms", "IFAD", "text"), condition_phrase("owners", "A and B", "text")
-    ('whose acronym is IFAD', 'whose owners are A and B')
-    """
-    words = relation_words(name)
-    if words.lower() in ("year", "date", "season") and value_kind in ("year", "date", "text"):
-        return f"that is listed with the {words.lower()} {value}"
-    verb = _verb(words, value_kind in ("year", "date"))
-    last = words.split()[-1].lower()
-    if verb is None:
-        if last in PREPOSITIONS:
-            return f'whose "{words}" column reads {value}'
-        one = not re.search(r",| and | & |/", value)
-        if one and singular(last) != last and last not in PLURAL_ONLY:
-            # "Acronyms: IFAD" names one: "whose acronym is IFAD", not "whose acronyms are"
-            words = " ".join([*words.split()[:-1], singular(words.split()[-1])])
-            last = singular(last)
-        be = "is" if singular(last) == last else "are"
-        return f"whose {words} {be} {value}"
-    _, phrase = verb
-    preposition = "on" if value_kind == "date" else "in"
-    who = "who" if last in PERSON_VERBS else "that"
-    singular_verb = phrase.replace("were ", "was ", 1) if phrase.startswith("were ") else phrase
-    return f"{who} {singular_verb} {preposition} {value}"

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import neo4j
 
 from seekgraph.graphdb import cypher
-from seekgraph.synth.kinds import page_kind
+from seekgraph.synth.head_nouns import page_kind
 from seekgraph.synth.phrasing.headers import label
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.shaper.compile import execute
@@ -164,7 +164,7 @@ class GraphOps:
 
     def page_kinds(self, refs: list[str]) -> list[str | None]:
         """What each node is by the first sentence of its own page (None: no page, or a
-        page that does not say; `seekgraph.synth.kinds.page_kind`)."""
+        page that does not say; `seekgraph.synth.head_nouns.page_kind`)."""
         missing = sorted(set(refs) - set(self._page_kinds))
         for batch in cypher.batched(missing, 2000):
             self.queries += 1

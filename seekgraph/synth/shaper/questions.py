@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from seekgraph.synth.kinds import noun_classes
+from seekgraph.synth.noun_classes import noun_classes
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.phrasing.words import join, relation_words
 from seekgraph.synth.shaper.kp import (

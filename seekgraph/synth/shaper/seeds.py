@@ -27,8 +27,10 @@ import neo4j
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.ids import stable_id
 from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.head_nouns import section_kind, title_kind
 from seekgraph.synth.key_score import is_literal
-from seekgraph.synth.kinds import answers_kind, noun_classes, section_kind, title_kind
+from seekgraph.synth.kinds import answers_kind
+from seekgraph.synth.noun_classes import noun_classes
 from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND, entity_kind
 from seekgraph.synth.phrasing.value_shapes import code_list
