@@ -61,6 +61,17 @@ def test_page_kind_reads_past_coordinated_and_compound_modifiers() -> None:
     )
 
 
+def test_a_participle_in_en_ends_the_noun() -> None:
+    """Ryukyuan languages (sample 2043): "a language spoken in" is a language, not a
+    "spoken"."""
+    yaeyama = (
+        "The Yaeyama language ( 八重山物言/ヤイマムニ , Yaimamuni ) is a Southern Ryukyuan "
+        "language spoken in the Yaeyama Islands , the southernmost inhabited island group ."
+    )
+    assert page_kind(yaeyama) == "language"
+    assert page_kind("Zhou is a dialect chosen by the court as its standard .") == "dialect"
+
+
 def test_a_table_of_companies_of_many_fine_kinds_is_asked_for_companies() -> None:
     kind = answers_kind(
         kinds(JSE_T), entity_kind("Company", None), "List of companies traded on the JSE"

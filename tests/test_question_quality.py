@@ -37,7 +37,10 @@ TWINS = [
     "1962_International_Cross_Country_Championships_2",
     "1962_International_Cross_Country_Championships_3",
 ]
-TABLE_IDS = [CROSS_COUNTRY, GRAND_PRIX, UNDRAFTED, NIGER, CHIEFS, HITS, *TWINS]
+# seven of fifteen paintings' titles are too long to be read as names ("Visit of HRH The Duke
+# of Edinburgh to the Department of Engineering, University of Cambridge, oil on canvas")
+CUNEO = "List_of_works_by_Terence_Cuneo_0"
+TABLE_IDS = [CROSS_COUNTRY, GRAND_PRIX, UNDRAFTED, NIGER, CHIEFS, HITS, CUNEO, *TWINS]
 
 
 @pytest.fixture(scope="module")
@@ -215,6 +218,25 @@ def test_gate_rejects_a_selection_asked_as_the_full_list(
     )
     gate = _gate(clean_db, database, old_notable)
     assert gate["tasks"][old_notable.task_id] == ("rejected", "partial_table")
+
+
+def test_gate_rejects_a_list_with_rows_it_could_not_name(
+    built: dict[str, dict[str, Any]], clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """Sample 2043: a Basic task over Terence Cuneo's ceremonial paintings answered 8 of the 15
+    works (the others' titles were dropped as prose); no question can be complete over it."""
+    works = built[CUNEO]
+    assert works["status"] == "kept"
+    report = run_quality(clean_db, database, QualityConfig(circular=False))
+    rows, _, _ = clean_db.execute_query(
+        "MATCH (t:Task {task_id: $id}) RETURN t.status AS status, t.reason AS reason",
+        id=works["task_id"],
+        database_=database,
+    )
+    assert (rows[0]["status"], rows[0]["reason"]) == ("rejected", "partial_table")
+    assert report.notes["check partial_table"] >= 1
+    # the other tables' tasks are as before
+    assert built[CROSS_COUNTRY]["status"] == "kept"
 
 
 def test_tables_without_sections_are_named_by_their_columns(

@@ -89,7 +89,9 @@ def first_sentence(text: str) -> str:
 # participles not in "-ed": "battles fought in Nebraska", "buildings built before 1900"
 _IRREGULAR_PARTICIPLES = word_set(
     """fought built held won made born known written drawn given taken shown sold led run
-    begun set put bought brought taught sent spent kept lost laid paid hung struck sung"""
+    begun set put bought brought taught sent spent kept lost laid paid hung struck sung
+    spoken chosen driven broken stolen frozen hidden ridden woven beaten eaten fallen
+    forgotten shaken sworn worn torn grown thrown flown blown seen proven risen bitten"""
 )
 
 

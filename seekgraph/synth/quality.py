@@ -25,6 +25,8 @@ name as its reason, and counted in the stage report):
   selection (`seekgraph.synth.leaper.selection`) without saying so: a Basic question must name
   the first rows of a table cut at its source's cap, or say the table gives a selection; a
   Union or Reverse-Union question must mark each such table ("first 20 rows", "a selection");
+  a table with rows ingest could not name (``unnamed_rows``: a painting's long title read as
+  prose) has no complete gold, so every task over it is rejected;
 - ``kind_from_header``: the kind a WebLeaper question names ("Which schools ...") is not what
   most of its answers are by their own pages (`seekgraph.synth.kinds.kind_fits`), or it is the
   generic "entries";
@@ -75,7 +77,12 @@ from seekgraph.synth.ingest.cells import BLANK_KEYS
 from seekgraph.synth.ingest.key_cells import PLACEHOLDER_STARTS, SUMMARY_WORDS
 from seekgraph.synth.key_score import is_literal
 from seekgraph.synth.kinds import kind_fits
-from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
+from seekgraph.synth.leaper.selection import (
+    dropped_key_texts,
+    first_rows,
+    selection_of,
+    unnamed_rows,
+)
 from seekgraph.synth.phrasing.debris import attribute_debris
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.split import (
@@ -183,9 +190,12 @@ def partial_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> st
         if table is None:
             continue
         keys = [str(n or "") for n in table["names"]] + dropped_key_texts(table["dropped"] or [])
+        unnamed = unnamed_rows(table["dropped_reasons"] or [])
         why = selection_of(
-            table["title"], table["section_title"], table["n_rows"], table["source"], keys
+            table["title"], table["section_title"], table["n_rows"], table["source"], keys, unnamed
         )
+        if why == "unnamed_rows":
+            return f"{tid}: {unnamed} rows of its list have no name ingest could read"
         if why == "row_cap":
             capped += 1
             said = f"first {first_rows(table['n_rows'], table['source'])} rows"

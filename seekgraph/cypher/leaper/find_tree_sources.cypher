@@ -7,9 +7,9 @@ WITH t, head(collect(k.header)) AS key_header
 CALL (t) {
   OPTIONAL MATCH (x:Rejection)
   WHERE x.rejection_id STARTS WITH 'ingest:' + t.table_id + '#r'
-  RETURN collect(x.detail) AS dropped
+  RETURN collect(x.detail) AS dropped, collect(x.reason) AS dropped_reasons
 }
 RETURN t.table_id AS table_id, t.title AS title, t.section_title AS section_title,
-       t.n_rows AS n_rows, t.source AS source, dropped,
+       t.n_rows AS n_rows, t.source AS source, dropped, dropped_reasons,
        key_header, EXISTS { (x:Tree {tree_id: 'tree:' + t.table_id}) WHERE x.stale_reason IS NULL } AS done
 ORDER BY table_id

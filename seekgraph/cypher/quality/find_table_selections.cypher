@@ -10,7 +10,7 @@ CALL (t) {
 CALL (t) {
   OPTIONAL MATCH (x:Rejection)
   WHERE x.rejection_id STARTS WITH 'ingest:' + t.table_id + '#r'
-  RETURN collect(x.detail) AS dropped
+  RETURN collect(x.detail) AS dropped, collect(x.reason) AS dropped_reasons
 }
 CALL (t) {
   OPTIONAL MATCH (t)-[:HAS_ROW]->(r:Row)
@@ -22,4 +22,4 @@ CALL (t) {
   RETURN collect({anchors: anchors, text: text}) AS rows
 }
 RETURN t.table_id AS table_id, t.title AS title, t.section_title AS section_title,
-       t.n_rows AS n_rows, t.source AS source, names, dropped, rows
+       t.n_rows AS n_rows, t.source AS source, names, dropped, dropped_reasons, rows

@@ -5,12 +5,15 @@ A table is read as a *selection* when a person would not take it for the full li
 - ``selection_words``: its section or caption says so ("Notable alumni", "Selected works",
   "Top scorers", "Other people", "Some examples") or its title or section says "(partial)";
 - ``others_row``: one of its rows stands for the rest ("and others", "Others", "etc.");
+- ``unnamed_rows``: ingest dropped rows of it whose key cell it could not read as a name (a
+  painting's title of seventeen words read as prose, ``prose_key``): the rows are entries of
+  the list, so no gold can be its full list, nor its first rows;
 - ``row_cap``: it has exactly as many rows as its source keeps (OTT-QA cuts every table at
   20 rows): the question then asks for its first rows (`first_rows`), which is exact.
 
 A Basic question over a selection says so (`seekgraph.synth.leaper.questions.basic_question`);
 the quality gate (``partial_table``) rejects any WebLeaper task over one whose question does
-not. O(1) per table besides its key texts.
+not (and every task over a table with unnamed rows: no question can say what is missing). O(1) per table besides its key texts.
 
 >>> selection_of("List of alumni of X", "Notable alumni", 12, "ottqa", [])
 'selection_words'
@@ -18,6 +21,8 @@ not. O(1) per table besides its key texts.
 ('row_cap', 20)
 >>> selection_of("Booker Prize", "Winners", 12, "ottqa", ["Ian McEwan", "and others"])
 'others_row'
+>>> selection_of("List of works by Terence Cuneo", "Ceremonial paintings", 15, "ottqa", [], 7)
+'unnamed_rows'
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+# why ingest drops a row that is an entry of the list, not a summary or an empty row: its key
+# cell reads as prose (`seekgraph.synth.ingest.key_cells.key_rejection`)
+UNNAMED_ROW_REASONS = frozenset(["prose_key"])
 # the most rows a source keeps of a table: a table of exactly that many was (likely) cut
 ROW_CAPS = {"ottqa": 20}
 _SELECTION_WORDS = re.compile(
@@ -50,18 +58,32 @@ def selection_of(
     n_rows: int | None,
     source: str | None,
     key_texts: Iterable[str],
+    unnamed: int = 0,
 ) -> str:
     """Why a table is a selection (a reason code of the module doc), or '' for a full list.
-    `key_texts`: the texts of its key cells, the rows ingest dropped included."""
+    `key_texts`: the texts of its key cells, the rows ingest dropped included; `unnamed`: how
+    many rows ingest dropped as entries it could not name (`UNNAMED_ROW_REASONS`)."""
     if _SELECTION_WORDS.search(section or "") or re.search(
         r"\(\s*partial", f"{title or ''} {section or ''}", re.IGNORECASE
     ):
         return "selection_words"
     if any(_OTHERS_ROW.match(text or "") for text in key_texts):
         return "others_row"
+    if unnamed:
+        return "unnamed_rows"
     if first_rows(n_rows, source):
         return "row_cap"
     return ""
+
+
+def unnamed_rows(reasons: Iterable[str | None]) -> int:
+    """How many of the rows ingest dropped (their rejections' reasons) were entries it could
+    not name.
+
+    >>> unnamed_rows(["prose_key", "summary_row", "prose_key", "blank_key"])
+    2
+    """
+    return sum(1 for r in reasons if r in UNNAMED_ROW_REASONS)
 
 
 def dropped_key_texts(details: list[str]) -> list[str]:

@@ -22,7 +22,12 @@ from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.head_nouns import page_kind
 from seekgraph.synth.kinds import answers_kind
 from seekgraph.synth.leaper.common import LeaperConfig
-from seekgraph.synth.leaper.selection import dropped_key_texts, first_rows, selection_of
+from seekgraph.synth.leaper.selection import (
+    dropped_key_texts,
+    first_rows,
+    selection_of,
+    unnamed_rows,
+)
 from seekgraph.synth.phrasing.header_kind import entity_kind
 
 STAGE = "leaper-trees"
@@ -99,7 +104,12 @@ def build_trees(
             key_texts = [str(p["name"] or "") for p in pages]
             key_texts += dropped_key_texts(src["dropped"] or [])
             selection = selection_of(
-                src["title"], src["section_title"], src["n_rows"], src["source"], key_texts
+                src["title"],
+                src["section_title"],
+                src["n_rows"],
+                src["source"],
+                key_texts,
+                unnamed_rows(src["dropped_reasons"] or []),
             )
             if selection:
                 report.count(f"selection {selection}")
