@@ -135,6 +135,12 @@ def test_an_unlinked_name_is_judged_without_its_script_and_its_fate() -> None:
         "Ōsumi Kokubunji ato tsuketari Miyatagaoka kawara kama ato"
     )
     assert key_rejection(Cell(site, ())) is None
+    # linked too (sample 2043: one of Ishikawa's Places of Scenic Beauty was dropped as prose)
+    landscape = (
+        "Landscape of Oku no Hosomichi - Nata-dera Precinct おくのほそ道の風景地 那谷寺 境内 "
+        "Oku no Hosomichi no fūkei-chi Nata-dera keidai"
+    )
+    assert key_rejection(Cell(landscape, ("/wiki/Oku_no_Hosomichi",))) is None
     assert unlinked_name(site) == "Ōsumi Kokubun-ji and Miyatagaoka Tile Kiln Sites"
     assert unlinked_name("Andrew C. Maxwell House -demolished") == "Andrew C. Maxwell House"
     assert unlinked_name("Old Mill (destroyed 1950)") == "Old Mill"

@@ -321,9 +321,11 @@ def key_rejection(cell: Cell) -> str | None:
     text = " ".join(cell.text.split()).strip()
     if not cell.links and is_placeholder(text):
         return "blank_key"
-    # an unlinked name is counted without its original script and reading ("Ōsumi Kokubun-ji
-    # and Miyatagaoka Tile Kiln Sites 大隅国分寺 跡附... Ōsumi Kokubunji ato ...": one site)
-    if len(folded_words(text if cell.links else unlinked_name(text))) > MAX_KEY_WORDS:
+    # a name is counted without its original script and reading ("Ōsumi Kokubun-ji and
+    # Miyatagaoka Tile Kiln Sites 大隅国分寺 跡附... Ōsumi Kokubunji ato ...": one site), linked
+    # or not ("Landscape of Oku no Hosomichi - Nata-dera Precinct おくのほそ道の風景地 ...")
+    name = before_script(text) if cell.links else unlinked_name(text)
+    if len(folded_words(name)) > MAX_KEY_WORDS:
         return "prose_key"  # a sentence or a track list names no one entity
     first = fold_text(text).split()[0] if text else ""
     if (
