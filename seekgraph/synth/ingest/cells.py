@@ -191,8 +191,14 @@ def is_placeholder(text: str, header: str = "") -> bool:
     """True for a cell that stands for no value: blank, ``-``, ``—``, ``N/A``, ``TBA``, ``?``,
     "not arranged" or "not awarded", or its column's own header (a "Website" column whose
     cells read "Website": the link text of an external link, which the table's export
-    dropped)."""
+    dropped).
+
+    >>> is_placeholder("??"), is_placeholder("– –".replace(" ", "")), is_placeholder("?!")
+    (True, True, False)
+    """
     folded = fold_text(" ".join(text.split())).strip(" .:*")
     if re.fullmatch(r"(?:not|never) (?:arranged|held|awarded|contested|presented)", folded):
         return True  # "not arranged": no winner that season
+    if re.fullmatch(r"[?\-–—…]{2,}", folded):
+        return True  # "??", "---": a mark for no value, however many times it is written
     return folded in BLANK_KEYS or (bool(header) and folded == fold_text(" ".join(header.split())))

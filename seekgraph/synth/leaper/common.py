@@ -248,6 +248,17 @@ def said_value(fact: dict[str, Any]) -> str:
     return name if _fold(outside_parentheses(text)) == _fold(name) else text
 
 
+def _number_key(text: str) -> str:
+    """A value as compared with the same value of another table: a number without its
+    thousands separators, any other text as it is.
+
+    >>> _number_key("15,000") == _number_key("15000"), _number_key("1,5 km")
+    (True, '1,5 km')
+    """
+    bare = re.sub(r"(?<=\d)[,\s](?=\d{3}\b)", "", text.strip())
+    return f"number:{bare}" if re.fullmatch(r"\d+(?:\.\d+)?", bare) else text
+
+
 def answer_records(
     answers: list[tuple[str, str]],
     facts: list[dict[str, Any]],
@@ -272,6 +283,10 @@ def answer_records(
     ...     "name": y, "table_id": t} for y, t in (("1980", "t1"), ("1983", "t2"))], ["year"],
     ...     {"t1": "Booker", "t2": "Nobel"})[0]["sources"]
     {'year': {'1980': ['Booker'], '1983': ['Nobel']}}
+    >>> answer_records([("/wiki/A", "A")], [{"entity_id": "/wiki/A", "relation": "seats",
+    ...     "name": n, "table_id": t} for n, t in (("15000", "t1"), ("15,000", "t2"))], ["seats"],
+    ...     {"t1": "2008", "t2": "2009"})[0]["sources"]
+    {'seats': {'15,000': ['2008', '2009']}}
 
     An entity in several rows of one table also gets its values row by row (``rows``):
 
@@ -283,9 +298,16 @@ def answer_records(
     """
     values: dict[str, dict[str, set[str]]] = {}
     sources: dict[str, dict[str, dict[str, set[str]]]] = {}
+    # one number written two ways by two tables ("15,000" and "15000") is one value
+    spelled: dict[tuple[str, str, str], str] = {}
     for f in facts:
         if f["relation"] in relations:
             name = said_value(f)
+            key = (f["entity_id"], f["relation"], _number_key(name))
+            spelled[key] = max(spelled.get(key, name), name, key=lambda n: (len(n), n))
+    for f in facts:
+        if f["relation"] in relations:
+            name = spelled[(f["entity_id"], f["relation"], _number_key(said_value(f)))]
             values.setdefault(f["entity_id"], {}).setdefault(f["relation"], set()).add(name)
             if tables and f.get("table_id") in tables:
                 by_value = sources.setdefault(f["entity_id"], {}).setdefault(f["relation"], {})
