@@ -72,6 +72,17 @@ def test_a_participle_in_en_ends_the_noun() -> None:
     assert page_kind("Zhou is a dialect chosen by the court as its standard .") == "dialect"
 
 
+def test_one_page_in_twenty_does_not_overrule_the_header() -> None:
+    """Okinawa's registered cultural properties (whole-corpus Union read): 19 of 20 rows are
+    unlinked; the one linked row links its village. The header says "Property"."""
+    pages: list[str | None] = ["village"] + [None] * 19
+    kind = answers_kind(pages, entity_kind("Property", None))
+    assert (kind.plural, kind.source) == ("properties", "header")
+    # enough pages still speak: five in twenty say "footballer" under a "Name" header
+    kind = answers_kind(["footballer"] * 5 + [None] * 15, entity_kind("Name", None))
+    assert kind.plural == "footballers"
+
+
 def test_a_table_of_companies_of_many_fine_kinds_is_asked_for_companies() -> None:
     kind = answers_kind(
         kinds(JSE_T), entity_kind("Company", None), "List of companies traded on the JSE"

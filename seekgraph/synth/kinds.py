@@ -128,6 +128,10 @@ def _plurality(named: str, known: Sequence[str]) -> bool:
     return fit >= Counter(known).most_common(1)[0][1]
 
 
+# pages must speak for at least one answer in this many before they overrule the header
+FEW_PAGES = 4
+
+
 def answers_kind(
     page_kinds: Sequence[str | None],
     header_kind: tuple[str, str] | None = None,
@@ -145,7 +149,8 @@ def answers_kind(
     the title's, names the answers in place of the pages' noun or class when it is of it. When
     no noun or class holds most answers, the header's or title's word is still used when some
     pages are of it and no more are of another class (fine-grained kinds that are all banks,
-    retailers, holdings are companies); when no page says, it is all there is."""
+    retailers, holdings are companies); when no page says, or pages say for fewer than one
+    answer in `FEW_PAGES`, it is all there is."""
     known = [singular(k) for k in page_kinds if k]
     # the title speaks for the key column only when its header names no kind of its own
     # ("Name"); a "List of football champions" keyed by "Top scorer" lists scorers
@@ -159,6 +164,11 @@ def answers_kind(
         own = role  # "Guests/Segments": the rows that are not guests have no page
     own_head = _head(own)
     named = [(own, own_head)] if own is not None and own_head is not None else []
+    if named and FEW_PAGES * len(known) < len(page_kinds):
+        # one page in twenty says "village" (a registered property whose cell links its
+        # village): too few pages speak to overrule the header's or the title's word
+        kind = named[0][0]
+        return Kind(kind[0], kind[1], "header")
     if not known:
         for kind, _ in named[:1]:
             return Kind(kind[0], kind[1], "header")

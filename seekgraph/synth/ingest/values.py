@@ -70,6 +70,8 @@ _TIE = re.compile(r"^=\s*(?=\d+\s*$)")
 _INTERWIKI = re.compile(r"\s*\[\s*(?:\d{1,3}|[a-z]{1,3}(?:\s*[;,]\s*[a-z]{2,3})*)\s*\]")
 # a footnote mark after a value ("1994 *", "Santana Moss †"): a pointer to a legend, not text
 _MARK = re.compile(r"(?<=[\w.)\]])\s*[*†‡§¶]{1,3}$")
+# a footnote number after a season ("1978-791", "1997-98 1": the season 1978-79, note 1)
+_SEASON_NOTE = re.compile(r"^(\d{4})([-–])(\d{2})\s?\d$")
 # a register's reference number after the date it listed a place ("June 26, 2013 (# 13000406)")
 _REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 
@@ -80,8 +82,8 @@ def clean_text(text: str) -> str:
     key (``2009.1 2009`` → ``2009``, ``1840 21 November 1840`` → ``21 November 1840``,
     ``1100 c. 1100`` → ``c. 1100``), no tie
     marker (``=20`` → ``20``), no footnote mark, no tag of an article in another language
-    (``Old Saale Bridge [de]`` → ``Old Saale Bridge``) and no register reference number
-    (``(# 13000406)``).
+    (``Old Saale Bridge [de]`` → ``Old Saale Bridge``), no register reference number
+    (``(# 13000406)``) and no footnote number after a season (``1978-791`` → ``1978-79``).
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
     ('1996', '20', 'T-62')
@@ -101,6 +103,8 @@ def clean_text(text: str) -> str:
     ('8th in Yugoslav Div 2', '2008 8th place')
     >>> clean_text("1068 1068"), clean_text("1100 c. 1100"), clean_text("1068 1070")
     ('1068', 'c. 1100', '1068 1070')
+    >>> clean_text("1978-791"), clean_text("1997-98 1"), clean_text("1999-2000"), clean_text("2001-09")
+    ('1978-79', '1997-98', '1999-2000', '2001-09')
     """
     text = " ".join(unicodedata.normalize("NFKC", text).split())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
@@ -110,6 +114,9 @@ def clean_text(text: str) -> str:
     placing = _SORT_PLACING.match(text)
     if placing and placing.group(1).endswith(placing.group(2).zfill(2)):
         text = text[placing.end() :]
+    season = _SEASON_NOTE.match(text)
+    if season and (int(season.group(1)) + 1) % 100 == int(season.group(3)):
+        text = "".join(season.group(1, 2, 3))
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)
 
