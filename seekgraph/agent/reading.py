@@ -76,8 +76,9 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
 
     def column(self, words: str, values: Iterable[str] = ()) -> int | None:
-        """The column `words` names (header word overlap, with `SYNONYMS`); when no header
-        matches, the column holding most of `values`; None when neither finds one."""
+        """The column `words` names (header word overlap, with `SYNONYMS` and abbreviations);
+        when no header matches, the column holding most of `values`; None when neither finds
+        one."""
         wanted = _stems(words)
         best, best_score = None, 0.0
         for j, name in enumerate(self.header):
@@ -85,7 +86,10 @@ class Table:
             if not have or not wanted:
                 continue
             score = len(wanted & have) / len(wanted | have)
-            if score == 0 and any(wanted & group and have & group for group in SYNONYMS):
+            if score == 0 and (
+                any(wanted & group and have & group for group in SYNONYMS)
+                or _abbreviates(have, wanted)
+            ):
                 score = 0.5
             if score > best_score:
                 best, best_score = j, score
@@ -106,6 +110,20 @@ class Table:
                 return j
         stats = column_stats(list(self.header), [[Cell(c) for c in r] for r in self.rows])
         return max(stats, key=lambda s: (s.score, -s.index)).index if stats else 0
+
+
+def _abbreviates(header: set[str], words: set[str]) -> bool:
+    """Whether a header word of three letters or more is the start of a word the question
+    says, or the other way round: "Conf" is the conference, "Pos" the position.
+
+    >>> _abbreviates({"conf"}, {"conference"}), _abbreviates({"post"}, {"position"})
+    (True, False)
+    """
+    return any(
+        min(len(h), len(w)) >= 3 and h != w and (w.startswith(h) or h.startswith(w))
+        for h in header
+        for w in words
+    )
 
 
 def _stems(text: str) -> set[str]:

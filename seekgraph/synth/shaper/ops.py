@@ -9,6 +9,7 @@ import neo4j
 
 from seekgraph.graphdb import cypher
 from seekgraph.synth.head_nouns import page_kind
+from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.headers import label
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.shaper.compile import execute
@@ -50,6 +51,25 @@ class Neighbour:
     @property
     def is_link(self) -> bool:
         return parse_relation(self.relation).kind == "link"
+
+
+def said_label(relation: str, header: str | None) -> str:
+    """What a KP question calls a column: its header's words, with an abbreviation spelled
+    out as the WebLeaper questions spell it ("Conf" is the conference, "Pos" the position).
+
+    >>> said_label("conf", "Conf"), said_label("pos", "Pos"), said_label("college", "College")
+    ('conference', 'position', 'college')
+    >>> said_label("original_nfl_team", "Original NFL team")
+    'original NFL team'
+    """
+    words = label(relation, header)
+    spoken = phrase_attribute(header or words).text
+    if not spoken.startswith("their "):
+        return words
+    noun = spoken.removeprefix("their ")
+    if noun.lower() == words.lower() or len(noun.split()) != len(words.split()):
+        return words
+    return noun if noun[1:2].isupper() else noun[:1].lower() + noun[1:]
 
 
 def task_key(task: KPTask) -> str:
@@ -107,7 +127,7 @@ class GraphOps:
                 self._key_headers[r["table_id"]] = r["key_header"]
                 for c in r["columns"] or []:
                     key = f"{c['relation']}@{r['table_id']}"
-                    self._labels.setdefault(key, label(c["relation"], c["header"]))
+                    self._labels.setdefault(key, said_label(c["relation"], c["header"]))
 
     def relation_label(self, relation: str) -> str | None:
         """What a question calls a table fact's relation (its header's words), or None for a
