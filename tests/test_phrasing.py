@@ -18,6 +18,9 @@ from seekgraph.synth.phrasing.words import plural
         ("Guests", "List of Top Gear guests", ("guest", "guests")),
         ("Name", "List of rivers of Peru", ("river", "rivers")),
         ("Landmark name", None, ("landmark", "landmarks")),
+        # which of its names, not what it is (the mammals of Alabama are no "scientifics")
+        ("Scientific name", None, ("entry", "entries")),
+        ("Common name", "List of mammals of Alabama", ("mammal", "mammals")),
         ("Name of school", None, ("school", "schools")),
         ("Battle or action", None, ("battle or action", "battles or actions")),
         ("Country", None, ("country", "countries")),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from seekgraph.common.text import word_set
 from seekgraph.synth.phrasing.words import (
     PREPOSITIONS,
     WORD,
@@ -53,6 +54,16 @@ GENERIC = frozenset(
 # says what the answers are ("Which people ..."), from their pages, not "Which predecessors"
 _RELATIVE = frozenset(
     ["predecessor", "successor", "opponent", "partner", "spouse", "replacement", "vacator"]
+)
+# words that say which of a thing's names a column gives, not what the thing is: "Scientific
+# name", "Common name", "English name" list species and places, not "scientifics"
+_NAME_ADJECTIVES = word_set(
+    """scientific common english french german spanish italian latin greek japanese chinese
+    korean russian arabic hebrew irish welsh scottish hindi native local official full
+    original real stage given family first last middle alternative alternate other vernacular
+    formal short long current former birth maiden legal proper popular commercial trade
+    working romanized transliterated traditional simplified historic historical modern old new
+    present previous"""
 )
 # the kind of a table whose entities have no common kind: never written into a question
 GENERIC_KIND = ("entry", "entries")
@@ -101,6 +112,8 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
         words = words[: named[0]]  # "Airport name Type": two header rows, the first names
     while len(words) > 1 and words[-1].lower() in ("name", "names"):
         words = words[:-1]  # "Landmark name" -> "landmark" ("English title" stays)
+        if all(w.lower() in _NAME_ADJECTIVES for w in words):
+            words = []  # "Scientific name": which name, not what is named
     if len(words) == 1 and participle(words[0], True):
         words = []  # "Based", "Listed": a column about the entries, not their kind
     header = " ".join(words)
