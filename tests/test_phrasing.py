@@ -20,6 +20,8 @@ from seekgraph.synth.phrasing.words import plural
         ("Landmark name", None, ("landmark", "landmarks")),
         # which of its names, not what it is (the mammals of Alabama are no "scientifics")
         ("Scientific name", None, ("entry", "entries")),
+        ("Recording Title", None, ("recording", "recordings")),  # sample 2044
+        ("English title", None, ("entry", "entries")),
         ("Common name", "List of mammals of Alabama", ("mammal", "mammals")),
         ("Name of school", None, ("school", "schools")),
         ("Battle or action", None, ("battle or action", "battles or actions")),
@@ -76,7 +78,7 @@ def test_condition_phrase() -> None:
 
 
 def test_headers_from_other_corpora() -> None:
-    assert entity_kind("Film title used in nomination", None) == ("film title", "film titles")
+    assert entity_kind("Film title used in nomination", None) == ("film", "films")
     assert entity_kind("Men’s winner", None) == ("men's winner", "men's winners")
     assert entity_kind("Details", "Vladimir Horowitz discography") == ("entry", "entries")
     assert label("x", "Date of successor 's formal installation") == (

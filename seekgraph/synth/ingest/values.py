@@ -70,6 +70,8 @@ _TIE = re.compile(r"^=\s*(?=\d+\s*$)")
 _INTERWIKI = re.compile(r"\s*\[\s*(?:\d{1,3}|[a-z]{1,3}(?:\s*[;,]\s*[a-z]{2,3})*)\s*\]")
 # a footnote mark after a value ("1994 *", "Santana Moss †"): a pointer to a legend, not text
 _MARK = re.compile(r"(?<=[\w.)\]])\s*[*†‡§¶]{1,3}$")
+# a sort key of zeros before a number and its unit ("0 930 AM", "00 88.7 FM": 930 AM, 88.7 FM)
+_SORT_ZEROS = re.compile(r"^0+ (?=[1-9]\d*(?:\.\d+)? \D)")
 # a footnote number after a season ("1978-791", "1997-98 1": the season 1978-79, note 1)
 _SEASON_NOTE = re.compile(r"^(\d{4})([-–])(\d{2})\s?\d$")
 # a register's reference number after the date it listed a place ("June 26, 2013 (# 13000406)")
@@ -105,6 +107,8 @@ def clean_text(text: str) -> str:
     ('1068', 'c. 1100', '1068 1070')
     >>> clean_text("1978-791"), clean_text("1997-98 1"), clean_text("1999-2000"), clean_text("2001-09")
     ('1978-79', '1997-98', '1999-2000', '2001-09')
+    >>> clean_text("0 930 AM"), clean_text("00 88.7 FM"), clean_text("0 1"), clean_text("0 - 2")
+    ('930 AM', '88.7 FM', '0 1', '0 - 2')
     """
     text = " ".join(unicodedata.normalize("NFKC", text).split())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
@@ -114,6 +118,7 @@ def clean_text(text: str) -> str:
     placing = _SORT_PLACING.match(text)
     if placing and placing.group(1).endswith(placing.group(2).zfill(2)):
         text = text[placing.end() :]
+    text = _SORT_ZEROS.sub("", text)
     season = _SEASON_NOTE.match(text)
     if season and (int(season.group(1)) + 1) % 100 == int(season.group(3)):
         text = "".join(season.group(1, 2, 3))

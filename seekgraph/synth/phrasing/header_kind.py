@@ -84,10 +84,11 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
     """(singular, plural) of what the table lists: its key header, or its title's head noun.
 
     A longer header is cut before its first preposition or participle ("Film title used in
-    nomination" → film title). A relative word ("Predecessor") names no kind.
+    nomination" → film title), and a trailing "name" or "title" says which of its names the
+    column gives (a film). A relative word ("Predecessor") names no kind.
 
     >>> entity_kind("Film title used in nomination", None), entity_kind("Predecessor", None)
-    (('film title', 'film titles'), ('entry', 'entries'))
+    (('film', 'films'), ('entry', 'entries'))
     """
     bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", tidy(key_header or ""))
     bare = re.sub(r"\s*['’]\s*s\s+(?=names?\b)", " ", bare)  # "Victim's name": the victim
@@ -110,10 +111,10 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
     named = [i for i, w in enumerate(words) if w.lower() in ("name", "names")]
     if named and 0 < named[0] < len(words) - 1:
         words = words[: named[0]]  # "Airport name Type": two header rows, the first names
-    while len(words) > 1 and words[-1].lower() in ("name", "names"):
-        words = words[:-1]  # "Landmark name" -> "landmark" ("English title" stays)
+    while len(words) > 1 and words[-1].lower() in ("name", "names", "title", "titles"):
+        words = words[:-1]  # "Landmark name" -> "landmark", "Recording title" -> "recording"
         if all(w.lower() in _NAME_ADJECTIVES for w in words):
-            words = []  # "Scientific name": which name, not what is named
+            words = []  # "Scientific name", "English title": which name, not what is named
     if len(words) == 1 and participle(words[0], True):
         words = []  # "Based", "Listed": a column about the entries, not their kind
     header = " ".join(words)

@@ -181,6 +181,24 @@ def singular(word: str) -> str:
     return low
 
 
+# nouns whose "ch" is said as k take a plain "s"
+_HARD_CH = (
+    "broch",
+    "loch",
+    "stomach",
+    "monarch",
+    "epoch",
+    "patriarch",
+    "matriarch",
+    "oligarch",
+    "tech",
+    "czech",
+    "eunuch",
+    "triptych",
+    "conch",
+)
+
+
 def plural(word: str) -> str:
     """The plural of a noun ("alumni" stays, never "alumnis").
 
@@ -188,6 +206,8 @@ def plural(word: str) -> str:
     ('alumni', 'footballers', 'cities', 'clubs', 'alumni')
     >>> plural("defenseman"), plural("chairwoman"), plural("German"), plural("campus")
     ('defensemen', 'chairwomen', 'germans', 'campuses')
+    >>> plural("broch"), plural("church"), plural("monarch")
+    ('brochs', 'churches', 'monarchs')
     """
     if word.isupper() and len(word) <= 4:
         return word  # "HS", "CR": an abbreviation keeps its form
@@ -198,6 +218,8 @@ def plural(word: str) -> str:
         return low[:-3] + "men"  # "defensemen", "chairwomen", never "defensemans"
     if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
         return low[:-1] + "ies"
+    if low.endswith(_HARD_CH):
+        return low + "s"  # "brochs", "monarchs", "stomachs": a "ch" said as k
     if low.endswith(("s", "x", "ch", "sh")):
         return low + "es"
     return low + "s"
