@@ -182,6 +182,8 @@ def phrase_attribute(
     'the year they were born'
     >>> phrase_attribute("percentage", {"text"}, ["16.6%"]).reason, phrase_attribute("original").reason
     ('vague', 'no_noun')
+    >>> phrase_attribute("type", {"text"}, ["Loaned"]).reason
+    'vague'
     >>> phrase_attribute("South Asians", {"number"}, ["973,225"]).text
     'the number of South Asians'
     >>> phrase_attribute("won", {"number"}, ["1", "2"]).text
@@ -234,8 +236,10 @@ def phrase_attribute(
         return Phrase("the years they lived")  # "Years: 1901–1966" of people
     if low in (["years"], ["year"]) and births(texts):
         return Phrase("the year they were born")  # "Years: 1973-" of living actors
-    if low in (["percentage"], ["percent"], ["share"], ["%"], ["total"]):
-        return Phrase(reason="vague")  # "Percentage: 16.6%" of a city: a share of what? a total?
+    if low in (["percentage"], ["percent"], ["share"], ["%"], ["total"], ["type"], ["source"]):
+        # "Percentage: 16.6%" of a city: a share of what? a total? "Type: Loaned", "Source:
+        # Globo Esporte" of a transfer: the type or source of what, of the player?
+        return Phrase(reason="vague")
     if low == ["year"] and values_are(kinds, {"date"}):
         return Phrase("the date")  # "Year: September 14, 1935" is a date
     centuries = sum(bool(_CENTURY.match(t.strip())) for t in texts)
