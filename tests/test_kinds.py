@@ -78,6 +78,7 @@ def test_one_page_in_twenty_does_not_overrule_the_header() -> None:
     pages: list[str | None] = ["village"] + [None] * 19
     kind = answers_kind(pages, entity_kind("Property", None))
     assert (kind.plural, kind.source) == ("properties", "header")
+    assert kind_fits("properties", pages)  # and the gate agrees
     # enough pages still speak: five in twenty say "footballer" under a "Name" header
     kind = answers_kind(["footballer"] * 5 + [None] * 15, entity_kind("Name", None))
     assert kind.plural == "footballers"

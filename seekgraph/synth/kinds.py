@@ -208,14 +208,15 @@ def kind_fits(named_plural: str, page_kinds: Sequence[str | None], listed: bool 
     question's kind word) says: the same noun, or a noun of its class ("laureates" for writers,
     "people" for politicians, "artists" for bands); true when no page says; true when some are
     and no more are of another class (the rule by which `answers_kind` keeps a header's or
-    title's word over pages of many fine-grained kinds); with `listed` (the word is what the
-    table's title or section says it lists), true when most are of its class."""
+    title's word over pages of many fine-grained kinds); true when pages speak for fewer than
+    one answer in `FEW_PAGES`; with `listed` (the word is what the table's title or section
+    says it lists), true when most are of its class."""
     words = named_plural.split()
     if not words or words[-1].lower() == GENERIC_KIND[1] or " or " in named_plural:
         return False
     known = [singular(k) for k in page_kinds if k]
-    if not known:
-        return True
+    if not known or FEW_PAGES * len(known) < len(page_kinds):
+        return True  # too few pages speak to contradict the word (as in `answers_kind`)
     named = singular(words[-1])
     if _majority(sum(_same_noun(named, k) for k in known), len(known)):
         return True
