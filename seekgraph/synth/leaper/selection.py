@@ -13,7 +13,8 @@ A table is read as a *selection* when a person would not take it for the full li
 
 A Basic question over a selection says so (`seekgraph.synth.leaper.questions.basic_question`);
 the quality gate (``partial_table``) rejects any WebLeaper task over one whose question does
-not (and every task over a table with unnamed rows: no question can say what is missing). O(1) per table besides its key texts.
+not (and every task over a table with unnamed rows: no question can say what is missing).
+O(1) per table besides its key texts.
 
 >>> selection_of("List of alumni of X", "Notable alumni", 12, "ottqa", [])
 'selection_words'
