@@ -22,6 +22,7 @@ from seekgraph.synth.phrasing.words import plural
         ("Scientific name", None, ("entry", "entries")),
         ("Recording Title", None, ("recording", "recordings")),  # sample 2044
         ("English title", None, ("entry", "entries")),
+        ("Cardinalatial title", None, ("entry", "entries")),  # sample 2045
         ("Common name", "List of mammals of Alabama", ("mammal", "mammals")),
         ("Name of school", None, ("school", "schools")),
         ("Battle or action", None, ("battle or action", "battles or actions")),

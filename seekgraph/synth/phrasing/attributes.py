@@ -100,6 +100,27 @@ _MONTH_DAY = re.compile(
 _ALLOWED = re.compile(r"^[\w\s'’–-]+$")
 
 
+# headers that name nothing a person asks about a row's thing: "Percentage: 16.6%" of a city (a
+# share of what?), "Type: Loaned", "Source: Globo Esporte" of a transfer (of what: the
+# player?), "Info", a "Serial No" that only counts the rows
+_VAGUE_HEADERS = frozenset(
+    [
+        ("percentage",),
+        ("percent",),
+        ("share",),
+        ("%",),
+        ("total",),
+        ("type",),
+        ("source",),
+        ("info",),
+        ("information",),
+        ("serial", "no"),
+        ("serial", "number"),
+        ("sl", "no"),
+    ]
+)
+
+
 def phrase_attribute(
     name: str, value_kinds: Iterable[str] = (), values: Iterable[str] = ()
 ) -> Phrase:
@@ -182,8 +203,10 @@ def phrase_attribute(
     'the year they were born'
     >>> phrase_attribute("percentage", {"text"}, ["16.6%"]).reason, phrase_attribute("original").reason
     ('vague', 'no_noun')
-    >>> phrase_attribute("type", {"text"}, ["Loaned"]).reason
-    'vague'
+    >>> phrase_attribute("type", {"text"}, ["Loaned"]).reason, phrase_attribute("serial no").reason
+    ('vague', 'vague')
+    >>> phrase_attribute("winner", {"number"}, ["8", "7"]).text
+    'how many times they won'
     >>> phrase_attribute("South Asians", {"number"}, ["973,225"]).text
     'the number of South Asians'
     >>> phrase_attribute("won", {"number"}, ["1", "2"]).text
@@ -236,9 +259,7 @@ def phrase_attribute(
         return Phrase("the years they lived")  # "Years: 1901–1966" of people
     if low in (["years"], ["year"]) and births(texts):
         return Phrase("the year they were born")  # "Years: 1973-" of living actors
-    if low in (["percentage"], ["percent"], ["share"], ["%"], ["total"], ["type"], ["source"]):
-        # "Percentage: 16.6%" of a city: a share of what? a total? "Type: Loaned", "Source:
-        # Globo Esporte" of a transfer: the type or source of what, of the player?
+    if tuple(low) in _VAGUE_HEADERS:
         return Phrase(reason="vague")
     if low == ["year"] and values_are(kinds, {"date"}):
         return Phrase("the date")  # "Year: September 14, 1935" is a date
@@ -383,8 +404,8 @@ def phrase_attribute(
     ):
         return Phrase(f"their {lowered[0]} time")  # "Lap" of 1:45.123 -> "their lap time"
     tally = bool(texts) and all(re.fullmatch(r"\d{1,2}", t.strip()) for t in texts)
-    if lowered in (["won"], ["wins"]) and tally:
-        return Phrase("how many times they won")  # "Won: 2" of a club, not a year
+    if lowered in (["won"], ["wins"], ["winner"]) and tally:
+        return Phrase("how many times they won")  # "Won: 2", "Winner: 8" of a club
     if lowered in (["runner-up"], ["runners-up"]) and tally:
         return Phrase("how many times they were runners-up")  # "Runner-up: 3" of a club
     if lowered in (["years", "runner-up"], ["years", "runners-up"]):

@@ -65,6 +65,26 @@ _NAME_ADJECTIVES = word_set(
     working romanized transliterated traditional simplified historic historical modern old new
     present previous"""
 )
+# how adjectives end ("Cardinalatial", "Historic", "Religious", "Alternative"), and nouns that
+# end so ("Festival name" names festivals)
+_ADJECTIVE_END = re.compile(r"(?:al|ic|ous|ive)$", re.IGNORECASE)
+_NOUNS_LIKE_ADJECTIVES = word_set(
+    """festival hospital journal canal terminal animal cathedral capital clinic comic tribunal
+    portal mural rival memorial arsenal carnival manual signal principal arrival detective
+    executive representative relative native periodical"""
+)
+
+
+def _adjective(word: str) -> bool:
+    """Whether a header word before "name" or "title" reads as an adjective.
+
+    >>> _adjective("Cardinalatial"), _adjective("Festival"), _adjective("Player")
+    (True, False, False)
+    """
+    low = word.lower()
+    return bool(_ADJECTIVE_END.search(low)) and low not in _NOUNS_LIKE_ADJECTIVES
+
+
 # the kind of a table whose entities have no common kind: never written into a question
 GENERIC_KIND = ("entry", "entries")
 _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$", re.IGNORECASE)  # "1st", "3rd": a place, not a kind
@@ -113,8 +133,8 @@ def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
         words = words[: named[0]]  # "Airport name Type": two header rows, the first names
     while len(words) > 1 and words[-1].lower() in ("name", "names", "title", "titles"):
         words = words[:-1]  # "Landmark name" -> "landmark", "Recording title" -> "recording"
-        if all(w.lower() in _NAME_ADJECTIVES for w in words):
-            words = []  # "Scientific name", "English title": which name, not what is named
+        if all(w.lower() in _NAME_ADJECTIVES or _adjective(w) for w in words):
+            words = []  # "Scientific name", "Cardinalatial title": which name, not what
     if len(words) == 1 and participle(words[0], True):
         words = []  # "Based", "Listed": a column about the entries, not their kind
     header = " ".join(words)
