@@ -84,6 +84,15 @@ def test_one_page_in_twenty_does_not_overrule_the_header() -> None:
     assert kind.plural == "footballers"
 
 
+def test_a_capital_is_a_city() -> None:
+    """Indonesia's ten largest urban centres (sample 2045): most pages say "the capital of"
+    a province; the table lists cities."""
+    pages: list[str | None] = ["capital"] * 6 + ["city"] * 4
+    kind = answers_kind(pages, entity_kind("City", None))
+    assert kind.plural == "cities"
+    assert kind_fits("cities", pages) and not kind_fits("capitals", ["city"] * 4)
+
+
 def test_a_table_of_companies_of_many_fine_kinds_is_asked_for_companies() -> None:
     kind = answers_kind(
         kinds(JSE_T), entity_kind("Company", None), "List of companies traded on the JSE"

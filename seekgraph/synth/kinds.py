@@ -128,6 +128,21 @@ def _plurality(named: str, known: Sequence[str]) -> bool:
     return fit >= Counter(known).most_common(1)[0][1]
 
 
+# page nouns that name a role a thing has, not the thing: "Bandung is the capital of West
+# Java" is a city, as a header "City" says
+_ROLE_NOUNS = {"capital": "city"}
+
+
+def _page_nouns(page_kinds: Sequence[str | None]) -> list[str]:
+    """The nouns the pages say, singular, a role read as the kind it is of (`_ROLE_NOUNS`).
+
+    >>> _page_nouns(["capitals", None, "city"])
+    ['city', 'city']
+    """
+    nouns = [singular(k) for k in page_kinds if k]
+    return [_ROLE_NOUNS.get(n, n) for n in nouns]
+
+
 # pages must speak for at least one answer in this many before they overrule the header
 FEW_PAGES = 4
 
@@ -151,7 +166,7 @@ def answers_kind(
     pages are of it and no more are of another class (fine-grained kinds that are all banks,
     retailers, holdings are companies); when no page says, or pages say for fewer than one
     answer in `FEW_PAGES`, it is all there is."""
-    known = [singular(k) for k in page_kinds if k]
+    known = _page_nouns(page_kinds)
     # the title speaks for the key column only when its header names no kind of its own
     # ("Name"); a "List of football champions" keyed by "Top scorer" lists scorers
     said = title_kind(title) or section_kind(section)
@@ -214,7 +229,7 @@ def kind_fits(named_plural: str, page_kinds: Sequence[str | None], listed: bool 
     words = named_plural.split()
     if not words or words[-1].lower() == GENERIC_KIND[1] or " or " in named_plural:
         return False
-    known = [singular(k) for k in page_kinds if k]
+    known = _page_nouns(page_kinds)
     if not known or FEW_PAGES * len(known) < len(page_kinds):
         return True  # too few pages speak to contradict the word (as in `answers_kind`)
     named = singular(words[-1])
