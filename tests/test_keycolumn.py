@@ -152,6 +152,38 @@ def test_a_list_title_says_what_the_table_lists() -> None:
     assert table_context(RawTable("t", "ottqa", "2012 in music", "Deaths", "", [], [])) == "Deaths"
 
 
+def test_a_column_of_year_spans_is_no_key() -> None:
+    """List_of_NBA_franchise_post-season_streaks_4 (sample 2045, rows 0-9): the streaks' year
+    spans link the first year's Finals; the teams, some listed twice, are what it lists."""
+    header = ["Streak", "Team", "NBA Finals appearance streak", "NBA championships won"]
+    teams = [
+        ("Boston Celtics", "1957 - 1966"),
+        ("Golden State Warriors", "2015 - 2019"),
+        ("Los Angeles Lakers", "1982 - 1985"),
+        ("Boston Celtics", "1984 - 1987"),
+        ("Miami Heat", "2011 - 2014"),
+        ("Cleveland Cavaliers", "2015 - 2018"),
+        ("New York Knicks", "1951 - 1953"),
+        ("Minneapolis Lakers", "1952 - 1954"),
+        ("Los Angeles Lakers", "1968 - 1970"),
+        ("Los Angeles Lakers", "1987 - 1989"),
+    ]
+    rows = [_row("3 seasons", f"{team}@", f"{span}@", "-") for team, span in teams]
+    context = table_context(
+        RawTable(
+            "t",
+            "ottqa",
+            "List of NBA franchise post-season streaks",
+            "All-time streaks -- NBA Finals appearance streaks",
+            "",
+            [],
+            [],
+        )
+    )
+    key = choose_key_column(header, rows, context=context)
+    assert key is not None and key.header == "Team"
+
+
 def test_a_grid_of_parallel_columns_has_no_key() -> None:
     # Football_League_play-offs_0 (rows 0-3): each year's winner of each division
     grid = [

@@ -47,6 +47,9 @@ class ColumnStats:
     context: float = 0.0
 
 
+# a span of years: "1957 - 1966", "2001–present" (a streak, a tenure; a season "2009–10" is
+# not one: a season's page may be what a table lists)
+_YEAR_SPAN = re.compile(r"^\d{4}\s*[-–—]\s*(?:\d{4}|present)$", re.IGNORECASE)
 # a quantity with its unit: "474.166 MHz", "12 km", "3.5 kg"
 _MEASURE = re.compile(
     r"^[\d.,]+\s*(?:[kmg]?hz|[kmg]w|km|mi|m|ft|cm|mm|kg|lb|lbs|t|ha|acres?|%)(?:\s*\([^()]*\))?$",
@@ -55,14 +58,18 @@ _MEASURE = re.compile(
 
 
 def is_literal(text: str) -> bool:
-    """A year, date, number, a quantity with its unit ("474.166 MHz"), or a record, score or
-    result: never a thing a table lists.
+    """A year, date, number, a span of years, a quantity with its unit ("474.166 MHz"), or a
+    record, score or result: never a thing a table lists.
 
     >>> is_literal("474.166 MHz"), is_literal("3–1"), is_literal("25 mm Hotchkiss anti-tank gun")
     (True, True, False)
+    >>> is_literal("1957 - 1966"), is_literal("2009–10")
+    (True, False)
     """
     low = text.strip().lower()
-    return typed_value(text)[0] != "text" or bool(_RECORD.match(low) or _MEASURE.match(low))
+    return typed_value(text)[0] != "text" or bool(
+        _RECORD.match(low) or _MEASURE.match(low) or _YEAR_SPAN.match(low)
+    )
 
 
 def column_stats(
