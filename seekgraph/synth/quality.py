@@ -77,12 +77,7 @@ from seekgraph.synth.ingest.cells import BLANK_KEYS
 from seekgraph.synth.ingest.key_cells import PLACEHOLDER_STARTS, SUMMARY_WORDS
 from seekgraph.synth.key_score import is_literal
 from seekgraph.synth.kinds import kind_fits
-from seekgraph.synth.leaper.selection import (
-    dropped_key_texts,
-    first_rows,
-    selection_of,
-    unnamed_rows,
-)
+from seekgraph.synth.leaper.selection import first_rows, table_selection, unnamed_rows
 from seekgraph.synth.phrasing.debris import attribute_debris
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.split import (
@@ -189,12 +184,9 @@ def partial_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> st
         table = tables.get(tid)
         if table is None:
             continue
-        keys = [str(n or "") for n in table["names"]] + dropped_key_texts(table["dropped"] or [])
-        unnamed = unnamed_rows(table["dropped_reasons"] or [])
-        why = selection_of(
-            table["title"], table["section_title"], table["n_rows"], table["source"], keys, unnamed
-        )
+        why = table_selection(table, [str(n or "") for n in table["names"]])
         if why == "unnamed_rows":
+            unnamed = unnamed_rows(table["dropped_reasons"] or [])
             return f"{tid}: {unnamed} rows of its list have no name ingest could read"
         if why == "row_cap":
             capped += 1

@@ -14,6 +14,7 @@ from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.ingest.cells import outside_parentheses
+from seekgraph.synth.ingest.values import typed_value
 from seekgraph.synth.split import HELDOUT_PERCENT, NONE, split_of_sources
 
 
@@ -249,14 +250,16 @@ def said_value(fact: dict[str, Any]) -> str:
 
 
 def _number_key(text: str) -> str:
-    """A value as compared with the same value of another table: a number without its
-    thousands separators, any other text as it is.
+    """A value as compared with the same value of another table: a number (or a year) as
+    ingest reads it (`typed_value`: no thousands separators), any other text as it is.
 
     >>> _number_key("15,000") == _number_key("15000"), _number_key("1,5 km")
     (True, '1,5 km')
+    >>> _number_key("1,000") == _number_key("1000")
+    True
     """
-    bare = re.sub(r"(?<=\d)[,\s](?=\d{3}\b)", "", text.strip())
-    return f"number:{bare}" if re.fullmatch(r"\d+(?:\.\d+)?", bare) else text
+    kind, normalized = typed_value(text)
+    return f"number:{normalized}" if kind in ("number", "year") else text
 
 
 def answer_records(

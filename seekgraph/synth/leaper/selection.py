@@ -29,7 +29,8 @@ O(1) per table besides its key texts.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 # why ingest drops a row that is an entry of the list, not a summary or an empty row: its key
 # cell reads as prose (`seekgraph.synth.ingest.key_cells.key_rejection`)
@@ -75,6 +76,27 @@ def selection_of(
     if first_rows(n_rows, source):
         return "row_cap"
     return ""
+
+
+def table_selection(table: Mapping[str, Any], names: Iterable[str]) -> str:
+    """`selection_of` for a table as ``leaper/find_tree_sources`` and
+    ``quality/find_table_selections`` read it (title, section, size, source, the details and
+    reasons of the rows ingest dropped), `names` the names of its kept rows' entities.
+
+    >>> table_selection({"title": "List of works by Terence Cuneo", "section_title": "Works",
+    ...     "n_rows": 15, "source": "ottqa", "dropped": ["key cell 'Visit of HRH ...'"],
+    ...     "dropped_reasons": ["prose_key"]}, ["The Coronation of Queen Elizabeth II"])
+    'unnamed_rows'
+    """
+    keys = [*names, *dropped_key_texts(table["dropped"] or [])]
+    return selection_of(
+        table["title"],
+        table["section_title"],
+        table["n_rows"],
+        table["source"],
+        keys,
+        unnamed_rows(table["dropped_reasons"] or []),
+    )
 
 
 def unnamed_rows(reasons: Iterable[str | None]) -> int:

@@ -22,12 +22,7 @@ from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.head_nouns import page_kind
 from seekgraph.synth.kinds import answers_kind
 from seekgraph.synth.leaper.common import LeaperConfig
-from seekgraph.synth.leaper.selection import (
-    dropped_key_texts,
-    first_rows,
-    selection_of,
-    unnamed_rows,
-)
+from seekgraph.synth.leaper.selection import first_rows, table_selection
 from seekgraph.synth.phrasing.header_kind import entity_kind
 
 STAGE = "leaper-trees"
@@ -101,16 +96,7 @@ def build_trees(
                 src["section_title"],
             )
             report.count(f"kind from {kind.source}")
-            key_texts = [str(p["name"] or "") for p in pages]
-            key_texts += dropped_key_texts(src["dropped"] or [])
-            selection = selection_of(
-                src["title"],
-                src["section_title"],
-                src["n_rows"],
-                src["source"],
-                key_texts,
-                unnamed_rows(src["dropped_reasons"] or []),
-            )
+            selection = table_selection(src, [str(p["name"] or "") for p in pages])
             if selection:
                 report.count(f"selection {selection}")
             rows.append(

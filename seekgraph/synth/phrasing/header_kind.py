@@ -57,13 +57,12 @@ _RELATIVE = frozenset(
 )
 # words that say which of a thing's names a column gives, not what the thing is: "Scientific
 # name", "Common name", "English name" list species and places, not "scientifics"
+# (words in -al, -ic, -ous, -ive are caught by `_adjective`)
 _NAME_ADJECTIVES = word_set(
-    """scientific common english french german spanish italian latin greek japanese chinese
-    korean russian arabic hebrew irish welsh scottish hindi native local official full
-    original real stage given family first last middle alternative alternate other vernacular
-    formal short long current former birth maiden legal proper popular commercial trade
-    working romanized transliterated traditional simplified historic historical modern old new
-    present previous"""
+    """common english french german spanish italian latin greek japanese chinese korean russian
+    hebrew irish welsh scottish hindi full real stage given family first last middle alternate
+    other vernacular short long current former birth maiden proper popular trade working
+    romanized transliterated simplified modern old new present previous"""
 )
 # how adjectives end ("Cardinalatial", "Historic", "Religious", "Alternative"), and nouns that
 # end so ("Festival name" names festivals)
@@ -71,7 +70,7 @@ _ADJECTIVE_END = re.compile(r"(?:al|ic|ous|ive)$", re.IGNORECASE)
 _NOUNS_LIKE_ADJECTIVES = word_set(
     """festival hospital journal canal terminal animal cathedral capital clinic comic tribunal
     portal mural rival memorial arsenal carnival manual signal principal arrival detective
-    executive representative relative native periodical"""
+    executive representative relative periodical"""
 )
 
 
