@@ -28,7 +28,7 @@ import neo4j
 
 from seekgraph.cli.pipeline import run_stages, select_stages
 from seekgraph.common.config import ConfigFile, resolve_settings
-from seekgraph.graphdb import server
+from seekgraph.graphdb import server, server_files
 from seekgraph.graphdb.driver import open_driver
 from seekgraph.graphdb.schema import apply_schema
 from seekgraph.graphdb.settings import ConnectionSettings
@@ -71,8 +71,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("out/bench_observed"))
     args = parser.parse_args()
     home = resolve_settings(ConfigFile()).server
-    if not server.is_installed(home):
-        server.install(home)
+    if not server_files.is_installed(home):
+        server_files.install(home)
     args.home.mkdir(parents=True, exist_ok=True)
     settings = server.private_server(
         home, args.home, heap="1g", pagecache="512m", transaction_memory="512m"

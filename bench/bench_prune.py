@@ -28,7 +28,8 @@ from bench.common import Measurement, table, write_markdown
 from seekgraph.agent.gold_walker import GoldWalkerPolicy
 from seekgraph.agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
 from seekgraph.agent.teacher import TeacherConfig
-from seekgraph.agent.web.tools import CachedTools, WebTools
+from seekgraph.agent.web.tools import WebTools
+from seekgraph.agent.web.wrappers import CachedTools
 from seekgraph.common.config import ConfigFile, resolve_settings
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.driver import open_driver

@@ -24,7 +24,8 @@ from seekgraph.agent.gold_walker import GoldWalkerPolicy
 from seekgraph.agent.rollouts import ScriptedTeacher, TeacherRollouts, load_tasks, run_rollouts
 from seekgraph.agent.scoring import score_rollouts
 from seekgraph.agent.teacher import TeacherConfig, TeacherPolicy
-from seekgraph.agent.web.tools import CachedTools, CutTools, ToolBox, WebTools
+from seekgraph.agent.web.tools import ToolBox, WebTools
+from seekgraph.agent.web.wrappers import CachedTools, CutTools
 from seekgraph.common.config import ConfigFile, resolve_settings
 from seekgraph.graphdb.driver import open_driver
 

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from bench.common import Measurement, table, write_markdown
-from seekgraph.graphdb import server
+from seekgraph.graphdb import server, server_files
 from seekgraph.graphdb.settings import ConnectionSettings
 from tests.conftest import PRODUCT_GC, QUICK_JIT, QUICK_PLANNING, SERIAL_GC, _installed_home
 from tests.scaffolding.small_default import pipeline_command, write_small_default
@@ -42,7 +42,7 @@ def build_once(gc_flag: str, data: Path, work: Path) -> dict[str, float]:
     server.JVM_FLAGS[:] = [gc_flag if f in (PRODUCT_GC, SERIAL_GC) else f for f in flags]
     if QUICK_JIT not in server.JVM_FLAGS:
         server.JVM_FLAGS.append(QUICK_JIT)
-    server.EXTRA_CONFIG.update(QUICK_PLANNING)
+    server_files.EXTRA_CONFIG.update(QUICK_PLANNING)
     home = Path(tempfile.mkdtemp(dir=work))
     settings = server.private_server(
         _installed_home(), home, heap="512m", pagecache="256m", transaction_memory="256m"

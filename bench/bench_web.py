@@ -23,16 +23,11 @@ from bench.common import Measurement, peak_rss, table, write_markdown
 from bench.search_questions import BM25Baseline, read_pages, recall, sample_questions
 from seekgraph.agent.config import WebIndexConfig
 from seekgraph.agent.web.index import build_embeddings, embedding_counts
-from seekgraph.agent.web.tools import (
-    WebTools,
-    content_words,
-    fulltext_query,
-    lucene_query,
-    normalize,
-    segments,
-)
+from seekgraph.agent.web.search_query import content_words, fulltext_query, lucene_query
+from seekgraph.agent.web.tools import WebTools, segments
 from seekgraph.common.config import ConfigFile, resolve_settings
 from seekgraph.common.embeddings import BACKENDS, Embedder
+from seekgraph.common.text import normalize
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.driver import open_driver
 from seekgraph.graphdb.schema import apply_schema
@@ -89,8 +84,8 @@ def question_recall(
     """Recall@k of the gold table and passage on questions written from table rows
     (`bench.search_questions`), for BM25 and the offline web's rankings; (lines, notes).
 
-    The full-text variants differ in the Lucene query only (`seekgraph.agent.web.tools.fulltext_query`
-    and the weights it takes); the table says which the search uses. Ratios are against BM25
+    The full-text variants differ in the Lucene query only
+    (`seekgraph.agent.web.search_query.fulltext_query` and the weights it takes); the table says which the search uses. Ratios are against BM25
     on the same questions and pages."""
     questions = sample_questions(driver, database, n_tables, seed=1)
     started = time.perf_counter()

@@ -22,7 +22,7 @@ import neo4j
 import pytest
 
 from seekgraph.common.config import ConfigFile, resolve_settings
-from seekgraph.graphdb import server
+from seekgraph.graphdb import server, server_files
 from seekgraph.graphdb.driver import open_driver
 from seekgraph.graphdb.schema import apply_schema
 from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
@@ -39,8 +39,8 @@ def _installed_home() -> ServerSettings:
     """The installed Neo4j (jars only; its data is never opened by the tests)."""
     env = {k: v for k, v in os.environ.items() if k not in IGNORED_ENV}
     settings = resolve_settings(ConfigFile(), env=env).server
-    if not server.is_installed(settings):
-        server.install(settings)
+    if not server_files.is_installed(settings):
+        server_files.install(settings)
     return settings
 
 
@@ -65,7 +65,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # cost: the planner's search for the best join order stops sooner (KP tasks join up to a
     # dozen patterns; expanding the default pages' seeds took 34 s, 13 s so). The answers are
     # the same: only the plan that finds them may differ.
-    server.EXTRA_CONFIG.update(QUICK_PLANNING)
+    server_files.EXTRA_CONFIG.update(QUICK_PLANNING)
     _threads_per_worker()
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from seekgraph.agent.questions import TableName, Term, parse_question
 from seekgraph.agent.reading import Table, parse_search, parse_table, parse_visit, value_key
-from seekgraph.agent.web.tools import WebTools, cut_text
+from seekgraph.agent.web.tools import WebTools
+from seekgraph.agent.web.wrappers import cut_text
 from seekgraph.synth.leaper.questions import basic_question, reverse_question, union_question
 from seekgraph.synth.phrasing.tables import TableRef
 from tests.agent_fixture import TABLE_ID, load_fixture

@@ -30,7 +30,8 @@ from seekgraph.agent.web.responses import (
     turn_units,
     visit_text,
 )
-from seekgraph.agent.web.tools import CachedTools, ToolBox, WebTools, cut_text
+from seekgraph.agent.web.tools import ToolBox, WebTools
+from seekgraph.agent.web.wrappers import CachedTools, cut_text
 from seekgraph.common.answers import AnswerRecord, gold_records
 from seekgraph.common.wire import assistant_text
 from tests.agent_fixture import LEAPER_ANSWER, LEAPER_TASK, SHAPER_TASK, load_fixture

@@ -29,7 +29,8 @@ from seekgraph.agent.rollouts import (
 )
 from seekgraph.agent.scoring import score_rollouts
 from seekgraph.agent.teacher import TeacherConfig
-from seekgraph.agent.web.tools import CachedTools, WebTools
+from seekgraph.agent.web.tools import WebTools
+from seekgraph.agent.web.wrappers import CachedTools
 from seekgraph.cli import main
 from seekgraph.graphdb.settings import ConnectionSettings
 from tests.agent_fixture import LEAPER_TASK, SHAPER_TASK, load_fixture
@@ -138,7 +139,8 @@ WORKER = textwrap.dedent("""
     from seekgraph.agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
     from seekgraph.agent.gold_walker import GoldWalkerPolicy
     from seekgraph.agent.teacher import TeacherConfig
-    from seekgraph.agent.web.tools import CachedTools, WebTools
+    from seekgraph.agent.web.tools import WebTools
+    from seekgraph.agent.web.wrappers import CachedTools
     drv = open_driver(resolve_settings(ConfigFile()).connection)
     policy = TeacherRollouts(GoldWalkerPolicy(drv, None, CachedTools(WebTools(drv, None)),
                                               TeacherConfig(detour_rate=0.3)), name="gold-walker")

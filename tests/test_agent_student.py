@@ -13,7 +13,8 @@ from seekgraph.agent.errors import AgentError
 from seekgraph.agent.metrics import valid_turn
 from seekgraph.agent.policies import checkpoint_id, make_policy, student_checkpoint
 from seekgraph.agent.rollouts import load_tasks, run_rollouts
-from seekgraph.agent.web.tools import CutTools, WebTools, cut_text
+from seekgraph.agent.web.tools import WebTools
+from seekgraph.agent.web.wrappers import CutTools, cut_text
 from seekgraph.training import runs
 from tests.agent_fixture import LEAPER_TASK, load_fixture
 

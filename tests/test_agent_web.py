@@ -11,15 +11,9 @@ from seekgraph.agent.config import ToolSettings
 from seekgraph.agent.errors import AgentError
 from seekgraph.agent.policies import make_tools
 from seekgraph.agent.web.index import build_embeddings, embedding_counts, page_embedders
-from seekgraph.agent.web.tools import (
-    RANKING_VERSION,
-    CachedTools,
-    WebTools,
-    extract_evidence,
-    fulltext_query,
-    lucene_query,
-    page_key,
-)
+from seekgraph.agent.web.search_query import fulltext_query, lucene_query
+from seekgraph.agent.web.tools import RANKING_VERSION, WebTools, extract_evidence, page_key
+from seekgraph.agent.web.wrappers import CachedTools
 from seekgraph.common.embeddings import EMBEDDER_NAME, Embedder, EmbedderError, embedder_name
 from seekgraph.graphdb import cypher
 from tests.agent_fixture import PAGES, load_fixture

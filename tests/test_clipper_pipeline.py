@@ -9,7 +9,8 @@ from seekgraph.agent.gold_walker import GoldWalkerPolicy
 from seekgraph.agent.rollouts import TeacherRollouts, load_tasks, run_rollouts
 from seekgraph.agent.store import read_trajectories
 from seekgraph.agent.teacher import TeacherConfig
-from seekgraph.agent.web.tools import CachedTools, WebTools
+from seekgraph.agent.web.tools import WebTools
+from seekgraph.agent.web.wrappers import CachedTools
 from seekgraph.cli.pipeline import STAGES
 from seekgraph.common.wire import check_complete
 from seekgraph.training.stategraph.prune import prune_rollouts

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from seekgraph.cli import main
-from seekgraph.graphdb import server
+from seekgraph.graphdb import server, server_files
 from seekgraph.graphdb.driver import open_driver
 from seekgraph.graphdb.errors import AlreadyRunningError, ConnectionFailedError, PortInUseError
 from seekgraph.graphdb.settings import ConnectionSettings, ServerSettings
@@ -116,7 +116,7 @@ def test_lifecycle_start_twice_kill9_recover_and_auth(own_server: ServerSettings
 
     # after a clean stop the install has its class archive (this server's, or an earlier
     # one's), this server's note of what it wrote is gone, and the next start reads it
-    archive = server.class_archive(own_server)
+    archive = server_files.class_archive(own_server)
     assert archive.is_file() and not (own_server.home / "run" / "class-archive").exists()
     server.start(own_server)
     try:
@@ -139,7 +139,7 @@ def test_port_in_use_is_detected(own_server: ServerSettings, tmp_path: Path) -> 
 def test_install_is_a_noop_when_done(tmp_path: Path) -> None:
     installed = _installed_home()
     started = time.perf_counter()
-    assert server.install(installed) is False
+    assert server_files.install(installed) is False
     assert time.perf_counter() - started < 1.0
 
 

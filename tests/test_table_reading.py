@@ -25,7 +25,8 @@ from seekgraph.synth.ingest.values import clean_text
 from seekgraph.synth.key_score import is_literal
 from seekgraph.synth.keycolumn import choose_key_column
 from seekgraph.synth.leaper.common import LeaperConfig, Target, TaskRecord, write_tasks
-from seekgraph.synth.quality import QualityConfig, run_quality, table_reading_detail
+from seekgraph.synth.quality import QualityConfig, run_quality
+from seekgraph.synth.quality_leaper import table_reading_detail
 
 READING_CHECKS = ("key_not_entity", "one_thing_split", "value_of_other", "rows_merged")
 

@@ -15,7 +15,8 @@ import neo4j
 
 from seekgraph.agent.config import RolloutConfig, ToolSettings
 from seekgraph.agent.errors import AgentError
-from seekgraph.agent.web.tools import CachedTools, CutTools, ToolBox, WebTools
+from seekgraph.agent.web.tools import ToolBox, WebTools
+from seekgraph.agent.web.wrappers import CachedTools, CutTools
 from seekgraph.graphdb.ids import stable_id
 
 

@@ -38,7 +38,7 @@ from typing import Any
 
 import neo4j
 
-from seekgraph.graphdb import cypher, server
+from seekgraph.graphdb import cypher, server, server_files
 from seekgraph.graphdb.errors import GraphDBError, ServerError
 from seekgraph.graphdb.schema import SCHEMA_VERSION, recorded_version
 from seekgraph.graphdb.settings import ServerSettings
@@ -69,9 +69,9 @@ class BackupResult:
 
 def neo4j_version() -> str:
     """The Neo4j version the managed server is assembled from (the pom's ``neo4j.version``)."""
-    match = re.search(r"<neo4j\.version>([^<]+)</neo4j\.version>", server.POM.read_text())
+    match = re.search(r"<neo4j\.version>([^<]+)</neo4j\.version>", server_files.POM.read_text())
     if match is None:
-        raise ServerError(f"no <neo4j.version> in {server.POM}")
+        raise ServerError(f"no <neo4j.version> in {server_files.POM}")
     return match.group(1).strip()
 
 
@@ -87,7 +87,7 @@ def _seekgraph_version() -> str:
 def _admin(settings: ServerSettings, *args: str) -> subprocess.CompletedProcess[str]:
     """Run `neo4j-admin` (the admin tool in the home's jars) with the home's configuration."""
     home = settings.home
-    server.write_config(settings)
+    server_files.write_config(settings)
     cmd = ["java", "-cp", f"{home / 'lib'}/*", "org.neo4j.cli.AdminTool", *args]
     env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(home / "conf")}
     try:
@@ -143,7 +143,7 @@ def dump(
     started = time.monotonic()
     if file.exists() and not overwrite:
         raise BackupError(f"{file} already exists", hint="choose another file or pass --overwrite")
-    if not server.is_installed(settings):
+    if not server_files.is_installed(settings):
         raise ServerError(f"Neo4j is not installed in {settings.home}: run `seekgraph db install`")
     was_running = server.status(settings).process_alive
     if not was_running:
@@ -262,7 +262,7 @@ def restore(
     docstring); refuses, with the current graph untouched, anything it cannot load."""
     started = time.monotonic()
     manifest = read_manifest(file)
-    if not server.is_installed(settings):
+    if not server_files.is_installed(settings):
         raise ServerError(f"Neo4j is not installed in {settings.home}: run `seekgraph db install`")
     (settings.home / "data").mkdir(parents=True, exist_ok=True)
     # beside the store (same file system: moving the current store aside is a rename)

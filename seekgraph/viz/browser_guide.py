@@ -7,7 +7,7 @@ What Browser supports, and what seekgraph uses (docs/browser.md has the details)
 - URL parameters ``?cmd=edit&arg=<text>`` put text into the editor after the page loads;
   `browser_url` builds such a link with the id written into the query as a quoted literal,
   so one click on "run" draws the picture (`seekgraph browse ID`).
-- ``browser.post_connect_cmd`` (server setting, written by seekgraph/graphdb/server.py) runs ``:style``
+- ``browser.post_connect_cmd`` (server setting, written by seekgraph/graphdb/server_files.py) runs ``:style``
   with seekgraph's grass after every connection, so captions and colours explain themselves.
 - ``:play <url>`` shows a guide fetched from a host in ``browser.remote_content_hostname_allowlist``
   (default ``guides.neo4j.com, localhost``); `seekgraph browse --guide` serves `render_guide`'s

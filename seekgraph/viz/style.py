@@ -2,8 +2,8 @@
 
 Keeping colours and captions in one table means a node looks the same in `seekgraph viz`, in the
 report and in a Browser screenshot, so a reviewer learns the colours once. This module imports
-only the standard library because `seekgraph/graphdb/server.py` reads the Browser style from it when it
-writes neo4j.conf.
+only the standard library because the CLI passes the Browser style from it to
+`seekgraph/graphdb/server_files.py`, which writes it into neo4j.conf.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 `search{query: str | list[str], filter_year?: int}` returns, per query, the top-k pages by a
 hybrid ranking: reciprocal rank fusion (RRF, k=60) of the Lucene full-text ranking and, when an
 `Embedder` is given, the vector ranking (cosine over all-MiniLM-L6-v2 page embeddings), weighted
-by `vector_weight`. The full-text query is the bag of the query's words plus the whole query as a
-boosted phrase, so a page holding the exact words in order ranks first. Both choices are measured
-over the OTT-QA corpus in `docs/benchmarks.md` ("Offline web").
+by `vector_weight`. The full-text query (`seekgraph.agent.web.search_query`) is the bag of the
+query's words plus the whole query as a boosted phrase, so a page holding the exact words in order
+ranks first. Both choices are measured over the OTT-QA corpus in `docs/benchmarks.md` ("Offline
+web").
 `filter_year` keeps pages whose `Page.year` equals the year (pages without a year drop out).
 
 The response texts (Tongyi's templates) are written and read back by
@@ -17,6 +18,9 @@ extractive by default (the page's lines/sentences ranked by overlap with the goa
 character budget and printed in page order), or an LLM summary `{rational, evidence, summary}`
 when a summary backend is configured.
 
+`seekgraph.agent.web.wrappers` holds the tool boxes that wrap these tools: observations cut to a
+budget (`CutTools`) and the tool cache (`CachedTools`).
+
 Expected failures (unknown URL, no results, malformed arguments) come back as observations with
 `error` set; a broken database or backend raises.
 """
@@ -24,11 +28,10 @@ Expected failures (unknown URL, no results, malformed arguments) come back as ob
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import unquote
 
@@ -42,35 +45,18 @@ from seekgraph.agent.web.responses import (
     segments,
     visit_text,
 )
+from seekgraph.agent.web.search_query import content_words, fulltext_query
 from seekgraph.common.embeddings import EMBEDDER_NAME
 from seekgraph.common.llm.base import LLMBackend
-from seekgraph.common.text import normalize, titled
+from seekgraph.common.text import titled
 from seekgraph.common.wire import TOOL_NAMES
 from seekgraph.graphdb import cypher
-from seekgraph.graphdb.ids import stable_id
 
 RRF_K = 60
-PHRASE_BOOST = 2  # weight of the exact-phrase clause against the bag of words
-TITLE_WEIGHT = 0.3  # weight of a match in the title alone (it is also in the text); bench_web
 # r1: bag of words, RRF weights 1:1; r2: + phrase clause, vector weight; r3: ties at the
 # index's cut-off broken by page id; r4: exact vector ranking on small corpora; r5: question
 # words dropped, title weighted 0.3 (and in the text)
 RANKING_VERSION = "r5"
-_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
-_LUCENE_WORDS = re.compile(r"\b(AND|OR|NOT|TO)\b")
-_WORD = re.compile(r"\w+")
-_STOPWORD_TEXT = (
-    "a an the of in on at to for from by with and or is are was were be been which who whom "
-    "what when where how that this these those it its as his her their all any find list give "
-    "name names each every about page information "
-    # function words of questions: on nearly every page, they only add noise to a bag of words
-    "has have had having does do did doing being am whose why there here than then so such "
-    "into onto over under up down out off again also both few more most other some own same "
-    "too very can could will would shall should may might must just only not no nor but if "
-    "because while until during before after above below between through against per via "
-    "i me my we us our you your he him she they them one ones whether listed known called"
-)
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
 @dataclass(frozen=True)
@@ -94,52 +80,6 @@ class QueryEmbedder(Protocol):
     def name(self) -> str: ...
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
-
-
-def content_words(text: str) -> set[str]:
-    return {w for w in normalize(text).split() if w not in STOPWORDS and len(w) > 1}
-
-
-def lucene_query(text: str) -> str:
-    """Escape Lucene syntax so any user text is a plain bag-of-words query."""
-    escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)
-    return _LUCENE_WORDS.sub(lambda m: m.group(1).lower(), escaped).strip()
-
-
-def fulltext_query(
-    text: str,
-    *,
-    title: float = TITLE_WEIGHT,
-    phrase: float = PHRASE_BOOST,
-    stopwords: bool = True,
-) -> str:
-    """The Lucene query of one search: the query's words in the page text (which begins with
-    the title) and, weighted `title`, in the title alone (1: the index's default of every
-    field alike; 0: text only); OR the whole query as a phrase boosted by `phrase` (0: none).
-    With `stopwords`, words of STOPWORDS are dropped first: question words ("which", "the",
-    "has") are on nearly every page and only add noise to the bag.
-
-    On 300 six-word snippets of OTT-QA pages, the page a snippet came from is in the top 5 for
-    160 with the bag alone and for 282 with the phrase clause. On questions written from
-    OTT-QA rows (bench_web), a title weight of 1 lets passages with short titles that share one
-    common word with a question crowd out the page the question is about; 0.3 found the gold
-    passage for 45.2% of 1,366 questions against 44.5% at 1 and 43.5% for BM25.
-    """
-    words = _WORD.findall(text.lower())
-    if stopwords:  # unless nothing else is left ("The Who")
-        text = " ".join(w for w in text.split() if normalize(w) not in STOPWORDS) or text
-    bag = lucene_query(text)
-    if not bag:
-        return ""
-    if title == 1.0:
-        query = bag  # every field alike: the index's own default
-    elif title <= 0:
-        query = f"text:({bag})"
-    else:
-        query = f"text:({bag}) title:({bag})^{title:g}"
-    if phrase <= 0 or len(words) < 2:
-        return query
-    return f'{query} "{" ".join(words)}"^{phrase:g}'
 
 
 def _body(page: dict[str, Any]) -> str:
@@ -427,87 +367,3 @@ def _parse_summary(text: str) -> dict[str, Any] | None:
     if not isinstance(value, dict) or not ({"evidence", "summary"} & set(value)):
         return None
     return value
-
-
-def cut_text(text: str, chars: int) -> str:
-    r"""`text` cut to about `chars` characters at a line (else word) boundary, with a marker
-    saying how much was cut; unchanged when it fits or `chars` is 0.
-
-    A model with a short context reads every tool response through this cut, in training and
-    in rollouts alike, so what it learnt to read is what it is shown.
-
-    >>> cut_text("one two\nthree four", 12)
-    'one two\n[... 11 characters cut]'
-    """
-    if chars <= 0 or len(text) <= chars:
-        return text
-    head = text[:chars]
-    edge = max(head.rfind("\n"), head.rfind(" ") if "\n" not in head else -1)
-    if edge > chars // 2:
-        head = head[:edge]
-    head = head.rstrip()
-    return f"{head}\n[... {len(text) - len(head)} characters cut]"
-
-
-@dataclass
-class CutTools:
-    """A `ToolBox` whose observations are cut to `chars` characters (`cut_text`)."""
-
-    tools: ToolBox
-    chars: int
-
-    def call(self, name: str, arguments: Any) -> Observation:
-        observation = self.tools.call(name, arguments)
-        return replace(observation, text=cut_text(observation.text, self.chars))
-
-
-def request_hash(name: str, arguments: Any, salt: str) -> str:
-    """The tool-cache key: a hash of the tool, its canonical arguments and the tools' setup."""
-    return stable_id("toolcall", name, arguments, salt, length=24)
-
-
-@dataclass
-class CachedTools:
-    """A `ToolBox` that answers repeated requests from `ToolCall` nodes (keyed by request hash).
-
-    A re-run (after a kill, or another rollout asking the same thing) repeats no tool work.
-    """
-
-    tools: WebTools
-    hits: int = 0
-    misses: int = 0
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def call(self, name: str, arguments: Any) -> Observation:
-        key = request_hash(name, arguments, self.tools.cache_salt)
-        rows = cypher.read(
-            self.tools.driver, "agent/find_tool_calls", database=self.tools.database, hashes=[key]
-        )
-        if rows:
-            with self._lock:
-                self.hits += 1
-            stored = json.loads(rows[0]["response"])
-            return Observation(stored["text"], tuple(rows[0]["pages"]), stored.get("error"))
-        observation = self.tools.call(name, arguments)
-        with self._lock:
-            self.misses += 1
-        response = json.dumps(
-            {"text": observation.text, "error": observation.error}, ensure_ascii=False
-        )
-        cypher.run_batches(
-            self.tools.driver,
-            "agent/merge_tool_calls",
-            [
-                {
-                    "request_hash": key,
-                    "tool": name,
-                    "arguments_json": json.dumps(
-                        arguments, ensure_ascii=False, sort_keys=True, default=str
-                    ),
-                    "response": response,
-                    "pages": list(observation.pages),
-                }
-            ],
-            database=self.tools.database,
-        )
-        return observation

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from seekgraph.cli.context import AppContext, out_option, pass_app
-from seekgraph.graphdb import server
+from seekgraph.graphdb import server, server_files
 from seekgraph.graphdb.errors import AlreadyRunningError, ConfigError
 from seekgraph.graphdb.schema import SCHEMA_VERSION, apply_schema, describe_schema
 
@@ -32,7 +32,7 @@ def db() -> None:
 def install(app: AppContext, force: bool) -> None:
     """Assemble Neo4j 5.26 Community + Browser + APOC from Maven Central."""
     _require_managed(app, "install")
-    changed = server.install(app.settings.server, force=force)
+    changed = server_files.install(app.settings.server, force=force)
     click.echo(
         f"{'installed' if changed else 'already installed'}: Neo4j in {app.settings.server.home}"
     )

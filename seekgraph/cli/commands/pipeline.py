@@ -13,13 +13,13 @@ from seekgraph.cli.context import AppContext, out_option, pass_app
 def ensure_server(app: AppContext) -> None:
     """Install and start the managed Neo4j when it is the one configured (no-op otherwise)."""
     from seekgraph.common.config import resolve_settings
-    from seekgraph.graphdb import server
+    from seekgraph.graphdb import server, server_files
     from seekgraph.graphdb.errors import AlreadyRunningError
 
     if not app.settings.connection.managed:
         return
     srv = app.settings.server
-    if server.install(srv):
+    if server_files.install(srv):
         click.echo(f"installed Neo4j into {srv.home}")
     try:
         st = server.start(srv)

@@ -1,0 +1,87 @@
+"""The quality gate's checks of synthesised KP tasks: whether their chains make research.
+
+`kp_checks` runs expanded_further, single_lookup, join_on_kind and circular over every kept
+synthesised KP task; the checks are described with the stage (`seekgraph.synth.quality`). They
+are apart from the stage and from the WebLeaper checks because they read a task's triples
+through the shaper (`seekgraph.synth.shaper`), not its question and tables.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import neo4j
+
+if TYPE_CHECKING:
+    from seekgraph.synth.shaper.kp import RelationSpec, Term, Triple
+
+
+def _row_subject(triple: Triple, spec: RelationSpec) -> Term:
+    """The term of a KP triple that stands for the row it reads: its subject, or for an
+    inverse relation ("~stadium": ? is the stadium of V) its one object."""
+    if spec.inverse and len(triple.objects) == 1:
+        return triple.objects[0]
+    return triple.subject
+
+
+def kp_checks(
+    driver: neo4j.Driver,
+    database: str | None,
+    found: dict[str, list[tuple[str, str]]],
+    circular: bool,
+) -> None:
+    """expanded_further, single_lookup and (when `circular`) circular over every kept
+    synthesised KP task."""
+    from seekgraph.synth.shaper.kp import parse_relation
+    from seekgraph.synth.shaper.ops import GraphOps
+    from seekgraph.synth.shaper.seeds import circular_variable
+    from seekgraph.synth.shaper.store import load_tasks
+
+    ops = GraphOps(driver, database)
+    kept = load_tasks(driver, database, status="kept")
+    expanded = {t.parent_id: t.task_id for t in kept if t.source == "expanded" and t.parent_id}
+    for task in kept:
+        if task.source == "published":
+            continue  # published rows are kept as given; their execution is recorded apart
+        if task.task_id in expanded:
+            found["expanded_further"].append((task.task_id, f"by {expanded[task.task_id]}"))
+            continue
+        if len(task.triples) < 2:
+            found["single_lookup"].append((task.task_id, f"{len(task.triples)} triple"))
+            continue
+        specs = [parse_relation(t.relation) for t in task.triples]
+        one_table = len({(s.kind, s.table) for s in specs}) == 1 and specs[0].kind == "fact"
+        if one_table and not any(not v.is_target for v in task.variables()):
+            # "Which ship is listed in ... with country X and with date Y?": one row of one
+            # table found by its own cells, no hop to another page
+            found["single_lookup"].append((task.task_id, "no hop"))
+            continue
+        rows = {_row_subject(t, spec) for t, spec in zip(task.triples, specs, strict=True)}
+        if one_table and specs[0].table and len(rows) == 1:
+            # "What is the stadium of the team ... with location Kalmar?": every triple reads
+            # one row (the team's), so the answer is another cell of the row its clue finds
+            found["single_lookup"].append((task.task_id, "one row"))
+            continue
+        kind = _join_on_kind(ops, task)
+        if kind:
+            found["join_on_kind"].append((task.task_id, kind))
+            continue
+        var = circular_variable(ops, task) if circular else None
+        if var is not None:
+            found["circular"].append((task.task_id, f"{var} is only a named entity"))
+
+
+def _join_on_kind(ops: Any, task: Any) -> str:
+    """The first fact whose value side holds a variable of the chain (not the target) in a
+    column that names kinds, as 'RELATION@TABLE'; '' when the chain passes through things."""
+    from seekgraph.synth.shaper.kp import Var, parse_relation
+
+    for t in task.triples:
+        spec = parse_relation(t.relation)
+        if spec.kind != "fact":
+            continue
+        values = (t.subject,) if spec.inverse else t.objects
+        hop = any(isinstance(v, Var) and not v.is_target for v in values)
+        if hop and ops.names_kinds(t.relation):
+            return f"through a value of {spec.name}@{spec.table}"
+    return ""
