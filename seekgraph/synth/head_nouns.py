@@ -147,6 +147,8 @@ def page_kind(text: str | None) -> str | None:
     >>> page_kind("The Auburn Tigers men 's basketball team is the intercollegiate men 's basketball "
     ...           "program that represents Auburn University .")
     'team'
+    >>> page_kind("Guiding Light is an American television soap opera .")
+    'series'
     >>> page_kind("Silvestre Herrera was a Private First Class of the United States Army .") is None
     True
     """
@@ -210,6 +212,8 @@ def page_kind(text: str | None) -> str | None:
     head = singular(words[-1].lower().strip("'\""))
     if head in ("program", "programme") and len(words) > 1 and words[-2].lower() in _SPORTS:
         head = "team"  # "the men's basketball program": a team, not a broadcast
+    if head == "opera" and len(words) > 1 and words[-2].lower() == "soap":
+        head = "series"  # "an American television soap opera": a series, not an opera
     if head.endswith("sery"):
         head = head[: -len("sery")] + "series"  # "miniseries", not "minisery"
     if not re.fullmatch(r"[a-z][a-z-]*", head) or head in _NOT_KINDS:

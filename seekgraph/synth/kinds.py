@@ -9,6 +9,8 @@ section's); `seekgraph.synth.noun_classes` holds the classes of nouns (people, p
 
 `answers_kind` decides the kind a question names from all its answers (O(n)):
 
+0. films and television shows together, each a quarter of the answers or more (a
+   filmography): "productions", whatever the header says;
 1. a noun most answers (more than half of all, pages or not) share: that noun, or the key
    header's own word when it names the same noun or the same class ("Laureate" for writers);
    a generic header ("Name") lends the word of a "List of X" title instead ("alumni");
@@ -143,6 +145,25 @@ def _page_nouns(page_kinds: Sequence[str | None]) -> list[str]:
     return [_ROLE_NOUNS.get(n, n) for n in nouns]
 
 
+# nouns of a film and of a television show: a filmography lists both
+_FILMS = frozenset(["film", "movie", "telefilm"])
+_SCREEN_SHOWS = CLASSES["show"][1] - {"documentary"}  # a documentary may be either
+
+
+def _films_and_shows(known: Sequence[str]) -> bool:
+    """Films and television shows in one list, each at least a quarter of the answers whose
+    pages say and together nearly all of them: neither "films" nor "shows" is true of the
+    list ("Which films are listed in Crystal Hunt's filmography" answered by soap operas), a
+    "production" is.
+
+    >>> _films_and_shows(["film"] * 4 + ["series"] * 3), _films_and_shows(["film"] * 9 + ["series"])
+    (True, False)
+    """
+    films = sum(k in _FILMS for k in known)
+    shows = sum(k in _SCREEN_SHOWS for k in known)
+    return 4 * min(films, shows) >= len(known) > 0 and 10 * (films + shows) >= 9 * len(known)
+
+
 # pages must speak for at least one answer in this many before they overrule the header
 FEW_PAGES = 4
 
@@ -188,6 +209,8 @@ def answers_kind(
         for kind, _ in named[:1]:
             return Kind(kind[0], kind[1], "header")
         return NO_KIND
+    if _films_and_shows(known):
+        return Kind("production", "productions", "class")
     top, count = Counter(known).most_common(1)[0]
     classes = _class_counts(known)
     if _majority(count, len(known)):

@@ -41,7 +41,8 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
         word_set(
             """film movie series sitcom musical play song album opera drama comedy program
             programme show single novel book game video ep soundtrack documentary miniseries
-            telenovela anime manga episode special serial poem painting cartoon short sitcom"""
+            telenovela anime manga episode special serial poem painting cartoon short sitcom
+            production"""
         ),
     ),
     "team": ("teams", word_set("club team franchise side")),

@@ -68,23 +68,26 @@ _SORT_SAME_YEAR = re.compile(r"^(\d{3,4})\s+(?=(?:c\.\s*|ca\.\s*|circa\s+)?\1$)"
 _TIE = re.compile(r"^=\s*(?=\d+\s*$)")
 # a link to another language's article ("Old Saale Bridge [de]", "[eo; hu]"): not part of a name
 _INTERWIKI = re.compile(r"\s*\[\s*(?:\d{1,3}|[a-z]{1,3}(?:\s*[;,]\s*[a-z]{2,3})*)\s*\]")
-# a footnote mark after a value ("1994 *", "Santana Moss †"): a pointer to a legend, not text
-_MARK = re.compile(r"(?<=[\w.)\]])\s*[*†‡§¶]{1,3}$")
+# a footnote mark after a value or an item of a list ("1994 *", "Santana Moss †", "1972*,
+# 1973"): a pointer to a legend, not text
+_MARK = re.compile(r"(?<=[\w.)\]])\s*[*†‡§¶]{1,3}(?=\s*[,;]|$)")
 # a sort key of zeros before a number and its unit ("0 930 AM", "00 88.7 FM": 930 AM, 88.7 FM)
 _SORT_ZEROS = re.compile(r"^0+ (?=[1-9]\d*(?:\.\d+)? \D)")
 # a footnote number after a season ("1978-791", "1997-98 1": the season 1978-79, note 1)
 _SEASON_NOTE = re.compile(r"^(\d{4})([-–])(\d{2})\s?\d$")
+# characters of no width a page's markup leaves between items ("D N R \u200b \u200b")
+_ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060\ufeff]")
 # a register's reference number after the date it listed a place ("June 26, 2013 (# 13000406)")
 _REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 
 
 def clean_text(text: str) -> str:
-    """Display form: NFKC, collapsed whitespace, no tokenised spaces before punctuation, no
-    wiki cell attributes left by the table's export (``align=right| 0`` → ``0``), no hidden sort
-    key (``2009.1 2009`` → ``2009``, ``1840 21 November 1840`` → ``21 November 1840``,
-    ``1100 c. 1100`` → ``c. 1100``), no tie
-    marker (``=20`` → ``20``), no footnote mark, no tag of an article in another language
-    (``Old Saale Bridge [de]`` → ``Old Saale Bridge``), no register reference number
+    """Display form: NFKC, no zero-width characters, collapsed whitespace, no tokenised spaces
+    before punctuation, no wiki cell attributes left by the table's export (``align=right| 0``
+    → ``0``), no hidden sort key (``2009.1 2009`` → ``2009``, ``1840 21 November 1840`` →
+    ``21 November 1840``, ``1100 c. 1100`` → ``c. 1100``), no tie marker (``=20`` → ``20``),
+    no footnote mark (after a value or an item of a list), no tag of an article in another
+    language (``Old Saale Bridge [de]`` → ``Old Saale Bridge``), no register reference number
     (``(# 13000406)``) and no footnote number after a season (``1978-791`` → ``1978-79``).
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
@@ -99,6 +102,10 @@ def clean_text(text: str) -> str:
     'June 26, 2013'
     >>> clean_text("1994 *"), clean_text("Santana Moss†"), clean_text("*")
     ('1994', 'Santana Moss', '*')
+    >>> clean_text("1972*, 1973, 2009 *, 2011"), clean_text("M*A*S*H")
+    ('1972, 1973, 2009, 2011', 'M*A*S*H')
+    >>> clean_text("D N R \u200b \u200b \u200b")
+    'D N R'
     >>> clean_text("1981-11-01 1 November 1981"), clean_text("1931-12-11 19 November 1926")
     ('1 November 1981', '19 November 1926')
     >>> clean_text("208 8th in Yugoslav Div 2"), clean_text("2008 8th place")
@@ -110,7 +117,7 @@ def clean_text(text: str) -> str:
     >>> clean_text("0 930 AM"), clean_text("00 88.7 FM"), clean_text("0 1"), clean_text("0 - 2")
     ('930 AM', '88.7 FM', '0 1', '0 - 2')
     """
-    text = " ".join(unicodedata.normalize("NFKC", text).split())
+    text = " ".join(_ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).split())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
     text = _MARK.sub("", _REFNUM.sub("", text).strip())
     text = _TIE.sub("", _SORT_YEAR.sub("", _SORT_KEY.sub("", _SORT_ISO.sub("", text))))

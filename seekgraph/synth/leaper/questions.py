@@ -23,7 +23,7 @@ from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND
 from seekgraph.synth.phrasing.headers import label
 from seekgraph.synth.phrasing.tables import TableRef
-from seekgraph.synth.phrasing.words import join, relation_words, singular
+from seekgraph.synth.phrasing.words import join, relation_words, restore_names, singular
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
@@ -115,18 +115,19 @@ def _attributes(
     kinds: dict[str, set[str]],
     labels: dict[str, str] | None = None,
     values: dict[str, list[str]] | None = None,
+    tables: Sequence[TableRef] = (),
 ) -> str:
+    """The asked attributes in prose, each phrased from its header and values; a name the
+    header shares with a table's title keeps its capitals ("their stations in Brooklyn")."""
     labels, values = labels or {}, values or {}
-    phrases = [
-        phrase_attribute(labels.get(r, r), kinds.get(r, set()), values.get(r, []))
-        for r in relations
-    ]
-    return join(
-        [
-            p.text or relation_words(labels.get(r, r))
-            for p, r in zip(phrases, relations, strict=True)
-        ]
-    )
+    said = []
+    for r in relations:
+        header = labels.get(r, r)
+        text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
+        said.append(
+            restore_names(text, header, [t.title for t in tables]) or relation_words(header)
+        )
+    return join(said)
 
 
 _VENUE = re.compile(r"\b(?:stadium|stadia|ground|arena|venue|ballpark)\b")
@@ -192,7 +193,7 @@ def basic_question(
     if table.selection if selection is None else selection:
         text += " The table gives a selection, not all of them."
     if relations:
-        text += f" For each, give {_attributes(relations, kinds, labels, values)}."
+        text += f" For each, give {_attributes(relations, kinds, labels, values, [table])}."
     return text
 
 
@@ -219,7 +220,7 @@ def union_question(
     """
     names = [t.quoted() for t in tables]
     asked = (
-        f"For each, give {_attributes(relations, kinds, labels, values)}, as each table "
+        f"For each, give {_attributes(relations, kinds, labels, values, tables)}, as each table "
         "states them."
         if relations
         else ""
@@ -267,7 +268,7 @@ other author in these tables with the same year.'
     owner = "their" if "person" in noun_classes(kind) else "its"  # "find their degree"
     each = ", as each table states them" if len(tables) > 1 else ""
     asked = (
-        f" For each, give {_attributes(relations, kinds, labels, values)}{each}."
+        f" For each, give {_attributes(relations, kinds, labels, values, tables)}{each}."
         if relations
         else ""
     )

@@ -72,6 +72,10 @@ ABBREVIATIONS = {
     "diam": "diameter",
 }
 
+# abbreviations of more than one word a person says: which one depends on the table ("Dir" of
+# a fort is its direction, of a film its director), so the attribute is not asked
+UNCLEAR_ABBREVIATIONS = frozenset(["dir", "res", "ref"])
+
 # a difference to another row ("Gap" to pole, "Behind" the winner): meaningless on its own
 RELATIVE = frozenset(["gap", "diff", "difference", "behind", "deficit", "interval", "margin"])
 

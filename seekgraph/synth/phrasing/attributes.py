@@ -44,6 +44,7 @@ from seekgraph.synth.phrasing.attribute_words import (
     SYMBOL_WORDS,
     THIRD_PERSON,
     TIME_NOUNS,
+    UNCLEAR_ABBREVIATIONS,
     UNITS,
     WHERE_PARTICIPLES,
     YEAR_HEADERS,
@@ -133,6 +134,8 @@ def phrase_attribute(
     'the score'
     >>> phrase_attribute("h / a").reason, phrase_attribute("this week in reality").reason
     ('abbreviation', 'determiner')
+    >>> phrase_attribute("dir", {"text"}, ["S/W", "E"]).reason
+    'abbreviation'
     >>> phrase_attribute("current sponsored").reason, phrase_attribute("gap").reason
     ('no_noun', 'relative')
     >>> phrase_attribute("current", {"number"}, ["2", "0"]).reason
@@ -304,6 +307,8 @@ def phrase_attribute(
             out.append(token)  # "distance in km"
         elif re.fullmatch(r"[^\W\d_]{1,2}[–—-][^\W\d_]{1,2}|\d+(st|nd|rd|th)", lower):
             return Phrase(reason="abbreviation")  # "F–A", "W–L", "3rd"
+        elif lower in UNCLEAR_ABBREVIATIONS:
+            return Phrase(reason="abbreviation")  # "Dir": direction or director?
         elif lower in ABBREVIATIONS:
             expanded = ABBREVIATIONS[lower]
             if expanded == "number" and i + 1 < len(tokens) and low[i + 1] != "of":

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import re
 
-from seekgraph.synth.phrasing.attribute_words import ABBREVIATIONS, DETERMINERS
+from seekgraph.synth.phrasing.attribute_words import (
+    ABBREVIATIONS,
+    DETERMINERS,
+    UNCLEAR_ABBREVIATIONS,
+)
 from seekgraph.synth.phrasing.headers import UNIT_WORDS
 
 _SHORT_WORDS = frozenset(["of", "in", "by", "to", "at", "on", "or", "as", "tv", "uk", "us"])
@@ -42,7 +46,7 @@ def attribute_debris(question: str) -> str:
         previous = tokens[i - 1].lower() if i else ""
         if re.fullmatch(r"[^\W\d_]{1,2}[–—-][^\W\d_]{1,2}", low):
             return token
-        if low in ABBREVIATIONS and ABBREVIATIONS[low] != low:
+        if low in UNCLEAR_ABBREVIATIONS or (low in ABBREVIATIONS and ABBREVIATIONS[low] != low):
             return token
         if (
             len(low) <= 2

@@ -293,3 +293,42 @@ def join(items: Iterable[str]) -> str:
 def value_kind(value_id: str, is_entity: bool) -> str:
     """entity, year, date, number or text (a Value id is ``<kind>:<normalized>``)."""
     return "entity" if is_entity else value_id.split(":", 1)[0]
+
+
+_NAME_RUN = re.compile(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*")
+
+
+def restore_names(phrase: str, header: str, titles: Iterable[str]) -> str:
+    """`phrase` (an attribute said in lower case) with the names its `header` (as words,
+    `label`) shares with a table's title written as the title writes them: "stations in
+    brooklyn" of "List of New York City Subway stations in Brooklyn" is "their stations in
+    Brooklyn".
+
+    Wikipedia titles are written in sentence case, so a run of capitalised words in a title
+    is a name, except a single word that starts it ("List"); it is restored only where the
+    header holds the whole run ("home city" holds only part of "New York City": its city
+    stays a city), and only from a title with a word in lower case (a title that is all one
+    name, "Presidents' Athletic Conference", marks no word as a name).
+
+    >>> restore_names("their stations in brooklyn", "stations in brooklyn",
+    ...               ["List of New York City Subway stations in Brooklyn"])
+    'their stations in Brooklyn'
+    >>> restore_names("their grand slam titles", "grand slam titles", ["Grand Slam (tennis)"])
+    'their Grand Slam titles'
+    >>> restore_names("their home city", "home city", ["List of New York City Subway stations"])
+    'their home city'
+    >>> restore_names("their conference", "conference", ["Presidents' Athletic Conference"])
+    'their conference'
+    """
+    for title in titles:
+        words = title.split()
+        if len(words) < 2 or not any(w.islower() and len(w) > 3 for w in words[1:]):
+            continue
+        for match in _NAME_RUN.finditer(title):
+            run = match.group(0).rstrip(".")
+            if match.start() == 0 and " " not in run:
+                continue  # "List of ...": a title's first word is capitalised anyway
+            found = rf"(?<!\w){re.escape(run.lower())}(?!\w)"
+            if re.search(found, header.lower()):
+                phrase = re.sub(found, run, phrase, flags=re.IGNORECASE)
+    return phrase
