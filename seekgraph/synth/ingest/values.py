@@ -75,6 +75,9 @@ _MARK = re.compile(r"(?<=[\w.)\]])\s*[*†‡§¶]{1,3}(?=\s*[,;]|$)")
 _SORT_ZEROS = re.compile(r"^0+ (?=[1-9]\d*(?:\.\d+)? \D)")
 # a footnote number after a season ("1978-791", "1997-98 1": the season 1978-79, note 1)
 _SEASON_NOTE = re.compile(r"^(\d{4})([-–])(\d{2})\s?\d$")
+# an age the page computed when it was shown, after a date of birth ("7 September 1956 (age
+# 63)"): stale the year after, and it hides the date
+_AGE = re.compile(r"(?<=\d)\s*\(\s*aged?\s+\d{1,3}\s*\)$")
 # characters of no width a page's markup leaves between items ("D N R \u200b \u200b")
 _ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060\ufeff]")
 # a register's reference number after the date it listed a place ("June 26, 2013 (# 13000406)")
@@ -88,7 +91,8 @@ def clean_text(text: str) -> str:
     ``21 November 1840``, ``1100 c. 1100`` → ``c. 1100``), no tie marker (``=20`` → ``20``),
     no footnote mark (after a value or an item of a list), no tag of an article in another
     language (``Old Saale Bridge [de]`` → ``Old Saale Bridge``), no register reference number
-    (``(# 13000406)``) and no footnote number after a season (``1978-791`` → ``1978-79``).
+    (``(# 13000406)``), no age after a date of birth (``(age 63)``) and no footnote number
+    after a season (``1978-791`` → ``1978-79``).
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
     ('1996', '20', 'T-62')
@@ -106,6 +110,8 @@ def clean_text(text: str) -> str:
     ('1972, 1973, 2009, 2011', 'M*A*S*H')
     >>> clean_text("D N R \u200b \u200b \u200b")
     'D N R'
+    >>> clean_text("7 September 1956 (age 63)"), typed_value("7 September 1956 ( age 63 )")
+    ('7 September 1956', ('date', '1956-09-07'))
     >>> clean_text("1981-11-01 1 November 1981"), clean_text("1931-12-11 19 November 1926")
     ('1 November 1981', '19 November 1926')
     >>> clean_text("208 8th in Yugoslav Div 2"), clean_text("2008 8th place")
@@ -119,7 +125,7 @@ def clean_text(text: str) -> str:
     """
     text = " ".join(_ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).split())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
-    text = _MARK.sub("", _REFNUM.sub("", text).strip())
+    text = _MARK.sub("", _AGE.sub("", _REFNUM.sub("", text).strip()))
     text = _TIE.sub("", _SORT_YEAR.sub("", _SORT_KEY.sub("", _SORT_ISO.sub("", text))))
     text = _SORT_SAME_YEAR.sub("", text)
     placing = _SORT_PLACING.match(text)

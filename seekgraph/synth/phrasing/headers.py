@@ -18,6 +18,14 @@ UNIT_WORDS = frozenset(
         "km",
         "mi",
         "m",
+        "km²",
+        "km2",
+        "mi²",
+        "mi2",
+        "m²",
+        "m2",
+        "sq",
+        "ha",
         "ft",
         "cm",
         "mm",
@@ -49,6 +57,15 @@ UNIT_WORDS = frozenset(
 _UNIT_NAMES = {
     "km": "kilometres",
     "mi": "miles",
+    "km²": "square kilometres",
+    "km2": "square kilometres",
+    "sq km": "square kilometres",
+    "mi²": "square miles",
+    "mi2": "square miles",
+    "sq mi": "square miles",
+    "m²": "square metres",
+    "m2": "square metres",
+    "ha": "hectares",
     "m": "metres",
     "ft": "feet",
     "cm": "centimetres",
@@ -163,6 +180,8 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
 
     >>> header_words("Area ( km )")
     'area in square kilometres'
+    >>> header_words("Area ( km² )"), header_words("Area ( sq mi )")
+    ('area in square kilometres', 'area in square miles')
 
     A word broken across two lines of the header comes back whole ("Con- gress"), and a
     people's name in the plural keeps its capital ("South Asians").
