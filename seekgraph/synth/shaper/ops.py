@@ -13,7 +13,7 @@ from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.headers import label
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.shaper.compile import execute
-from seekgraph.synth.shaper.kp import KPTask, Var, parse_relation
+from seekgraph.synth.shaper.kp import KPTask, RelationSpec, Var, parse_relation
 
 # rows a column needs before its repeats say it names kinds (`GraphOps.names_kinds`)
 KIND_COLUMN_ROWS = 4
@@ -101,7 +101,7 @@ class GraphOps:
     _key_headers: dict[str, str | None] = field(default_factory=dict)
     _labels: dict[str, str] = field(default_factory=dict)
     _page_kinds: dict[str, str | None] = field(default_factory=dict)
-    _kind_columns: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _spreads: dict[tuple[str, str], tuple[int, int, int]] = field(default_factory=dict)
 
     def tables(self, task: KPTask) -> dict[str, tuple[TableRef, bool]]:
         """``{table_id: (how a question names it, served by the offline web)}`` of the tables
@@ -158,8 +158,24 @@ class GraphOps:
             return False
         if spec.name in KIND_RELATIONS:
             return True
+        facts, values, _ = self._spread(spec)
+        return facts >= KIND_COLUMN_ROWS and 2 * values <= facts
+
+    def fills_column(self, relation: str) -> bool:
+        """Whether one value fills the column of a table fact read forward: at least `KIND_COLUMN_ROWS` rows
+        hold a value and all but a tenth hold the same one (a talk show's co-hosts "Regis
+        Philbin"). As a clue it says no more of a row than that the row is in the table."""
+        spec = parse_relation(relation)
+        if spec.kind != "fact" or spec.inverse or not spec.table:
+            return False
+        facts, _, top = self._spread(spec)
+        return facts >= KIND_COLUMN_ROWS and 10 * top >= 9 * facts
+
+    def _spread(self, spec: RelationSpec) -> tuple[int, int, int]:
+        """(rows holding a value, different values, rows holding the most common value) of a
+        table's column (``shaper/column_spread``)."""
         key = (spec.name, spec.table)
-        if key not in self._kind_columns:
+        if key not in self._spreads:
             self.queries += 1
             row = cypher.read(
                 self.driver,
@@ -168,9 +184,8 @@ class GraphOps:
                 table_id=spec.table,
                 relation=spec.name,
             )[0]
-            facts, values = int(row["facts"]), int(row["values"])
-            self._kind_columns[key] = facts >= KIND_COLUMN_ROWS and 2 * values <= facts
-        return self._kind_columns[key]
+            self._spreads[key] = (int(row["facts"]), int(row["values"]), int(row["top"] or 0))
+        return self._spreads[key]
 
     def key_header(self, table_id: str) -> str | None:
         """The header of the table's key column (read with `tables`)."""

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from seekgraph.synth.noun_classes import noun_classes
 from seekgraph.synth.phrasing.tables import TableRef
-from seekgraph.synth.phrasing.words import join, relation_words
+from seekgraph.synth.phrasing.words import join, relation_words, singular
 from seekgraph.synth.shaper.kp import (
     Const,
     KPTask,
@@ -189,7 +189,8 @@ class _Renderer:
         ):
             # "the same club as "Guy Campbell" in TABLE", not "a club that is the club of …"
             return f"the same {words} as {self.objects(d)} in {self.table(inner.table)}"
-        return f"{article(words)} {words} {self.tail(obj)}"
+        one = _one_of(words)
+        return f"{article(one)} {one} {self.tail(obj)}"
 
     def predicates(self, subject: Var, plural: bool) -> str:
         """Everything the triples of `subject` say of it, as verb phrases joined by 'and'."""
@@ -248,6 +249,19 @@ class _Renderer:
             kind = self.kind(self.task.target)[1 if plural else 0]
             out.append(f"Which {kind} {self.predicates(self.task.target, plural)}?")
         return " ".join(out)
+
+
+def _one_of(words: str) -> str:
+    """A header's words naming one value of its column: a plural header ("Major ovals") is
+    said in the singular after "a" ("a major oval that is ...").
+
+    >>> _one_of("major ovals"), _one_of("series"), _one_of("news"), _one_of("college")
+    ('major oval', 'series', 'news', 'college')
+    """
+    *rest, last = words.split()
+    if last.lower().endswith(("ics", "news")) or last != last.lower():
+        return words
+    return " ".join([*rest, singular(last)])
 
 
 def _is_inverse_fact(t: Triple) -> bool:

@@ -141,12 +141,16 @@ def askable(ops: GraphOps, nodes: list[Neighbour]) -> list[Neighbour]:
     """The edges a question can say: page links, and table facts whose column a person can
     name (`seekgraph.synth.phrasing.attributes.phrase_attribute`); never a "Notes" column, a
     cut header or a verb ("with a notes that is ...", "with a current sponsored that is ..."),
-    never a value that lists codes ("with official selectors "AAB, FN, INS"")."""
+    never a value that lists codes ("with official selectors "AAB, FN, INS""), never a value
+    that fills its column (`GraphOps.fills_column`: "with co-hosts "Regis Philbin"" of a talk
+    show's guests says nothing of the guest)."""
     ops.read_tables({s.table for n in nodes if (s := parse_relation(n.relation)).table})
     out = []
     for n in nodes:
         words = ops.relation_label(n.relation)
-        if words is None or not (phrase_attribute(words).reason or code_list(n.name)):
+        if words is None or not (
+            phrase_attribute(words).reason or code_list(n.name) or ops.fills_column(n.relation)
+        ):
             out.append(n)
     return out
 
