@@ -186,7 +186,8 @@ def answers_kind(
     no noun or class holds most answers, the header's or title's word is still used when some
     pages are of it and no more are of another class (fine-grained kinds that are all banks,
     retailers, holdings are companies); when no page says, or pages say for fewer than one
-    answer in `FEW_PAGES`, it is all there is."""
+    answer in `FEW_PAGES`, it is all there is (and with no such word, the answers have no
+    common kind)."""
     known = _page_nouns(page_kinds)
     # the title speaks for the key column only when its header names no kind of its own
     # ("Name"); a "List of football champions" keyed by "Top scorer" lists scorers
@@ -200,9 +201,12 @@ def answers_kind(
         own = role  # "Guests/Segments": the rows that are not guests have no page
     own_head = _head(own)
     named = [(own, own_head)] if own is not None and own_head is not None else []
-    if named and FEW_PAGES * len(known) < len(page_kinds):
+    if FEW_PAGES * len(known) < len(page_kinds):
         # one page in twenty says "village" (a registered property whose cell links its
-        # village): too few pages speak to overrule the header's or the title's word
+        # village): too few pages speak to overrule the header's or the title's word, or to
+        # name the rest when nothing else does (two "in-jokes" among twenty fictional metals)
+        if not named:
+            return NO_KIND
         kind = named[0][0]
         return Kind(kind[0], kind[1], "header")
     if not known:

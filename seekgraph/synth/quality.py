@@ -21,6 +21,10 @@ name as its reason, and counted in the stage report):
   kinds, not things (`seekgraph.synth.shaper.ops.GraphOps.names_kinds`: its rows share their
   values, as positions, kit makers or degrees do): "a position that is the position of the
   linebacker drafted 17th" joins two rows by coincidence;
+- ``same_tables``: more than `seekgraph.synth.quality_kp.MAX_PER_TABLES` synthesised KP tasks
+  join the same tables (the smallest ids stay): the others ask the same question of other rows
+  ("the Warrington player with the same previous club as X of Salford", then as Y, then the
+  mirror), which teaches nothing new;
 - ``partial_table``: a WebLeaper question asks "which ... are listed" over a table that is a
   selection (`seekgraph.synth.leaper.selection`) without saying so: a Basic question must name
   the first rows of a table cut at its source's cap, or say the table gives a selection; a
@@ -96,6 +100,7 @@ CHECKS = (
     "single_lookup",
     "expanded_further",
     "join_on_kind",
+    "same_tables",
     "partial_table",
     "kind_from_header",
     "attribute_debris",

@@ -1,7 +1,7 @@
 """The quality gate's checks of synthesised KP tasks: whether their chains make research.
 
-`kp_checks` runs expanded_further, single_lookup, join_on_kind and circular over every kept
-synthesised KP task; the checks are described with the stage (`seekgraph.synth.quality`). They
+`kp_checks` runs expanded_further, single_lookup, join_on_kind, circular and same_tables over
+every kept synthesised KP task; the checks are described with the stage (`seekgraph.synth.quality`). They
 are apart from the stage and from the WebLeaper checks because they read a task's triples
 through the shaper (`seekgraph.synth.shaper`), not its question and tables.
 """
@@ -14,6 +14,9 @@ import neo4j
 
 if TYPE_CHECKING:
     from seekgraph.synth.shaper.kp import RelationSpec, Term, Triple
+
+# synthesised KP tasks kept over one set of tables: more ask the same question of other rows
+MAX_PER_TABLES = 2
 
 
 def _row_subject(triple: Triple, spec: RelationSpec) -> Term:
@@ -30,8 +33,8 @@ def kp_checks(
     found: dict[str, list[tuple[str, str]]],
     circular: bool,
 ) -> None:
-    """expanded_further, single_lookup and (when `circular`) circular over every kept
-    synthesised KP task."""
+    """expanded_further, single_lookup, join_on_kind, (when `circular`) circular, then
+    same_tables over every kept synthesised KP task."""
     from seekgraph.synth.shaper.kp import parse_relation
     from seekgraph.synth.shaper.ops import GraphOps
     from seekgraph.synth.shaper.seeds import circular_variable
@@ -40,6 +43,7 @@ def kp_checks(
     ops = GraphOps(driver, database)
     kept = load_tasks(driver, database, status="kept")
     expanded = {t.parent_id: t.task_id for t in kept if t.source == "expanded" and t.parent_id}
+    passed = []
     for task in kept:
         if task.source == "published":
             continue  # published rows are kept as given; their execution is recorded apart
@@ -69,6 +73,14 @@ def kp_checks(
         var = circular_variable(ops, task) if circular else None
         if var is not None:
             found["circular"].append((task.task_id, f"{var} is only a named entity"))
+            continue
+        passed.append(task)
+    per_tables: dict[tuple[str, ...], int] = {}
+    for task in sorted(passed, key=lambda t: t.task_id):
+        tables = tuple(task.source_tables())
+        per_tables[tables] = per_tables.get(tables, 0) + 1
+        if per_tables[tables] > MAX_PER_TABLES:
+            found["same_tables"].append((task.task_id, ", ".join(tables)))
 
 
 def _join_on_kind(ops: Any, task: Any) -> str:

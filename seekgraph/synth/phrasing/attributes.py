@@ -136,6 +136,8 @@ def phrase_attribute(
     ('abbreviation', 'determiner')
     >>> phrase_attribute("dir", {"text"}, ["S/W", "E"]).reason
     'abbreviation'
+    >>> phrase_attribute("Under construction", {"number", "text"}, ["0", "2 (4 planned)"]).text
+    'the number under construction'
     >>> phrase_attribute("current sponsored").reason, phrase_attribute("gap").reason
     ('no_noun', 'relative')
     >>> phrase_attribute("current", {"number"}, ["2", "0"]).reason
@@ -427,6 +429,9 @@ def phrase_attribute(
     unit = "date" if "date" in kinds else "year"  # "Took office: January 1, 1854" is a date
     if len(out) == 1 and lowered[0] in SPAN_WORDS and dated:
         return Phrase(SPAN_WORDS[lowered[0]].replace("the year", f"the {unit}"))  # "Start"
+    numbers = bool(texts) and 2 * sum(bool(re.match(r"\d", t.strip())) for t in texts) > len(texts)
+    if lowered[0] in ("in", "under") and len(out) == 2 and numbers:
+        return Phrase(f"the number {' '.join(lowered)}")  # "Under construction: 1" of a navy
     if out[0].lower() in PREPOSITIONS and len(out) >= 2:
         return Phrase(reason="preposition")  # "To club", "From": which way?
     verb_first = (

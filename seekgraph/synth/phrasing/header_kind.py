@@ -42,6 +42,8 @@ GENERIC = frozenset(
         "position",
         "details",
         "detail",
+        "type",  # "Type" of a list of RNAs: types of what? the title or the pages say
+        "types",
         "notes",
         "note",
         "description",

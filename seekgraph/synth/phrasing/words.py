@@ -305,30 +305,41 @@ def restore_names(phrase: str, header: str, titles: Iterable[str]) -> str:
     Brooklyn".
 
     Wikipedia titles are written in sentence case, so a run of capitalised words in a title
-    is a name, except a single word that starts it ("List"); it is restored only where the
-    header holds the whole run ("home city" holds only part of "New York City": its city
-    stays a city), and only from a title with a word in lower case (a title that is all one
-    name, "Presidents' Athletic Conference", marks no word as a name).
+    is a name, except a single word that starts it ("List"). A run is restored where the
+    header holds it whole ("home city" holds only part of "New York City": its city stays a
+    city); two or more of its words in a row are restored too ("premier division" of "South
+    African Premier Division"), and a single word only from a title with a word in lower case
+    (a title that is all one name, "Presidents' Athletic Conference", marks no one word of it
+    as a name).
 
     >>> restore_names("their stations in brooklyn", "stations in brooklyn",
     ...               ["List of New York City Subway stations in Brooklyn"])
     'their stations in Brooklyn'
     >>> restore_names("their grand slam titles", "grand slam titles", ["Grand Slam (tennis)"])
     'their Grand Slam titles'
+    >>> restore_names("their number of seasons in premier division",
+    ...     "number of seasons in premier division", ["South African Premier Division"])
+    'their number of seasons in Premier Division'
     >>> restore_names("their home city", "home city", ["List of New York City Subway stations"])
     'their home city'
     >>> restore_names("their conference", "conference", ["Presidents' Athletic Conference"])
     'their conference'
     """
+    low_header = header.lower()
     for title in titles:
         words = title.split()
-        if len(words) < 2 or not any(w.islower() and len(w) > 3 for w in words[1:]):
-            continue
+        sentence = len(words) > 1 and any(w.islower() and len(w) > 3 for w in words[1:])
         for match in _NAME_RUN.finditer(title):
-            run = match.group(0).rstrip(".")
-            if match.start() == 0 and " " not in run:
+            run = match.group(0).rstrip(".").split()
+            if match.start() == 0 and len(run) == 1:
                 continue  # "List of ...": a title's first word is capitalised anyway
-            found = rf"(?<!\w){re.escape(run.lower())}(?!\w)"
-            if re.search(found, header.lower()):
-                phrase = re.sub(found, run, phrase, flags=re.IGNORECASE)
+            parts = [run] if sentence or len(run) > 1 else []
+            parts += [
+                run[i : i + n] for n in range(len(run) - 1, 1, -1) for i in range(len(run) - n + 1)
+            ]
+            for part in parts:
+                name = " ".join(part)
+                found = rf"(?<!\w){re.escape(name.lower())}(?!\w)"
+                if re.search(found, low_header):
+                    phrase = re.sub(found, name, phrase, flags=re.IGNORECASE)
     return phrase

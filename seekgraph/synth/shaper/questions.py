@@ -255,12 +255,12 @@ def _one_of(words: str) -> str:
     """A header's words naming one value of its column: a plural header ("Major ovals") is
     said in the singular after "a" ("a major oval that is ...").
 
-    >>> _one_of("major ovals"), _one_of("series"), _one_of("news"), _one_of("college")
-    ('major oval', 'series', 'news', 'college')
+    >>> _one_of("major ovals"), _one_of("series"), _one_of("news"), _one_of("no. of titles")
+    ('major oval', 'series', 'news', 'no. of titles')
     """
     *rest, last = words.split()
-    if last.lower().endswith(("ics", "news")) or last != last.lower():
-        return words
+    if last.lower().endswith(("ics", "news")) or last != last.lower() or "of" in rest:
+        return words  # "no. of titles" counts titles: one count, said as the header says it
     return " ".join([*rest, singular(last)])
 
 
