@@ -54,26 +54,38 @@ def first_mentions(key_cells: Iterable[Cell]) -> dict[str, str]:
 
 
 def links_named_apart(key_cells: Iterable[Cell]) -> set[str]:
-    """Pages that several cells of a key column link under longer names: the rows list things
-    at or after the page ("Little Island 1" and "Little Island 2", two mills linking the
-    place), so each row's thing is its cell's name, not the page. (A capitalised tail, "Old
-    Windsor I", is caught cell by cell: `key_cells.extends_title`.)
+    """Pages that several cells of a key column link under longer names, or under a name of
+    their own each (at least three, in at least half the cells linking it): the rows list
+    things at or after the page ("Little Island 1" and "Little Island 2", two mills linking
+    the place) or in it (the games of a collection), so each row's thing is its cell's name,
+    not the page. (A capitalised tail, "Old Windsor I", is caught cell by cell:
+    `key_cells.extends_title`.)
 
     >>> links_named_apart([Cell("Little Island 1", ("/wiki/Little_Island,_Cork",)),
     ...     Cell("Little Island 2", ("/wiki/Little_Island,_Cork",)), Cell("Ebbsfleet",
     ...     ("/wiki/Ebbsfleet",)), Cell("Ebbsfleet", ("/wiki/Ebbsfleet",)), Cell("Liverpool",
     ...     ("/wiki/Liverpool_F.C.",)), Cell("Liverpool F.C.", ("/wiki/Liverpool_F.C.",))])
     {'/wiki/Little_Island,_Cork'}
+    >>> links_named_apart([Cell(f"Phantasy Star II: {n}'s Adventure",
+    ...     ("/wiki/Phantasy_Star_II_Text_Adventures",)) for n in ("Amia", "Anne", "Huey")])
+    {'/wiki/Phantasy_Star_II_Text_Adventures'}
     """
     names: dict[str, set[str]] = {}
+    cells: dict[str, int] = {}
     for link, name in _linked_names(key_cells):
         names.setdefault(link, set()).add(name)
+        cells[link] = cells.get(link, 0) + 1
     apart = set()
     for link, said in names.items():
         # each name is the page's and more ("Old Windsor" + "I"): a name that is the page's
         # own, or another name of it ("Man Utd"), lists the page itself
         head = folded_name(display_name(link).split(",")[0])
         if len(said) > 1 and all(n != head and n.startswith(head + " ") for n in said):
+            apart.add(link)
+        elif len(said) >= 3 and 2 * len(said) >= cells[link] and head not in said:
+            # eight games "Phantasy Star II: Amia's Adventure", "... Anne's Adventure", each
+            # linking the page of the collection: a name per row is a thing per row (three
+            # spellings of one club over twenty seasons are not)
             apart.add(link)
     return apart
 

@@ -249,6 +249,52 @@ def said_value(fact: dict[str, Any]) -> str:
     return name if _fold(outside_parentheses(text)) == _fold(name) else text
 
 
+_SEPARATOR = re.compile(r"[,;/&+\n]|\band\b|\bwith\b", re.IGNORECASE)
+
+
+def split_glued(facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`facts` with each linked name of a cell that runs several names together standing
+    alone: "Natasha Kaplinsky Verona Joseph" (two dancers tied, two links, no separator) gives
+    the values "Natasha Kaplinsky" and "Verona Joseph", not one glued string twice. A cell is
+    glued when two or more of one row's facts of one relation link pages from the same text,
+    the text is their names and nothing else, and nothing separates them (a cell "Paris,
+    France" says what it says; "A B C" linking only A and B keeps C, unlinked, in its text).
+
+    >>> cell = {"entity_id": "/wiki/Jive", "relation": "best_dancer", "table_id": "t", "row": 0,
+    ...     "kind": "entity", "cell_text": "Natasha Kaplinsky Verona Joseph"}
+    >>> facts = [{**cell, "id": "/wiki/N", "name": "Natasha Kaplinsky"},
+    ...          {**cell, "id": "/wiki/V", "name": "Verona Joseph"}]
+    >>> [said_value(f) for f in split_glued(facts)]
+    ['Natasha Kaplinsky', 'Verona Joseph']
+    >>> third = [{**f, "cell_text": "Natasha Kaplinsky Verona Joseph Jo Lodge"} for f in facts]
+    >>> [said_value(f) for f in split_glued(third)][0]
+    'Natasha Kaplinsky Verona Joseph Jo Lodge'
+    >>> comma = [{**f, "cell_text": "Natasha Kaplinsky, Verona Joseph"} for f in facts]
+    >>> [said_value(f) for f in split_glued(comma)]
+    ['Natasha Kaplinsky, Verona Joseph', 'Natasha Kaplinsky, Verona Joseph']
+    """
+    cells: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for f in facts:
+        if f.get("kind") == "entity" and f.get("cell_text"):
+            key = (f["entity_id"], f["relation"], f.get("table_id"), f.get("row"), f["cell_text"])
+            cells.setdefault(key, []).append(f)
+    glued: set[int] = set()
+    for key, group in cells.items():
+        text = _fold(str(key[-1]))
+        names = [_fold(str(f.get("name") or "")) for f in group]
+        rest = text
+        for n in names:
+            rest = rest.replace(n, " ") if n else rest
+        if (
+            len({f["id"] for f in group}) > 1
+            and not _SEPARATOR.search(text)
+            and all(n and n in text for n in names)
+            and not re.search(r"\w", rest)
+        ):
+            glued.update(id(f) for f in group)
+    return [{**f, "cell_text": f.get("name")} if id(f) in glued else f for f in facts]
+
+
 def _number_key(text: str) -> str:
     """A value as compared with the same value of another table: a number (or a year) as
     ingest reads it (`typed_value`: no thousands separators), any other text as it is.
@@ -301,6 +347,7 @@ def answer_records(
     """
     values: dict[str, dict[str, set[str]]] = {}
     sources: dict[str, dict[str, dict[str, set[str]]]] = {}
+    facts = split_glued(facts)
     # one number written two ways by two tables ("15,000" and "15000") is one value
     spelled: dict[tuple[str, str, str], str] = {}
     for f in facts:

@@ -285,6 +285,15 @@ SAID = {
     "death": "when they died",
     "foundation": "when they were founded",
     "end of recognition": "when their recognition ended",
+    # a column headed by a script gives the name written in it ("Chosŏn'gŭl: 평양")
+    "chosŏn'gŭl": "their name in Chosŏn'gŭl",
+    "hangul": "their name in Hangul",
+    "hancha": "their name in Hanja",
+    "hanja": "their name in Hanja",
+    "kanji": "their name in kanji",
+    "hanzi": "their name in Chinese characters",
+    "pinyin": "their name in pinyin",
+    "cyrillic": "their name in Cyrillic",
     "year-to-date": "the year-to-date total",  # a running sum beside each row's own amount
     "year to date": "the year-to-date total",
     "ytd": "the year-to-date total",
