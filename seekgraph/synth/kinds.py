@@ -9,7 +9,7 @@ section's); `seekgraph.synth.noun_classes` holds the classes of nouns (people, p
 
 `answers_kind` decides the kind a question names from all its answers (O(n)):
 
-0. films and television shows together, each a quarter of the answers or more (a
+0. films and television shows together, each a sixth of the answers or more (a
    filmography): "productions", whatever the header says;
 1. a noun most answers (more than half of all, pages or not) share: that noun, or the key
    header's own word when it names the same noun or the same class ("Laureate" for writers);
@@ -151,7 +151,7 @@ _SCREEN_SHOWS = CLASSES["show"][1] - {"documentary"}  # a documentary may be eit
 
 
 def _films_and_shows(known: Sequence[str]) -> bool:
-    """Films and television shows in one list, each at least a quarter of the answers whose
+    """Films and television shows in one list, each at least a sixth of the answers whose
     pages say and together nearly all of them: neither "films" nor "shows" is true of the
     list ("Which films are listed in Crystal Hunt's filmography" answered by soap operas), a
     "production" is.
@@ -161,7 +161,7 @@ def _films_and_shows(known: Sequence[str]) -> bool:
     """
     films = sum(k in _FILMS for k in known)
     shows = sum(k in _SCREEN_SHOWS for k in known)
-    return 4 * min(films, shows) >= len(known) > 0 and 10 * (films + shows) >= 9 * len(known)
+    return 6 * min(films, shows) >= len(known) > 0 and 10 * (films + shows) >= 9 * len(known)
 
 
 # pages must speak for at least one answer in this many before they overrule the header

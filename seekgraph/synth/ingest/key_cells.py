@@ -254,6 +254,8 @@ def extends_title(text: str, links: Sequence[str]) -> bool:
     False
     >>> extends_title("Little Island, Cork", ["/wiki/Little_Island,_Cork"])
     False
+    >>> extends_title("Bohemians A", ["/wiki/Bohemians_F.C."])
+    True
     """
     if len(links) != 1:
         return False
@@ -261,10 +263,19 @@ def extends_title(text: str, links: Sequence[str]) -> bool:
     page = strip_disambiguator(title_from_id(links[0]))
     title, whole = folded_words(page.split(",")[0]), set(folded_words(page))
     words = folded_words(shown)
+    club = folded_words(_CLUB_FORM.sub("", page.split(",")[0]))
+    if club != title and words[:-1] == club and words[-1:] and words[-1] in _SIDE_TEAMS:
+        return True  # "Bohemians A" linking Bohemians F.C.: the club's reserve side
     if not title or len(words) <= len(title) or words[: len(title)] != title:
         return False
     tail = [w for w in WORD_PATTERN.findall(shown)[len(title) :] if fold_text(w) not in whole]
     return any(w[:1].isupper() and fold_text(w) not in _SAME_TAILS for w in tail)
+
+
+# a club's legal form after its name ("Bohemians F.C.", "Bray Wanderers A.F.C.")
+_CLUB_FORM = re.compile(r"\s+(?:A\.?F\.?C|F\.?C|C\.?F|S\.?C|R\.?F\.?C)\.?$", re.IGNORECASE)
+# a club's other sides named by a mark after the club's name ("Bohemians A", "Limerick U21")
+_SIDE_TEAMS = frozenset(["a", "b", "ii", "iii", "reserves", "u19", "u21", "u23", "youth"])
 
 
 _NEAR = re.compile(r"^(.+?)\s+(?:near|outside|close to)\s+(.+)$", re.IGNORECASE)
