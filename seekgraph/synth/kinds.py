@@ -9,8 +9,9 @@ section's); `seekgraph.synth.noun_classes` holds the classes of nouns (people, p
 
 `answers_kind` decides the kind a question names from all its answers (O(n)):
 
-0. films and television shows together, each a sixth of the answers or more (a
-   filmography): "productions", whatever the header says;
+0. films and television shows together, each a sixth of the answers whose pages say or more
+   and together four in five of them (a filmography): "productions", whatever the header
+   says;
 1. a noun most answers (more than half of all, pages or not) share: that noun, or the key
    header's own word when it names the same noun or the same class ("Laureate" for writers);
    a generic header ("Name") lends the word of a "List of X" title instead ("alumni");

@@ -1,9 +1,10 @@
 """The quality gate's checks of synthesised KP tasks: whether their chains make research.
 
 `kp_checks` runs expanded_further, single_lookup, join_on_kind, circular and same_tables over
-every kept synthesised KP task; the checks are described with the stage (`seekgraph.synth.quality`). They
-are apart from the stage and from the WebLeaper checks because they read a task's triples
-through the shaper (`seekgraph.synth.shaper`), not its question and tables.
+every kept synthesised KP task; the checks are described with the stage
+(`seekgraph.synth.quality`). They are apart from the stage and from the WebLeaper checks
+because they read a task's triples through the shaper (`seekgraph.synth.shaper`), not its
+question and tables.
 """
 
 from __future__ import annotations

@@ -162,9 +162,10 @@ class GraphOps:
         return facts >= KIND_COLUMN_ROWS and 2 * values <= facts
 
     def fills_column(self, relation: str) -> bool:
-        """Whether one value fills the column of a table fact read forward: at least `KIND_COLUMN_ROWS` rows
-        hold a value and all but a tenth hold the same one (a talk show's co-hosts "Regis
-        Philbin"). As a clue it says no more of a row than that the row is in the table."""
+        """Whether one value fills the column of a table fact read forward: at least
+        `KIND_COLUMN_ROWS` rows hold a value and all but a tenth hold the same one (a talk
+        show's co-hosts "Regis Philbin"). As a clue it says no more of a row than that the row
+        is in the table."""
         spec = parse_relation(relation)
         if spec.kind != "fact" or spec.inverse or not spec.table:
             return False
