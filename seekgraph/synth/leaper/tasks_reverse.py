@@ -165,6 +165,22 @@ class _Union:
             f["entity_id"] for f in self.facts if f["relation"] == relation and f["id"] == value
         }
 
+    def names_a_subject(self, value_name: str) -> bool:
+        """Whether a value is what one of the family's tables is about, named in its title
+        ("Kansas City Chiefs" of "2011 Kansas City Chiefs season"): "the same 2010 team" as
+        one of the Chiefs' own signings lists the table back, it checks nothing.
+
+        >>> union = _Union("t", {}, [], [], [TableRef("2011 Kansas City Chiefs season")], "",
+        ...     "", [], {}, [], {}, {})
+        >>> union.names_a_subject("Kansas City Chiefs"), union.names_a_subject("Denver Broncos")
+        (True, False)
+        """
+        name = " ".join(value_name.casefold().split())
+        return len(name) > 3 and any(
+            re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(t.title.casefold().split()))
+            for t in self.tables
+        )
+
     def shared_by_most(self, relation: str, value: str) -> bool:
         """Whether more than `MOST_SHARE` of the things with a value under `relation` hold
         this one: "the same field" of football teams that nearly all play on grass lists
@@ -251,7 +267,8 @@ def pivot_candidates(union: _Union) -> list[tuple[int, str, str, tuple[str, str,
     """``(answers, bridge, relation, (kind, value id, value name))`` for every bridge and every
     shared relation under which it has one value, densest first. Only descriptive relations
     pivot (`is_descriptive`): "the same country", never "the same points"; and only a value
-    that selects: not one nearly every thing of the family holds (`_Union.shared_by_most`)."""
+    that selects: not one nearly every thing of the family holds (`_Union.shared_by_most`), nor
+    what a table of the family is about (`_Union.names_a_subject`)."""
     out = []
     pivots = [r for r in union.relations if nameable(r) and union.descriptive(r)]
     for bridge in union.common:
@@ -260,7 +277,7 @@ def pivot_candidates(union: _Union) -> list[tuple[int, str, str, tuple[str, str,
             if len(values) != 1:
                 continue
             (value,) = values
-            if union.shared_by_most(relation, value[1]):
+            if union.shared_by_most(relation, value[1]) or union.names_a_subject(value[2]):
                 continue
             answers = len(union.holders(relation, value[1]) - {bridge})
             out.append((answers, bridge, relation, value))
