@@ -5,7 +5,10 @@
 // A column one value fills (a talk show's co-hosts "Regis Philbin" in every row) says nothing of
 // a row as a clue. Values count by the cells' own text: Wikipedia links a value at its first
 // mention only, so "Halfback" linked and "Halfback" unlinked are one.
-MATCH ()-[f:FACT {table_id: $table_id}]->(o)
-WHERE f.relation = $relation
-WITH toLower(coalesce(f.text, o.name, o.value_id, o.entity_id)) AS value, count(f) AS rows
-RETURN sum(rows) AS facts, count(value) AS values, max(rows) AS top
+// One row per asked column (`$columns`: {table_id, relation} maps), read in one query.
+UNWIND $columns AS c
+OPTIONAL MATCH ()-[f:FACT {table_id: c.table_id}]->(o)
+WHERE f.relation = c.relation
+WITH c, toLower(coalesce(f.text, o.name, o.value_id, o.entity_id)) AS value, count(f) AS rows
+RETURN c.table_id AS table_id, c.relation AS relation, sum(rows) AS facts,
+       count(value) AS values, max(rows) AS top

@@ -33,7 +33,8 @@ from seekgraph.synth.ingest.cells import (
 )
 from seekgraph.synth.ingest.records import Cell, title_from_id
 
-_SEPARATOR = re.compile(r",|/|&|;|\+|\n|\band\b|\bet\b|\by\b", re.IGNORECASE)
+# what separates the things a cell lists ("A, B", "A / B", "A and B", "A y B")
+LIST_SEPARATOR = re.compile(r",|/|&|;|\+|\n|\band\b|\bet\b|\by\b", re.IGNORECASE)
 
 
 _DASH = re.compile(r"\s[-–—]\s")
@@ -88,7 +89,7 @@ def lists_several(text: str, links: Sequence[str]) -> bool:
     if len(links) < 2:
         return False
     outside = outside_parentheses(text)
-    if _SEPARATOR.search(outside):
+    if LIST_SEPARATOR.search(outside):
         return True
     if _DASH.search(outside):
         return False

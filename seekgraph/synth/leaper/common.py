@@ -13,6 +13,7 @@ import neo4j
 from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
+from seekgraph.synth.ingest.cell_lists import LIST_SEPARATOR
 from seekgraph.synth.ingest.cells import outside_parentheses
 from seekgraph.synth.ingest.values import typed_value
 from seekgraph.synth.split import HELDOUT_PERCENT, NONE, split_of_sources
@@ -249,9 +250,6 @@ def said_value(fact: dict[str, Any]) -> str:
     return name if _fold(outside_parentheses(text)) == _fold(name) else text
 
 
-_SEPARATOR = re.compile(r"[,;/&+\n]|\band\b|\bwith\b", re.IGNORECASE)
-
-
 def split_glued(facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`facts` with each linked name of a cell that runs several names together standing
     alone: "Natasha Kaplinsky Verona Joseph" (two dancers tied, two links, no separator) gives
@@ -287,7 +285,7 @@ def split_glued(facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
             rest = rest.replace(n, " ") if n else rest
         if (
             len({f["id"] for f in group}) > 1
-            and not _SEPARATOR.search(text)
+            and not LIST_SEPARATOR.search(text)
             and all(n and n in text for n in names)
             and not re.search(r"\w", rest)
         ):

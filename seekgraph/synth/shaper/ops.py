@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import neo4j
@@ -13,7 +14,7 @@ from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.headers import label
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.shaper.compile import execute
-from seekgraph.synth.shaper.kp import KPTask, RelationSpec, Var, parse_relation
+from seekgraph.synth.shaper.kp import KPTask, RelationSpec, Var, parse_relation, table_relation
 
 # rows a column needs before its repeats say it names kinds (`GraphOps.names_kinds`)
 KIND_COLUMN_ROWS = 4
@@ -172,20 +173,32 @@ class GraphOps:
         facts, _, top = self._spread(spec)
         return facts >= KIND_COLUMN_ROWS and 10 * top >= 9 * facts
 
+    def read_spreads(self, relations: Iterable[str]) -> None:
+        """Read the spreads (`_spread`) of the table facts' columns not read yet, in one query
+        (`askable` asks them of every neighbour of a node at once)."""
+        specs = [parse_relation(r) for r in relations]
+        missing = sorted(
+            {(s.name, s.table) for s in specs if s.kind == "fact" and s.table} - set(self._spreads)
+        )
+        if not missing:
+            return
+        self.queries += 1
+        rows = cypher.read(
+            self.driver,
+            "shaper/column_spread",
+            database=self.database,
+            columns=[{"table_id": table, "relation": name} for name, table in missing],
+        )
+        for row in rows:
+            key = (row["relation"], row["table_id"])
+            self._spreads[key] = (int(row["facts"]), int(row["values"]), int(row["top"] or 0))
+
     def _spread(self, spec: RelationSpec) -> tuple[int, int, int]:
         """(rows holding a value, different values, rows holding the most common value) of a
         table's column (``shaper/column_spread``)."""
         key = (spec.name, spec.table)
         if key not in self._spreads:
-            self.queries += 1
-            row = cypher.read(
-                self.driver,
-                "shaper/column_spread",
-                database=self.database,
-                table_id=spec.table,
-                relation=spec.name,
-            )[0]
-            self._spreads[key] = (int(row["facts"]), int(row["values"]), int(row["top"] or 0))
+            self.read_spreads([table_relation(spec.name, spec.table)])
         return self._spreads[key]
 
     def key_header(self, table_id: str) -> str | None:

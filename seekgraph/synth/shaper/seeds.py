@@ -145,6 +145,7 @@ def askable(ops: GraphOps, nodes: list[Neighbour]) -> list[Neighbour]:
     that fills its column (`GraphOps.fills_column`: "with co-hosts "Regis Philbin"" of a talk
     show's guests says nothing of the guest)."""
     ops.read_tables({s.table for n in nodes if (s := parse_relation(n.relation)).table})
+    ops.read_spreads(n.relation for n in nodes)
     out = []
     for n in nodes:
         words = ops.relation_label(n.relation)
