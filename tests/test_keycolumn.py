@@ -248,6 +248,23 @@ def test_tables_of_events_at_places_or_editions_have_no_key() -> None:
     assert key is not None and key.index == 0
 
 
+def test_a_column_of_opponents_is_no_key() -> None:
+    # s51 audit 2047: List_of_NHL_playoff_series_11 (section "Edmonton Oilers"), rows 0-2: the
+    # Oilers' record against each opponent, asked as "their record" of the opponents
+    series = [
+        [*_cells(team), Cell(s), Cell(o), Cell(gp), Cell(rec)]
+        for team, s, o, gp, rec in [
+            ("Calgary Flames", "5", "1983, 1984, 1986, 1988, 1991", "30", "4-1"),
+            ("Chicago Blackhawks", "4", "1983, 1985, 1990, 1992", "22", "3-1"),
+            ("Los Angeles Kings", "7", "1982, 1985, 1987, 1989, 1990, 1991, 1992", "38", "5-2"),
+        ]
+    ]
+    header = ["Opponent", "S", "Occurrences", "GP", "Rec"]
+    assert choose_key_column(header, series, context="Edmonton Oilers") is None
+    # a section that names the column lists them ("Rivals")
+    assert choose_key_column(["Rival", "S"], [r[:2] for r in series], context="Rivals") is not None
+
+
 def test_a_column_of_teams_gives_way_to_the_country_whose_team_it_is() -> None:
     # k7n audit (session 39): the runners of a half-marathon team were the anchors, each given
     # the team's rank and time; the row is the team, named by its country

@@ -30,7 +30,10 @@ reaches ``min_score``. Rules about what the columns are override the score:
   a group: a distinct column of one linked thing per row, left of it or an affiliation (the
   team's country), is the key;
 - a table of matches (a "Score" or "Result" column of scores beside two columns of who played:
-  winner, opponent, runner-up, MVP, ...) has no key unless its section names the column.
+  winner, opponent, runner-up, MVP, ...) has no key unless its section names the column;
+- a best column headed "Opponent" or "Rival" has no key unless its section names it: the rows
+  are one side's games or its record against each opponent, and their values (a score, "Rec",
+  a date) are the games', not the opponents'.
 
 The context is the section and, for a "List of X ..." title, X. Runs in O(rows × columns).
 
@@ -97,6 +100,10 @@ _SIDES = frozenset(
         "mvp",
     ]
 )
+
+
+# the other side of a game: a column of them lists whom one side played, not things the rows are
+_AGAINST = frozenset(["opponent", "opponents", "opposition", "rival", "rivals", "versus", "vs"])
 
 
 _SCORE = re.compile(r"^[\(\[]?(?:[wldt]\s+)?\d{1,3}\s*[-–—]\s*\d{1,3}\b")
@@ -197,6 +204,8 @@ def choose_key_column(
     if best.context == 0 and parallel_to(best.header, [h for h in header if h != best.header]):
         return None  # a year-by-division grid of winners: no column is what the rows are
     where = head_noun(best.header)
+    if best.context == 0 and where in _AGAINST:
+        return None  # Opponent | GP | Rec | %: a team's record against each, not the opponents
     if best.context == 0 and (
         where in _WHERE or (where in PLACE_WORDS | PLACE_AFFILIATION and best.uniqueness < 1)
     ):

@@ -7,6 +7,9 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
 - **Several entities in one cell** keep every named link, in order (one anchor each when the
   cell is in the key column), except, in a key cell, links named only inside parentheses
   (``Against All Odds (with Mariah Carey)`` lists the song; Mariah Carey is a guest).
+- **A thing's part in an event.** A key cell ``Canada`` linking ``Canada at the 2010 Winter
+  Paralympics`` names the country, not its delegation: the row gets the unlinked name
+  (`delegation`).
 - **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a
   summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
   without an entity (``blank_key``); a key cell of more than 15 words is prose, not a name
@@ -281,6 +284,23 @@ _SIDE_TEAMS = frozenset(["a", "b", "ii", "iii", "reserves", "u19", "u21", "u23",
 _NEAR = re.compile(r"^(.+?)\s+(?:near|outside|close to)\s+(.+)$", re.IGNORECASE)
 
 
+def delegation(text: str, link: str) -> bool:
+    """A key cell that links the page of its thing's part in an event, "<cell> at the
+    <event>": a country's delegation, a sport's events at the Games. The row is the thing the
+    cell names (a country, a sport), not its team at the event; an event of the Games ("Men's
+    5000 metres" linking "Speed skating at the 1972 Winter Olympics – Men's 5000 metres") is
+    the page's own thing and stays linked.
+
+    >>> delegation("Canada", "/wiki/Canada_at_the_2010_Winter_Paralympics")
+    True
+    >>> delegation("Men's 5000 metres", "/wiki/Speed_skating_at_the_1972_Winter_Olympics")
+    False
+    """
+    shown = fold_text(" ".join(outside_parentheses(text).split()))
+    title = fold_text(strip_disambiguator(title_from_id(link)))
+    return bool(shown) and title.startswith(f"{shown} at the ")
+
+
 def near_place(text: str, links: Sequence[str]) -> bool:
     """A key cell "<site> near <place>" whose links name only the place: the row's thing is
     the site.
@@ -310,6 +330,8 @@ def key_links(cell: Cell) -> tuple[str, ...]:
         return ()
     if all(fold_text(title_from_id(link)).startswith("list of ") for link in named):
         return ()  # "Phoenix Suns" linking "List of Phoenix Suns seasons": the team, unlinked
+    if all(delegation(cell.text, link) for link in named):
+        return ()  # "Canada" linking "Canada at the 2010 Winter Paralympics": the country
     if _mentioned_in_a_name(cell.text, named):
         return ()  # "Bakumatsu Loyalists' Graves" linking "Bakumatsu": the graves, unlinked
     if named_after(cell.text, named):
