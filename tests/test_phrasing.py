@@ -123,7 +123,23 @@ def test_clues_and_pivots_name_a_word() -> None:
         # one thing named two ways, and a plural marker (real OTT-QA headers)
         ("Town/City", {"entity"}, ["Leeds"], "their town or city"),
         ("Teams/Clubs", {"entity"}, ["Kedah FA"], "their teams or clubs"),
-        ("Creator/s", {"entity"}, ["Bob Kane"], "their creator"),
+        ("Creator/s", {"entity"}, ["Bob Kane"], "their creators"),
+        # audit 2052 (session 52): a unit, a region, a census, a debut year, a plural marker
+        (
+            "Installed capacity ( MW )",
+            {"number"},
+            ["242.5"],
+            "their installed capacity in megawatts",
+        ),
+        ("Release date Europe", {"date"}, ["December 5, 2008"], "their release date in Europe"),
+        (
+            "Population 2010 Census",
+            {"number"},
+            ["2,109,339"],
+            "their population in the 2010 census",
+        ),
+        ("First app", {"year"}, ["2001", "2013"], "the year of their first appearance"),
+        ("Song ( s )", {"text"}, ["Ka Kalena"], "their songs"),
     ],
 )
 def test_phrase_attribute_on_real_headers(

@@ -82,6 +82,8 @@ def lists_several(text: str, links: Sequence[str]) -> bool:
     False
     >>> lists_several("Atlético Marte Monterrey", ["/wiki/C.D._Atlético_Marte", "/wiki/C.F._Monterrey"])
     True
+    >>> lists_several("Hydrogen fuel cell car", ["/wiki/Fuel_cell_car", "/wiki/Hydrogen_vehicle"])
+    False
     >>> lists_several("Chennai Southern side of the Madras University",
     ...               ["/wiki/Chennai", "/wiki/University_of_Madras"])
     False
@@ -101,6 +103,9 @@ def lists_several(text: str, links: Sequence[str]) -> bool:
         covers = [{i for i, w in enumerate(words) if w in link_title_words(link)} for link in links]
         if not all(covers) or sum(map(len, covers)) != len(set().union(*covers)):
             return False
+        shown_words = WORD_PATTERN.findall(outside)[1:]
+        if any(w[:1].islower() and fold_text(w) not in STOP_WORDS for w in shown_words):
+            return False  # "Hydrogen fuel cell car": one common noun whose words link two pages
         covered = set().union(*covers)
     shown = WORD_PATTERN.findall(outside)
     rest = [shown[i] for i, w in enumerate(words) if i not in covered and w not in STOP_WORDS]
@@ -162,6 +167,28 @@ def glued_names(text: str, links: Sequence[str], usual_words: float) -> bool:
     if links:
         return names_group(text, links) or len(shown) >= 2 * max(usual_words, 2.0)
     return len(shown) >= max(4, 2 * usual_words) and not set(map(fold_text, shown)) & STOP_WORDS
+
+
+def glued_value(text: str) -> bool:
+    """Whether an unlinked value runs three or more people's names together with nothing
+    between them ("Jack Lane Jim Milton Graham Tuck", a cross-country team): six or more
+    capitalised words, no separator, no small word and no word of an organisation's or a
+    place's name ("Bundaberg North State High School" is one school). Its names cannot be
+    told apart, so a column mostly of such values is not asked.
+
+    >>> glued_value("Kamel Guemar Attallah Djelloul Abdelhaziz Belhocine")
+    True
+    >>> glued_value("Inna Batuyeva , Denys Iasynskyi"), glued_value("Bundaberg North State High School")
+    (False, False)
+    """
+    words = WORD_PATTERN.findall(outside_parentheses(text))
+    folded = {fold_text(w) for w in words}
+    return (
+        len(words) >= 6
+        and not LIST_SEPARATOR.search(text)
+        and all(w[:1].isupper() for w in words)
+        and not folded & (STOP_WORDS | _PART_WORDS)
+    )
 
 
 # words that make the name run on after a link a part of one organisation or place ("Stan Lai

@@ -187,6 +187,15 @@ def link_title_words(link: str) -> set[str]:
     }
 
 
+# an edition that was not run, said where its winner would stand ("Cancelled", "No race",
+# "Cancelled due to World War II")
+_CALLED_OFF = re.compile(
+    r"(?:cancell?ed|canceled|abandoned|postponed|withheld|void|no (?:race|competition|contest"
+    r"|tournament|award|winner|champion|event|games))(?:\s*[-–(,]?\s*(?:due to|because of"
+    r"|owing to|as a result of)\b.*)?\)?"
+)
+
+
 def is_placeholder(text: str, header: str = "") -> bool:
     """True for a cell that stands for no value: blank, ``-``, ``—``, ``N/A``, ``TBA``, ``?``,
     "not arranged" or "not awarded", or its column's own header (a "Website" column whose
@@ -195,10 +204,16 @@ def is_placeholder(text: str, header: str = "") -> bool:
 
     >>> is_placeholder("??"), is_placeholder("– –".replace(" ", "")), is_placeholder("?!")
     (True, True, False)
+    >>> is_placeholder("Cancelled"), is_placeholder("Cancelled due to World War II")
+    (True, True)
+    >>> is_placeholder("Cancel Culture"), is_placeholder("No Doubt")
+    (False, False)
     """
     folded = fold_text(" ".join(text.split())).strip(" .:*")
     if re.fullmatch(r"(?:not|never) (?:arranged|held|awarded|contested|presented)", folded):
         return True  # "not arranged": no winner that season
+    if _CALLED_OFF.fullmatch(folded):
+        return True  # "Cancelled", "No race": that edition was not run
     if re.fullmatch(r"[?\-–—…]{2,}", folded):
         return True  # "??", "---": a mark for no value, however many times it is written
     return folded in BLANK_KEYS or (bool(header) and folded == fold_text(" ".join(header.split())))

@@ -93,7 +93,7 @@ def clean_text(text: str) -> str:
     no footnote mark (after a value or an item of a list), no tag of an article in another
     language (``Old Saale Bridge [de]`` → ``Old Saale Bridge``), no register reference number
     (``(# 13000406)``), no age after a date of birth (``(age 63)``) and no footnote number
-    after a season (``1978-791`` → ``1978-79``).
+    after a season (``1978-791`` → ``1978-79``); a bulleted list is a list of commas.
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
     ('1996', '20', 'T-62')
@@ -125,8 +125,12 @@ def clean_text(text: str) -> str:
     ('1978-79', '1997-98', '1999-2000', '2001-09')
     >>> clean_text("0 930 AM"), clean_text("00 88.7 FM"), clean_text("0 1"), clean_text("0 - 2")
     ('930 AM', '88.7 FM', '0 1', '0 - 2')
+    >>> clean_text("• Su Chhe • Koi Jaane na")
+    'Su Chhe, Koi Jaane na'
     """
     text = " ".join(_ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).split())
+    if "•" in text:  # "• Su Chhe • Koi Jaane na": a bulleted list, said as a list
+        text = ", ".join(item.strip() for item in text.split("•") if item.strip())
     text = _INTERWIKI.sub("", _WIKI_ATTRIBUTES.sub("", text))
     text = _MARK.sub("", _AGE.sub("", _REFNUM.sub("", text).strip()))
     text = _TIE.sub("", _SORT_YEAR.sub("", _SORT_KEY.sub("", _SORT_ISO.sub("", text))))

@@ -13,7 +13,7 @@ import neo4j
 from seekgraph.common.config import option
 from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
-from seekgraph.synth.ingest.cell_lists import LIST_SEPARATOR
+from seekgraph.synth.ingest.cell_lists import LIST_SEPARATOR, glued_value
 from seekgraph.synth.ingest.cells import outside_parentheses
 from seekgraph.synth.ingest.values import typed_value
 from seekgraph.synth.split import HELDOUT_PERCENT, NONE, split_of_sources
@@ -423,9 +423,11 @@ def held_relations(
     """
     holders: dict[str, set[str]] = {}
     prose: dict[str, list[bool]] = {}
+    glued: dict[str, list[bool]] = {}
     for f in facts:
         holders.setdefault(f["relation"], set()).add(f["entity_id"])
         prose.setdefault(f["relation"], []).append(is_prose(f.get("cell_text")))
+        glued.setdefault(f["relation"], []).append(_glued_text(f))
     wanted = set(entities)
     return [
         r
@@ -434,7 +436,23 @@ def held_relations(
         and (n := len(holders.get(r, set()) & wanted)) > 0
         and 2 * n >= len(wanted)
         and 2 * sum(prose.get(r, [])) < len(prose.get(r, [])) + 1
+        and 2 * sum(glued.get(r, [])) < len(glued.get(r, [])) + 1
     ]
+
+
+def _glued_text(fact: dict[str, Any]) -> bool:
+    """An unlinked value that runs several people's names together ("Kamel Guemar Attallah
+    Djelloul Abdelhaziz Belhocine", a cross-country team): the names cannot be told apart, so
+    a column mostly of them is not asked (`cell_lists.glued_value`).
+
+    >>> _glued_text({"kind": "value", "id": "text:x",
+    ...     "cell_text": "Kamel Guemar Attallah Djelloul Abdelhaziz Belhocine"})
+    True
+    >>> _glued_text({"kind": "value", "id": "text:x", "cell_text": "Royal Society for the Arts"})
+    False
+    """
+    text = str(fact.get("cell_text") or fact.get("name") or "")  # a value's own text
+    return fact.get("kind") != "entity" and glued_value(text)
 
 
 def is_prose(text: str | None) -> bool:

@@ -222,6 +222,10 @@ def phrase_attribute(
     'the years they were runners-up'
     >>> phrase_attribute("completion", {"year", "text"}, ["2022", "2019", "??"]).text
     'the year they were completed'
+    >>> phrase_attribute("first app", {"year"}, ["2001", "2013"]).text, phrase_attribute("since").reason
+    ('the year of their first appearance', 'preposition')
+    >>> phrase_attribute("population 2010 census", {"number"}, ["2,109,339"]).text
+    'their population in the 2010 census'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -357,6 +361,11 @@ def phrase_attribute(
     if len(out) == 2 and lowered[1] in ("date", "year") and participle(out[0], True):
         out, lowered = [out[1], out[0]], [lowered[1], lowered[0]]  # "Chartered date"
         text = " ".join(out)
+    if lowered == ["since"]:
+        return Phrase(reason="preposition")  # "Since: 2006": in the league since? in office?
+    debut = lowered[0] in ("first", "last") and lowered[1:] in (["appearance"], ["appearances"])
+    if debut and texts and all_years(texts):  # "First app: 2001" of a league's teams
+        return Phrase(f"the year of their {lowered[0]} appearance")
     notes_first = lowered[0] in NOTE_WORDS and (len(out) <= 2 or lowered[1] in PREPOSITIONS)
     if notes_first or lowered[-1] in NOTE_WORDS:
         return Phrase(reason="notes")  # "Notes", "Meaning or notes": remarks, not an attribute

@@ -127,7 +127,7 @@ def population_phrase(lowered: list[str], kinds: set[str]) -> str:
     if len(years) > 1:
         return ""
     year = years[0] if years else ""
-    if rest == ["census"]:
+    if rest in (["census"], ["population", "census"]):  # "Population 2010 Census"
         return f"their population in the {year} census" if year else "their census population"
     if rest in (["estimate"], ["estimates"], ["estimated"], ["population", "estimate"]):
         return f"their estimated population in {year}" if year else "their estimated population"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from seekgraph.synth.phrasing.words import lower_word, relation_words, tidy
+from seekgraph.synth.phrasing.words import lower_word, plural, relation_words, tidy
 
 UNIT_WORDS = frozenset(
     [
@@ -35,6 +35,7 @@ UNIT_WORDS = frozenset(
         "t",
         "kw",
         "mw",
+        "gw",
         "hp",
         "mph",
         "km/h",
@@ -82,6 +83,11 @@ _UNIT_NAMES = {
     "million": "millions",
     "mph": "miles per hour",
     "km/h": "kilometres per hour",
+    "kw": "kilowatts",
+    "mw": "megawatts",
+    "gw": "gigawatts",
+    "hp": "horsepower",
+    "t": "tonnes",
 }
 
 
@@ -166,6 +172,35 @@ DEMONYMS = frozenset(
 )
 
 
+# where a date, a sale or a chart place was: a header ending in one ("Release date Europe",
+# "Release date N. America") says it of that place
+_REGIONS = {
+    "europe": "Europe",
+    "n america": "North America",
+    "north america": "North America",
+    "s america": "South America",
+    "south america": "South America",
+    "japan": "Japan",
+    "australia": "Australia",
+    "asia": "Asia",
+    "uk": "the UK",
+    "us": "the US",
+    "usa": "the US",
+    "canada": "Canada",
+}
+_REGION_AFTER = re.compile(
+    r"^(.*\b(?:date|dates|release|released|sales|peak|chart|premiere|gross))\s+"
+    r"(europe|n\.?\s*america|north america|s\.?\s*america|south america|japan|australia|asia"
+    r"|uk|us|usa|canada)$",
+    re.IGNORECASE,
+)
+
+
+def _fold_region(text: str) -> str:
+    """A region's name as `_REGIONS` keys it ("N. America" → "n america")."""
+    return " ".join(re.sub(r"\.", " ", text.lower()).split())
+
+
 def header_words(header: str, keep: Iterable[str] = ()) -> str:
     """A table header as words of a sentence: footnotes, stars and other brackets dropped, a
     unit in brackets kept as "in <unit>", newlines and stray marks removed, title-case words
@@ -188,6 +223,17 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
 
     >>> header_words("Con- gress"), header_words("South Asians"), header_words("Pre- and post-war")
     ('congress', 'South Asians', 'pre- and post-war')
+
+    A date, a sale or a chart place followed by a region is of that region.
+
+    >>> header_words("Release date Europe"), header_words("Release date N. America")
+    ('release date in Europe', 'release date in North America')
+
+    A header that says a row may hold one or more ("Song ( s )", "Creator/s") is said in the
+    plural.
+
+    >>> header_words("Song ( s )"), header_words("Creator/s"), header_words("Co-singer ( s )")
+    ('songs', 'creators', 'co-singers')
     """
 
     def bracket(match: re.Match[str]) -> str:
@@ -203,9 +249,14 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
         lambda m: m[0] if m[2] in ("and", "or", "to") or not m[2].islower() else m[1] + m[2],
         text,
     )
-    text = re.sub(r"\(\s*s\s*\)|/s\b", "", text)  # "Winner ( s )", "Winner/s"
+    # "Song ( s )", "Creator/s": one or more, said as more ("their songs")
+    text = re.sub(r"([^\W\d_]+)\s*(?:\(\s*s\s*\)|/s\b)", lambda m: plural(m[1]), text)
     bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", bracket, text)
     bare = re.sub(r"(?i)\b(area\s+in)\s+(kilometres|miles|metres)\b", r"\1 square \2", bare)
+    region = _REGION_AFTER.match(" ".join(bare.split()))
+    if region:  # "Release date Europe": the release date in Europe
+        place = _REGIONS[_fold_region(region[2])]
+        bare, keep = f"{region[1]} in {place}", [*keep, *place.split()]
     words = [w.strip(".:*†‡^~") for w in re.split(r"[\s_]+", bare)]
     names = DEMONYMS | set(keep)
     words = [w for w in words if w]
