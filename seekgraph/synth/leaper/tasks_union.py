@@ -19,7 +19,9 @@ keeps at least ``min(2, |I|)`` common anchors. ``F`` still shares ``B``. The tas
 its values under ``B`` from the tables of ``F``. Targets R = ``I`` (role ``answer``) ∪
 ``⋃_{t∈F} S_t`` (role ``anchor``: the intermediate per-tree sets an agent must collect to
 intersect them) ∪ the answers' values (role ``attribute``). Two trees whose anchor sets overlap
-more than ``max_anchor_overlap`` (Jaccard) are copies of one list and never form ``F`` together.
+more than ``max_anchor_overlap`` (Jaccard) are copies of one list and never form ``F`` together;
+two trees whose roots are less similar than ``threshold`` never do either (a group is connected
+through chains, so two of its trees may be on no common topic).
 Rejected: no two trees of ``A`` share an anchor (``empty_answer``), only copies do
 (``near_duplicate_trees``), ``|R| > max_targets`` (``too_large``), or a proof mismatch.
 
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import neo4j
 
@@ -61,7 +63,7 @@ from seekgraph.synth.leaper.questions import (
     table_ref,
     union_question,
 )
-from seekgraph.synth.leaper.topics import TopicGroup
+from seekgraph.synth.leaper.topics import Method, TopicGroup, similarity_matrix
 from seekgraph.synth.leaper.union_family import (
     anchor_sets_by_tree,
     family_id,
@@ -311,10 +313,13 @@ def _write_union_tasks(
     }
     kinds = {tid: layers[tid]["kind"] for tid in layers}
     tables = {tid: family_name(layers[tid]) for tid in layers}
+    related = _related_roots(layers, config)
     planned = []
     for b in batch:
         trees = [layers[t] for t in b.trees]
-        family = select_family(anchor_sets_by_tree(trees), config.max_anchor_overlap, kinds, tables)
+        family = select_family(
+            anchor_sets_by_tree(trees), config.max_anchor_overlap, kinds, tables, related
+        )
         tid = family_id(family) if family else stable_id("leaper-union", b.biclique_id)
         planned.append((tid, b, trees, family))
     done = existing_task_ids(driver, database, [tid for tid, *_ in planned]) | seen
@@ -345,6 +350,22 @@ def _write_union_tasks(
         tasks.append(task)
     prove_union(driver, database, [t for t in tasks if t.status == "kept"])
     record_tasks(driver, database, tasks, config, report)
+
+
+def _related_roots(
+    layers: dict[str, dict[str, Any]], config: LeaperConfig
+) -> Callable[[str, str], bool]:
+    """Whether two trees' roots are on a related topic, by the measure and threshold the topic
+    groups were made with (`topics.similarity_matrix`), for every two trees of a batch."""
+    ids = sorted(layers)
+    index = {tid: i for i, tid in enumerate(ids)}
+    roots = [str(layers[t]["root"] or "") for t in ids]
+    sims = similarity_matrix(roots, cast(Method, config.similarity)) if ids else None
+
+    def related(a: str, b: str) -> bool:
+        return sims is not None and float(sims[index[a], index[b]]) >= config.threshold
+
+    return related
 
 
 def _family_facts(

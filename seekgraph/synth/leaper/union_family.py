@@ -7,6 +7,7 @@ whichever biclique found it. The task itself is defined in `seekgraph.synth.leap
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from seekgraph.graphdb.ids import stable_id
@@ -22,6 +23,7 @@ def select_family(
     max_overlap: float = 1.0,
     kinds: dict[str, str] | None = None,
     tables: dict[str, str] | None = None,
+    related: Callable[[str, str], bool] | None = None,
 ) -> list[str]:
     """The trees of a biclique a Union task intersects (see `seekgraph.synth.leaper.tasks_union`).
 
@@ -34,7 +36,11 @@ def select_family(
     they share anchors, which every family does; the question then names each table's kind.)
     With `tables` (tree → how the question names its table), two trees a question would name
     alike (same title and section) are never taken together: the question could not tell them
-    apart.
+    apart. With `related` (two trees → whether their roots are on a related topic), every two
+    trees of a family are related themselves: a topic group is a connected component, so two
+    of its trees may be joined only through others ("1970 International Cross Country
+    Championships" and "2000 Aerobic Gymnastics World Championships", both near other world
+    championships, share countries and points but no topic).
 
     >>> select_family({"a": {"x", "y"}, "b": {"x", "y", "z"}, "c": {"x"}, "d": {"q"}})
     ['a', 'b']
@@ -42,6 +48,9 @@ def select_family(
     ['a', 'c']
     >>> select_family({"a": {"x"}, "b": {"x"}}, kinds={"a": "author", "b": "entry"})
     []
+    >>> select_family({"a": {"x", "y"}, "b": {"x", "y"}, "c": {"x", "y"}},
+    ...               related=lambda s, t: {s, t} != {"a", "b"})
+    ['a', 'c']
     """
     ids = sorted(anchor_sets)
 
@@ -49,6 +58,8 @@ def select_family(
         if kinds is not None and "entry" in (kinds[a], kinds[b]):
             return False
         if tables is not None and tables[a] == tables[b]:
+            return False
+        if related is not None and not related(a, b):
             return False
         return jaccard(anchor_sets[a], anchor_sets[b]) <= max_overlap
 
