@@ -423,11 +423,12 @@ def held_relations(
     """
     holders: dict[str, set[str]] = {}
     prose: dict[str, list[bool]] = {}
-    glued: dict[str, list[bool]] = {}
+    glued: dict[str, dict[tuple[Any, ...], bool]] = {}  # relation -> cell -> glued
     for f in facts:
         holders.setdefault(f["relation"], set()).add(f["entity_id"])
         prose.setdefault(f["relation"], []).append(is_prose(f.get("cell_text")))
-        glued.setdefault(f["relation"], []).append(_glued_text(f))
+        cell = (f["entity_id"], f.get("table_id"), f.get("row"), f.get("cell_text") or f.get("id"))
+        glued.setdefault(f["relation"], {})[cell] = _glued_cell(f)
     wanted = set(entities)
     return [
         r
@@ -436,23 +437,23 @@ def held_relations(
         and (n := len(holders.get(r, set()) & wanted)) > 0
         and 2 * n >= len(wanted)
         and 2 * sum(prose.get(r, [])) < len(prose.get(r, [])) + 1
-        and 2 * sum(glued.get(r, [])) < len(glued.get(r, [])) + 1
+        and 2 * sum(glued.get(r, {}).values()) < len(glued.get(r, {})) + 1
     ]
 
 
-def _glued_text(fact: dict[str, Any]) -> bool:
-    """An unlinked value that runs several people's names together ("Kamel Guemar Attallah
-    Djelloul Abdelhaziz Belhocine", a cross-country team): the names cannot be told apart, so
-    a column mostly of them is not asked (`cell_lists.glued_value`).
+def _glued_cell(fact: dict[str, Any]) -> bool:
+    """A cell that runs several people's names together ("Kamel Guemar Attallah Djelloul
+    Abdelhaziz Belhocine", a cross-country team; linked or not, as "John Hartnett Daniel Murphy
+    Eddie Leddy" links two of its three): the names cannot all be told apart, so a column
+    mostly of them is not asked (`cell_lists.glued_value`).
 
-    >>> _glued_text({"kind": "value", "id": "text:x",
+    >>> _glued_cell({"kind": "value", "id": "text:x",
     ...     "cell_text": "Kamel Guemar Attallah Djelloul Abdelhaziz Belhocine"})
     True
-    >>> _glued_text({"kind": "value", "id": "text:x", "cell_text": "Royal Society for the Arts"})
+    >>> _glued_cell({"kind": "value", "id": "text:x", "cell_text": "Royal Society for the Arts"})
     False
     """
-    text = str(fact.get("cell_text") or fact.get("name") or "")  # a value's own text
-    return fact.get("kind") != "entity" and glued_value(text)
+    return glued_value(str(fact.get("cell_text") or fact.get("name") or ""))
 
 
 def is_prose(text: str | None) -> bool:
