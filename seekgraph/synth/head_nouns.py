@@ -65,7 +65,7 @@ _ARTICLES = word_set("the a an his her its their this that these those")
 _ING_NOUNS = word_set(
     """building painting recording wedding ring string thing king wing spring morning evening
     clothing ceiling dwelling housing landing crossing meeting offering setting ending opening
-    heading lightning pudding sibling viking ling duckling"""
+    heading lightning pudding sibling viking ling duckling boxing kickboxing wrestling"""
 )
 
 # Head nouns that say how a page is written, not what its subject is ("a list of films").
@@ -112,7 +112,7 @@ def _continues(after: str) -> bool:
 
 
 _BORN = re.compile(r"\b([A-Z][a-z]+) born\b")
-_TRACK_AND_FIELD = re.compile(r"\btrack and field\b", re.IGNORECASE)
+_TRACK_AND_FIELD = re.compile(r"\b(track and field|mixed martial arts?)\b", re.IGNORECASE)
 
 
 _REPRESENTS = re.compile(
@@ -149,6 +149,8 @@ def page_kind(text: str | None) -> str | None:
     'team'
     >>> page_kind("Guiding Light is an American television soap opera .")
     'series'
+    >>> page_kind("K-1 PREMIUM 2005 Dynamite!! was an annual kickboxing and mixed martial arts event")
+    'event'
     >>> page_kind("Silvestre Herrera was a Private First Class of the United States Army .") is None
     True
     """
@@ -161,8 +163,9 @@ def page_kind(text: str | None) -> str | None:
         return acting.group(1).lower() if acting else None
     words: list[str] = []
     phrase = _COLLECTIVE.sub("", _ASIDE.sub(" ", match.group(1)), count=1)
-    # compounds the noun phrase holds whole: "a Maltese born athlete", "a track and field athlete"
-    phrase = _BORN.sub(r"\1-born", _TRACK_AND_FIELD.sub("track-and-field", phrase))
+    # compounds the noun phrase holds whole: "a Maltese born athlete", "a track and field
+    # athlete", "a kickboxing and mixed martial arts event"
+    phrase = _BORN.sub(r"\1-born", _TRACK_AND_FIELD.sub(lambda m: m[1].replace(" ", "-"), phrase))
     tokens = phrase.split()
     for i, token in enumerate(tokens):
         low = token.lower()

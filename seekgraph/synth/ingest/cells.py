@@ -47,7 +47,9 @@ STOP_WORDS = frozenset(
         "der",
     ]
 )
-BLANK_KEYS = frozenset(["", "-", "--", "—", "–", "n/a", "na", "tba", "tbd", "?", "none", "…"])
+BLANK_KEYS = frozenset(
+    ["", "-", "--", "—", "–", "n/a", "na", "tba", "tbd", "?", "none", "…", "unknown"]
+)
 
 
 def fold_text(text: str) -> str:
@@ -75,6 +77,9 @@ _STATUS_NOTE = re.compile(
     r"removed|relocated|moved|delisted|ruined|abandoned)(?:\s+(?:in\s+)?\d{4})?\s*\)?\s*$",
     re.IGNORECASE,
 )
+# a note on the thing after its name, a clause after a comma ("Vestre Aker kirke, changed name
+# to Ullevålsalleen before closure"); a comma before a name ("Paris, Texas") stays
+_CLAUSE_NOTE = re.compile(r",\s+[a-z][\w'’-]*(?:\s+\S+){2,}$")
 # Chinese, Japanese or Korean script: a name's original beside its English one
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -92,6 +97,8 @@ def unlinked_name(text: str) -> str:
 
     >>> unlinked_name("Andrew C. Maxwell House -demolished")
     'Andrew C. Maxwell House'
+    >>> unlinked_name("Vestre Aker kirke, changed name to Ullevålsalleen before closure")
+    'Vestre Aker kirke'
 
     A name written twice (a hidden sort key before the shown name) is one name:
 
@@ -102,7 +109,7 @@ def unlinked_name(text: str) -> str:
     """
     latin = before_script(text)
     text = undoubled(latin if WORD_PATTERN.search(latin) else text)
-    text = _STATUS_NOTE.sub("", text)
+    text = _CLAUSE_NOTE.sub("", _STATUS_NOTE.sub("", text))
     return strip_disambiguator(_ENUMERATION.sub("", text)).strip() or text.strip()
 
 

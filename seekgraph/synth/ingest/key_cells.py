@@ -173,6 +173,7 @@ _THING_HEADS = frozenset(
         "murders",
         "affair",
         "trial",
+        "team",  # "1972 Canadian Summit Series hockey team" linking the series
         "scandal",
     ]
 )

@@ -255,7 +255,8 @@ def split_glued(facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     alone: "Natasha Kaplinsky Verona Joseph" (two dancers tied, two links, no separator) gives
     the values "Natasha Kaplinsky" and "Verona Joseph", not one glued string twice. A cell is
     glued when two or more of one row's facts of one relation link pages from the same text,
-    the text is their names and nothing else, and nothing separates them (a cell "Paris,
+    the text is their names and nothing else (but a role in parentheses after a name, "Chuck
+    Jones Maurice Noble (co-director)"), and nothing separates them (a cell "Paris,
     France" says what it says; "A B C" linking only A and B keeps C, unlinked, in its text).
 
     >>> cell = {"entity_id": "/wiki/Jive", "relation": "best_dancer", "table_id": "t", "row": 0,
@@ -267,6 +268,9 @@ def split_glued(facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     >>> third = [{**f, "cell_text": "Natasha Kaplinsky Verona Joseph Jo Lodge"} for f in facts]
     >>> [said_value(f) for f in split_glued(third)][0]
     'Natasha Kaplinsky Verona Joseph Jo Lodge'
+    >>> noted = [{**f, "cell_text": "Natasha Kaplinsky Verona Joseph (co-director)"} for f in facts]
+    >>> [said_value(f) for f in split_glued(noted)]
+    ['Natasha Kaplinsky', 'Verona Joseph']
     >>> comma = [{**f, "cell_text": "Natasha Kaplinsky, Verona Joseph"} for f in facts]
     >>> [said_value(f) for f in split_glued(comma)]
     ['Natasha Kaplinsky, Verona Joseph', 'Natasha Kaplinsky, Verona Joseph']
@@ -283,6 +287,7 @@ def split_glued(facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rest = text
         for n in names:
             rest = rest.replace(n, " ") if n else rest
+        rest = re.sub(r"\([^()]*\)", " ", rest)  # a role after a name: "(co-director)"
         if (
             len({f["id"] for f in group}) > 1
             and not LIST_SEPARATOR.search(text)

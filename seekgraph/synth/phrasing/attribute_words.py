@@ -275,6 +275,10 @@ THIRD_PERSON = {
 # headers no reader says as "their <header>": what a person asks instead
 SAID = {
     "vacator": "who left the seat",
+    "elevator": "who elevated them",  # a cardinal's "Elevator": the pope who made them one
+    # the age a page computes beside a date of birth is dropped from the value (`clean_text`)
+    "birth date and age": "their date of birth",
+    "date of birth and age": "their date of birth",
     "reason for change": "the reason for the change",
     "reason for vacancy": "the reason for the vacancy",
     "reason for leaving": "the reason they left",

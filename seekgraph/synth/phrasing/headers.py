@@ -91,6 +91,23 @@ _UNIT_NAMES = {
 }
 
 
+# months keep their capitals ("December ranking" of a draft's prospects)
+_MONTHS = frozenset(
+    [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ]
+)
 # a compass word before a people's name is part of it ("South Asians", "North American")
 _COMPASS = frozenset(["North", "South", "East", "West", "Central"])
 # Proper adjectives a header may start with ("Greek name", "Korean title") and the members of
@@ -229,6 +246,8 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
     >>> header_words("Release date Europe"), header_words("Release date N. America")
     ('release date in Europe', 'release date in North America')
 
+    A month is a name: ``"December Ranking"`` → ``"December ranking"``.
+
     A header that says a row may hold one or more ("Song ( s )", "Creator/s") is said in the
     plural.
 
@@ -258,7 +277,7 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
         place = _REGIONS[_fold_region(region[2])]
         bare, keep = f"{region[1]} in {place}", [*keep, *place.split()]
     words = [w.strip(".:*†‡^~") for w in re.split(r"[\s_]+", bare)]
-    names = DEMONYMS | set(keep)
+    names = DEMONYMS | _MONTHS | set(keep)
     words = [w for w in words if w]
 
     def a_name(i: int) -> bool:
