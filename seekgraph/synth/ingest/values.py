@@ -62,7 +62,7 @@ _SORT_YEAR = re.compile(r"^(\d{4})\s+(?=(?:\d{1,2} [A-Za-z]+\.?|[A-Za-z]+\.? \d{
 _SORT_PLACING = re.compile(r"^(\d{3})\s+(?=(\d{1,2})(?:st|nd|rd|th)\b)")
 # an ISO date or month before the date it sorts ("1981-11-01 1 November 1981", "1955-09
 # September 1955", "(1969-12-01) December 1, 1969" of a birth date and age)
-_SORT_ISO = re.compile(r"^\(?\d{4}-\d{2}(?:-\d{2})?\)?\s+(?=\S.*\b\d{4}$)")
+_SORT_ISO = re.compile(r"^\(?\s*\d{4}-\d{2}(?:-\d{2})?\s*\)?\s+(?=\S.*\b\d{4}$)")
 # a year's sort key before the year it sorts, or an approximate one ("1068 1068", "1100 c. 1100")
 _SORT_SAME_YEAR = re.compile(r"^(\d{3,4})\s+(?=(?:c\.\s*|ca\.\s*|circa\s+)?\1$)")
 # a tie marker before a rank ("=20": tied 20th)
@@ -115,8 +115,8 @@ def clean_text(text: str) -> str:
     ('7 September 1956', ('date', '1956-09-07'))
     >>> clean_text("1981-11-01 1 November 1981"), clean_text("1931-12-11 19 November 1926")
     ('1 November 1981', '19 November 1926')
-    >>> clean_text("(1969-12-01) December 1, 1969")
-    'December 1, 1969'
+    >>> clean_text("(1969-12-01) December 1, 1969"), clean_text("( 1969-12-01 ) December 1, 1969")
+    ('December 1, 1969', 'December 1, 1969')
     >>> clean_text("1953-08 August-September 1953"), clean_text("1999-00 1999")
     ('August-September 1953', '1999-00 1999')
     >>> clean_text("208 8th in Yugoslav Div 2"), clean_text("2008 8th place")
