@@ -14,7 +14,9 @@ section's); `seekgraph.synth.noun_classes` holds the classes of nouns (people, p
    says;
 1. a noun most answers (more than half of all, pages or not) share: that noun, or the key
    header's own word when it names the same noun or the same class ("Laureate" for writers);
-   a generic header ("Name") lends the word of a "List of X" title instead ("alumni");
+   a generic header ("Name") lends the word of a "List of X" title instead ("alumni"); when
+   not every page is of that noun and some say the title's X, X (a list's title says what
+   every row is: "List of power stations in Oregon" of twelve dams and a power station);
 2. else a class most answers share (people, places): that word when it is of that class, else
    "people" or "places". In a class of rival types (works, sites, places, events) a word
    naming one type ("Film") speaks only for answers mostly of it: series are "shows";
@@ -27,6 +29,8 @@ section's); `seekgraph.synth.noun_classes` holds the classes of nouns (people, p
 'players'
 >>> answers_kind(["season", "season", "season"], ("school", "schools")).plural
 'seasons'
+>>> answers_kind(["dam"] * 12 + ["station", "lake"], None, "List of power stations in Oregon").plural
+'stations'
 """
 
 from __future__ import annotations
@@ -226,6 +230,13 @@ def answers_kind(
             general = [c for c in noun_classes(top) if top in GENERAL.get(c, frozenset())]
             if _same_noun(head, top) or shared or set(general) & set(noun_classes(head)):
                 return Kind(kind[0], kind[1], "header")
+        # "List of power stations in Oregon" of twelve dams and a power station, a lake and
+        # two projects: the list says what every row is, and some pages say it too; the
+        # pages' most common noun says only what most are
+        titled = own is not None and own_head is not None and own == title_kind(title)
+        some = own_head is not None and any(_same_noun(own_head, k) for k in known)
+        if own is not None and titled and some and count < len(known):
+            return Kind(own[0], own[1], "header")
         return Kind(top, plural(top), "pages")
     held = [cls for cls in CLASSES if _majority(classes.get(cls, 0), len(known))]
     for kind, head in named:

@@ -48,7 +48,7 @@ STOP_WORDS = frozenset(
     ]
 )
 BLANK_KEYS = frozenset(
-    ["", "-", "--", "—", "–", "n/a", "na", "tba", "tbd", "?", "none", "…", "unknown"]
+    ["", "-", "--", "—", "–", "n/a", "na", "tba", "tbd", "?", "none", "…", "unknown", "vacant"]
 )
 
 

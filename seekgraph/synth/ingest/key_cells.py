@@ -260,6 +260,8 @@ def extends_title(text: str, links: Sequence[str]) -> bool:
     False
     >>> extends_title("Bohemians A", ["/wiki/Bohemians_F.C."])
     True
+    >>> extends_title("BC MoraBanc Andorra B", ["/wiki/BC_Andorra"]), extends_title("Aston Villa", ["/wiki/Aston_Villa_F.C."])
+    (True, False)
     """
     if len(links) != 1:
         return False
@@ -268,8 +270,11 @@ def extends_title(text: str, links: Sequence[str]) -> bool:
     title, whole = folded_words(page.split(",")[0]), set(folded_words(page))
     words = folded_words(shown)
     club = folded_words(_CLUB_FORM.sub("", page.split(",")[0]))
-    if club != title and words[:-1] == club and words[-1:] and words[-1] in _SIDE_TEAMS:
-        return True  # "Bohemians A" linking Bohemians F.C.: the club's reserve side
+    side = words[-1:] and words[-1] in _SIDE_TEAMS and len(words) > 1
+    if side and (club != title or len(words) - 1 > len(club)) and set(club) <= set(words[:-1]):
+        # "Bohemians A" linking Bohemians F.C., "BC MoraBanc Andorra B" (a sponsor's name
+        # inside) linking BC Andorra: the club's reserve side
+        return True
     if not title or len(words) <= len(title) or words[: len(title)] != title:
         return False
     tail = [w for w in WORD_PATTERN.findall(shown)[len(title) :] if fold_text(w) not in whole]

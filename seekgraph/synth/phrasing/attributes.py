@@ -88,6 +88,10 @@ _CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re
 _SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
 
 
+# an event held once a year, named by its year in a column of it ("Tournament: 2019")
+_EDITIONS = frozenset(["tournament", "championship", "games", "competition", "contest", "edition"])
+
+
 # headers of where a contestant ended up ("Place finished: 9th", "Finish: Runner-up")
 _FINISH_HEADERS = (["place", "finished"], ["finished"], ["finish"], ["finishing", "place"])
 
@@ -222,6 +226,8 @@ def phrase_attribute(
     'the years they were runners-up'
     >>> phrase_attribute("completion", {"year", "text"}, ["2022", "2019", "??"]).text
     'the year they were completed'
+    >>> phrase_attribute("tournament", {"year"}, ["2019", "2018"]).text
+    'the year of the tournament'
     >>> phrase_attribute("first app", {"year"}, ["2001", "2013"]).text, phrase_attribute("since").reason
     ('the year of their first appearance', 'preposition')
     >>> phrase_attribute("population 2010 census", {"number"}, ["2,109,339"]).text
@@ -287,6 +293,8 @@ def phrase_attribute(
         and values_are(kinds, {"year", "date", "text", "number"})
     ):
         return Phrase(YEAR_HEADERS[low[0]])
+    if len(low) == 1 and low[0] in _EDITIONS and texts and all_years(texts):
+        return Phrase(f"the year of the {low[0]}")  # "Tournament: 2019" of a trophy's winners
     if len(tokens) == 2 and _SEASON_TOKEN.fullmatch(tokens[0]) and low[1] == "season":
         # "2009-10 season: Premier League National, 1st": where they stood that season
         return Phrase(f"how they did in the {tokens[0]} season")
