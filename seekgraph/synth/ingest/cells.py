@@ -70,6 +70,10 @@ def strip_disambiguator(title: str) -> str:
 
 
 _ENUMERATION = re.compile(r"^\s*\(?\d{1,3}\s*[-.)–]\s+")
+# a form of address before a name ("Honourable Darrel Cunningham", "The Hon. John Smith")
+_HONORIFIC = re.compile(
+    r"^(?:the\s+)?(?:(?:right|rt\.?)\s+)?(?:honou?rable|hon\.)\s+(?=[A-Z])", re.IGNORECASE
+)
 # "Andrew C. Maxwell House -demolished", "Old Mill (destroyed)": what became of it, after a dash
 # or in brackets at the end of an unlinked name
 _STATUS_NOTE = re.compile(
@@ -99,6 +103,8 @@ def unlinked_name(text: str) -> str:
     'Andrew C. Maxwell House'
     >>> unlinked_name("Vestre Aker kirke, changed name to Ullevålsalleen before closure")
     'Vestre Aker kirke'
+    >>> unlinked_name("Honourable Darrel Cunningham"), unlinked_name("The Hon. Jane Roe")
+    ('Darrel Cunningham', 'Jane Roe')
 
     A name written twice (a hidden sort key before the shown name) is one name:
 
@@ -109,7 +115,7 @@ def unlinked_name(text: str) -> str:
     """
     latin = before_script(text)
     text = undoubled(latin if WORD_PATTERN.search(latin) else text)
-    text = _CLAUSE_NOTE.sub("", _STATUS_NOTE.sub("", text))
+    text = _HONORIFIC.sub("", _CLAUSE_NOTE.sub("", _STATUS_NOTE.sub("", text)))
     return strip_disambiguator(_ENUMERATION.sub("", text)).strip() or text.strip()
 
 

@@ -130,7 +130,7 @@ def _attributes(
     return join(said)
 
 
-_VENUE = re.compile(r"\b(?:stadium|stadia|ground|arena|venue|ballpark)\b")
+_VENUE = re.compile(r"\b(?:stadiums?|stadia|grounds?|arenas?|venues?|ballparks?)\b")
 
 
 def table_labels(headers: Iterable[dict[str, str]], key_header: str = "") -> dict[str, str]:
@@ -150,6 +150,7 @@ def table_labels(headers: Iterable[dict[str, str]], key_header: str = "") -> dic
         (h["relation"], label(h["relation"], h["header"])) for h in headers if h.get("relation")
     ]
     venue = next((w.lower() for _, w in said if _VENUE.search(w.lower())), "")
+    venue = " ".join([*venue.split()[:-1], singular(venue.split()[-1])]) if venue else ""
     labels: dict[str, str] = {}
     for relation, words in said:
         if venue and words.lower() == "capacity" and not _VENUE.search(owner):

@@ -232,8 +232,8 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
 
     >>> header_words("Area ( km )")
     'area in square kilometres'
-    >>> header_words("Area ( km² )"), header_words("Area ( sq mi )")
-    ('area in square kilometres', 'area in square miles')
+    >>> header_words("Area ( km² )"), header_words("Area ( sq mi )"), header_words("Surface ( km )")
+    ('area in square kilometres', 'area in square miles', 'surface area in square kilometres')
 
     A word broken across two lines of the header comes back whole ("Con- gress"), and a
     people's name in the plural keeps its capital ("South Asians").
@@ -272,6 +272,12 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
     text = re.sub(r"([^\W\d_]+)\s*(?:\(\s*s\s*\)|/s\b)", lambda m: plural(m[1]), text)
     bare = re.sub(r"\([^)]*\)|\[[^\]]*\]", bracket, text)
     bare = re.sub(r"(?i)\b(area\s+in)\s+(kilometres|miles|metres)\b", r"\1 square \2", bare)
+    # "Surface ( km )" of provinces: their surface area, in square units
+    bare = re.sub(
+        r"(?i)^\s*surface(?:\s+area)?\s+in\s+(kilometres|miles|metres)\b",
+        r"surface area in square \1",
+        bare,
+    )
     region = _REGION_AFTER.match(" ".join(bare.split()))
     if region:  # "Release date Europe": the release date in Europe
         place = _REGIONS[_fold_region(region[2])]
