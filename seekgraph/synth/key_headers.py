@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from seekgraph.common.text import word_set
+from seekgraph.synth.phrasing.headers import DEMONYMS
 
 ENTITY_WORDS = word_set("""
 name names title player players team club film films artist song album station school
@@ -90,6 +91,8 @@ def header_signal(header: str) -> float:
         return -0.5  # an unnamed column is rarely the key
     if len(words) > 1 and (words[0] in _RELATION_HEAD or words[-1] in _RELATION_TAIL):
         return -0.5  # "To club", "River crossed": a relation of the row's entity
+    if len(words) == 2 and words[1] in ("name", "names") and _other_tongue(words[0]):
+        return -0.5  # "Breton name" beside "Town": the row's thing named in another language
     if words[0] in ATTRIBUTE_WORDS or words[-1] in ATTRIBUTE_WORDS:
         return -1.0 if not any(w in ENTITY_WORDS for w in words) else 0.0
     if any(w in ENTITY_WORDS for w in words):
@@ -97,6 +100,25 @@ def header_signal(header: str) -> float:
     if any(w in PLACE_WORDS for w in words):
         return -0.5  # where a row's entity is, rarely what it is
     return 0.0
+
+
+# words that make a name column another name of the row's thing, not the thing
+_OTHER_NAMES = word_set(
+    """native local original alternative alternate other former romanized romanised
+    transliterated vernacular indigenous breton latin maori gaelic"""
+)
+# (an "English name" is the name an English article goes by: the row's thing itself)
+_TONGUES = frozenset(d.lower() for d in DEMONYMS) - {"english"}
+
+
+def _other_tongue(word: str) -> bool:
+    """A word before "name" that makes it another name of the row's thing: a language
+    ("Breton name", "Greek name") or an alias word ("Native name", "Former name").
+
+    >>> _other_tongue("breton"), _other_tongue("greek"), _other_tongue("player")
+    (True, True, False)
+    """
+    return word in _OTHER_NAMES or word in _TONGUES
 
 
 def _singular(word: str) -> str:

@@ -70,6 +70,11 @@ def strip_disambiguator(title: str) -> str:
 
 
 _ENUMERATION = re.compile(r"^\s*\(?\d{1,3}\s*[-.)–]\s+")
+# a mark before a name pointing to a legend ("* Taga-jō Site": a special historic site)
+_LEAD_MARK = re.compile(r"^\s*[*†‡§¶#]+\s*")
+# a place after a name that tells it from others of the name ("First Baptist Church (Amarillo,
+# Texas)" beside "First Baptist Church (Stamford, Texas)"): part of the name, not a note
+_PLACE_QUALIFIER = re.compile(r"\(\s*[A-Z][\w.'’ -]*\s*,\s*[A-Z][\w.'’ -]*\)\s*$")
 # a form of address before a name ("Honourable Darrel Cunningham", "The Hon. John Smith")
 _HONORIFIC = re.compile(
     r"^(?:the\s+)?(?:(?:right|rt\.?)\s+)?(?:honou?rable|hon\.)\s+(?=[A-Z])", re.IGNORECASE
@@ -105,6 +110,8 @@ def unlinked_name(text: str) -> str:
     'Vestre Aker kirke'
     >>> unlinked_name("Honourable Darrel Cunningham"), unlinked_name("The Hon. Jane Roe")
     ('Darrel Cunningham', 'Jane Roe')
+    >>> unlinked_name("* Taga-jō Site"), unlinked_name("First Baptist Church ( Amarillo , Texas )")
+    ('Taga-jō Site', 'First Baptist Church ( Amarillo , Texas )')
 
     A name written twice (a hidden sort key before the shown name) is one name:
 
@@ -116,7 +123,10 @@ def unlinked_name(text: str) -> str:
     latin = before_script(text)
     text = undoubled(latin if WORD_PATTERN.search(latin) else text)
     text = _HONORIFIC.sub("", _CLAUSE_NOTE.sub("", _STATUS_NOTE.sub("", text)))
-    return strip_disambiguator(_ENUMERATION.sub("", text)).strip() or text.strip()
+    text = _LEAD_MARK.sub("", _ENUMERATION.sub("", text))
+    if _PLACE_QUALIFIER.search(text):
+        return " ".join(text.split())  # "First Baptist Church (Amarillo, Texas)": one of many
+    return strip_disambiguator(text).strip() or text.strip()
 
 
 _PAIR = re.compile(r"^([^/]+?)\s+/\s+([^/]+)$")

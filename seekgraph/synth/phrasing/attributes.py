@@ -226,6 +226,10 @@ def phrase_attribute(
     'the years they were runners-up'
     >>> phrase_attribute("completion", {"year", "text"}, ["2022", "2019", "??"]).text
     'the year they were completed'
+    >>> phrase_attribute("eliminated", {"number"}, ["1", "5"]).text
+    'the order in which they were eliminated'
+    >>> phrase_attribute("life", {"text"}, ["1916-2002", "1898-1968", "1951-"]).text
+    'the years they lived'
     >>> phrase_attribute("tournament", {"year"}, ["2019", "2018"]).text
     'the year of the tournament'
     >>> phrase_attribute("first app", {"year"}, ["2001", "2013"]).text, phrase_attribute("since").reason
@@ -270,8 +274,8 @@ def phrase_attribute(
     scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
     if scores and (set(low) & SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
         return Phrase("the score")
-    if low == ["years"] and lifespans(texts):
-        return Phrase("the years they lived")  # "Years: 1901–1966" of people
+    if low in (["years"], ["life"], ["lifespan"], ["lifetime"]) and lifespans(texts):
+        return Phrase("the years they lived")  # "Years: 1901–1966", "Life: 1916-2002" of people
     if low in (["years"], ["year"]) and births(texts):
         return Phrase("the year they were born")  # "Years: 1973-" of living actors
     if tuple(low) in _VAGUE_HEADERS:
@@ -302,6 +306,9 @@ def phrase_attribute(
         # "Place: Antwerp, Belgium" of a record set there: where it happened, not "their place"
         # (a swimmer's place is a placing; "Place: 1st" stays theirs)
         return Phrase("the place")
+    ordinal = bool(texts) and all(re.fullmatch(r"\d{1,2}", t.strip()) for t in texts)
+    if low in (["elimination"], ["eliminated"], ["elimination", "order"]) and ordinal:
+        return Phrase("the order in which they were eliminated")  # "Eliminated: 5" of a match
     if low in (["elimination"], ["eliminated"], ["status"]) and finishes(texts):
         return Phrase("how far they got")  # "Elimination: Eliminated 8th", "2nd Runner-up"
     if low in _FINISH_HEADERS and finishes(texts):
