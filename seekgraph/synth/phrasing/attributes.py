@@ -228,7 +228,7 @@ def phrase_attribute(
     'the year they were completed'
     >>> phrase_attribute("eliminated", {"number"}, ["1", "5"]).text
     'the order in which they were eliminated'
-    >>> phrase_attribute("life", {"text"}, ["1916-2002", "1898-1968", "1951-"]).text
+    >>> phrase_attribute("life", {"text"}, ["1916-2002", "1951-", "1967-"]).text
     'the years they lived'
     >>> phrase_attribute("tournament", {"year"}, ["2019", "2018"]).text
     'the year of the tournament'
@@ -274,7 +274,8 @@ def phrase_attribute(
     scores = bool(texts) and 5 * sum(bool(_SCORE.match(t)) for t in texts) >= 4 * len(texts)
     if scores and (set(low) & SCORE_HEADERS or any(re.fullmatch(r"f\s*[–-]\s*a", t) for t in low)):
         return Phrase("the score")
-    if low in (["years"], ["life"], ["lifespan"], ["lifetime"]) and lifespans(texts):
+    lives = low in (["life"], ["lifespan"], ["lifetime"], ["life", "span"])
+    if (low == ["years"] or lives) and lifespans(texts, living=lives):
         return Phrase("the years they lived")  # "Years: 1901–1966", "Life: 1916-2002" of people
     if low in (["years"], ["year"]) and births(texts):
         return Phrase("the year they were born")  # "Years: 1973-" of living actors

@@ -114,6 +114,8 @@ _COMPASS = frozenset(["North", "South", "East", "West", "Central"])
 # the parties a count column names ("Democrats"): kept capitalised.
 DEMONYMS = frozenset(
     [
+        *["Breton", "Basque", "Cornish", "Manx", "Frisian", "Galician", "Sami", "Tibetan"],
+        *["Uyghur", "Kurdish", "Hawaiian", "Maori", "Māori"],
         "Afghan",
         "African",
         "Albanian",

@@ -60,16 +60,21 @@ def dates_in(kinds: set[str], texts: Sequence[str]) -> bool:
     return 2 * sum(bool(re.search(r"\b(?:1[5-9]|20)\d\d\b", t)) for t in texts) > len(texts)
 
 
-def lifespans(texts: Sequence[str]) -> bool:
+def lifespans(texts: Sequence[str], living: bool = False) -> bool:
     """Whether most values are spans of years as long as lives ("1901–1966": 35 years or more,
-    where a term of office or a career is shorter).
+    where a term of office or a career is shorter); with `living` (the header says lives:
+    "Life"), the spans of the living ("1951-") count as spans too.
 
     >>> lifespans(["1901–1966", "1887–1950", "1920–"]), lifespans(["1990–1995", "2001–2004"])
     (True, False)
+    >>> lifespans(["1916-2002", "1951-", "1967-"]), lifespans(["1916-2002", "1951-", "1967-"], True)
+    (False, True)
     """
     spans = [m for m in (YEAR_SPAN.match(t.strip()) for t in texts) if m]
     long = [m for m in spans if int(m.group(2)) - int(m.group(1)) >= 35]
-    return bool(texts) and 2 * len(spans) > len(texts) and 2 * len(long) > len(spans)
+    opened = sum(bool(_OPEN_SPAN.match(t.strip())) for t in texts) if living else 0
+    shown = len(spans) + opened
+    return bool(texts) and 2 * shown > len(texts) and 2 * len(long) > len(spans)
 
 
 _OPEN_SPAN = re.compile(r"^\(?(?:1[0-9]|20)\d\d\s*[–—-]\s*(?:present)?\)?$", re.IGNORECASE)
