@@ -20,8 +20,9 @@ its values under ``B`` from the tables of ``F``. Targets R = ``I`` (role ``answe
 ``⋃_{t∈F} S_t`` (role ``anchor``: the intermediate per-tree sets an agent must collect to
 intersect them) ∪ the answers' values (role ``attribute``). Two trees whose anchor sets overlap
 more than ``max_anchor_overlap`` (Jaccard) are copies of one list and never form ``F`` together;
-two trees whose roots are less similar than ``threshold`` never do either (a group is connected
-through chains, so two of its trees may be on no common topic).
+two trees that list places and whose roots are less similar than ``threshold`` never do either
+(a group is connected through chains, so two of its trees may be on no common topic, and places
+are listed by tables of every topic).
 Rejected: no two trees of ``A`` share an anchor (``empty_answer``), only copies do
 (``near_duplicate_trees``), ``|R| > max_targets`` (``too_large``), or a proof mismatch.
 
@@ -71,6 +72,7 @@ from seekgraph.synth.leaper.union_family import (
     select_family,
 )
 from seekgraph.synth.leaper.union_groups import find_topic_groups, write_groups
+from seekgraph.synth.noun_classes import noun_classes
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
@@ -352,17 +354,29 @@ def _write_union_tasks(
     record_tasks(driver, database, tasks, config, report)
 
 
+def _lists_places(kind: str) -> bool:
+    """A tree's kind names places: countries, nations, cities, regions."""
+    return "place" in noun_classes(kind) or kind.split()[-1:] == ["nation"]
+
+
 def _related_roots(
     layers: dict[str, dict[str, Any]], config: LeaperConfig
 ) -> Callable[[str, str], bool]:
-    """Whether two trees' roots are on a related topic, by the measure and threshold the topic
-    groups were made with (`topics.similarity_matrix`), for every two trees of a batch."""
-    ids = sorted(layers)
-    index = {tid: i for i, tid in enumerate(ids)}
-    roots = [str(layers[t]["root"] or "") for t in ids]
-    sims = similarity_matrix(roots, cast(Method, config.similarity)) if ids else None
+    """Whether two trees may form a family: trees that list places (countries, cities) only
+    when their roots are on a related topic themselves, by the measure and threshold the topic
+    groups were made with (`topics.similarity_matrix`). Places are in tables of every topic,
+    so two tables sharing countries and a "points" column (a cross-country race and an
+    aerobics final) share nothing a person would ask about; two prizes sharing authors do,
+    however unlike their titles ("Booker Prize" and "List of Nobel laureates in Literature",
+    0.26), and stay joined through their topic group."""
+    places = sorted(t for t in layers if _lists_places(str(layers[t]["kind"] or "")))
+    index = {tid: i for i, tid in enumerate(places)}
+    roots = [str(layers[t]["root"] or "") for t in places]
+    sims = similarity_matrix(roots, cast(Method, config.similarity)) if len(places) > 1 else None
 
     def related(a: str, b: str) -> bool:
+        if a not in index or b not in index:
+            return True
         return sims is not None and float(sims[index[a], index[b]]) >= config.threshold
 
     return related
