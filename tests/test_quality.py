@@ -12,7 +12,7 @@ from seekgraph.synth.leaper.tasks_basic import build_basic_tasks
 from seekgraph.synth.leaper.trees import build_trees
 from seekgraph.synth.quality import QualityConfig, run_quality
 from seekgraph.synth.shaper.evaluate import KGraph
-from seekgraph.synth.shaper.kp import Const, KPTask, Triple, Var
+from seekgraph.synth.shaper.kp import LINKS_TO, Const, KPTask, Triple, Var
 from seekgraph.synth.shaper.store import save_tasks
 from tests.leaper_data import TABLES
 from tests.scaffolding.kgraph import merge_kgraph
@@ -115,7 +115,17 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
         answer_refs=["/wiki/Guldfågeln_Arena"],
         source="seed",
     )
-    save_tasks(clean_db, [circular, single, one_row, other_cell], database)
+    # a chain through a page link: "a laureate whose article links to the article on V@A,
+    # the winner of the Booker": related somehow, not in a way anyone asks
+    link_hop = KPTask(
+        "shaper:link-hop",
+        (Triple(Var("?"), LINKS_TO, (Var("V@A"),)), Triple(Var("V@A"), "award", (booker,))),
+        question='Which page links to the article on the winner of "Booker"?',
+        answer=["Byatt"],
+        answer_refs=["/wiki/Byatt"],
+        source="seed",
+    )
+    save_tasks(clean_db, [circular, single, one_row, other_cell, link_hop], database)
 
     report = run_quality(clean_db, database, QualityConfig())
     statuses = _statuses(clean_db)
@@ -128,8 +138,9 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
     assert statuses["shaper:single"] == ("rejected", "single_lookup")
     assert statuses["shaper:one-row"] == ("rejected", "single_lookup")
     assert statuses["shaper:other-cell"] == ("rejected", "single_lookup")
+    assert statuses["shaper:link-hop"] == ("rejected", "link_hop")
     assert all(statuses[t][0] == "kept" for t in good)
-    assert report.rejected == 8
+    assert report.rejected == 9
     assert report.notes["check duplicate_question"] == 1
 
     again = run_quality(clean_db, database, QualityConfig())

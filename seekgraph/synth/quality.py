@@ -17,6 +17,9 @@ name as its reason, and counted in the stage report):
 - ``expanded_further``: a synthesised KP task that a kept task expands (layer-wise expansion
   keeps the answer set): of one lineage only the deepest task is kept, so no two kept tasks
   share an answer set and a seed;
+- ``link_hop``: a synthesised KP task's chain goes through a link between two pages ("a title
+  whose Wikipedia article links to the article on German language"): a link says two pages
+  are related, not how, so no one asks it;
 - ``join_on_kind``: a synthesised KP task's chain passes through a value of a column that names
   kinds, not things (`seekgraph.synth.shaper.ops.GraphOps.names_kinds`: its rows share their
   values, as positions, kit makers or degrees do): "a position that is the position of the
@@ -99,6 +102,7 @@ CHECKS = (
     "circular",
     "single_lookup",
     "expanded_further",
+    "link_hop",
     "join_on_kind",
     "same_tables",
     "partial_table",

@@ -1,7 +1,7 @@
 """The quality gate's checks of synthesised KP tasks: whether their chains make research.
 
-`kp_checks` runs expanded_further, single_lookup, join_on_kind, circular and same_tables over
-every kept synthesised KP task; the checks are described with the stage
+`kp_checks` runs expanded_further, single_lookup, link_hop, join_on_kind, circular and
+same_tables over every kept synthesised KP task; the checks are described with the stage
 (`seekgraph.synth.quality`). They are apart from the stage and from the WebLeaper checks
 because they read a task's triples through the shaper (`seekgraph.synth.shaper`), not its
 question and tables.
@@ -34,8 +34,8 @@ def kp_checks(
     found: dict[str, list[tuple[str, str]]],
     circular: bool,
 ) -> None:
-    """expanded_further, single_lookup, join_on_kind, (when `circular`) circular, then
-    same_tables over every kept synthesised KP task."""
+    """expanded_further, single_lookup, link_hop, join_on_kind, (when `circular`) circular,
+    then same_tables over every kept synthesised KP task."""
     from seekgraph.synth.shaper.kp import parse_relation
     from seekgraph.synth.shaper.ops import GraphOps
     from seekgraph.synth.shaper.seeds import circular_variable
@@ -66,6 +66,12 @@ def kp_checks(
             # "What is the stadium of the team ... with location Kalmar?": every triple reads
             # one row (the team's), so the answer is another cell of the row its clue finds
             found["single_lookup"].append((task.task_id, "one row"))
+            continue
+        linked = [s for s in specs if s.kind == "link"]
+        if linked:
+            # "a title whose Wikipedia article links to the article on German language": a link
+            # between two pages says they are related somehow, not how; no one asks it
+            found["link_hop"].append((task.task_id, f"{len(linked)} page link(s)"))
             continue
         kind = _join_on_kind(ops, task)
         if kind:
