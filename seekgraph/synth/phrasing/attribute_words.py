@@ -276,6 +276,9 @@ THIRD_PERSON = {
 SAID = {
     "vacator": "who left the seat",
     "elevator": "who elevated them",  # a cardinal's "Elevator": the pope who made them one
+    "external link": "their website",  # "External link: drd.co.za"
+    "external links": "their website",
+    "website": "their website",
     # the age a page computes beside a date of birth is dropped from the value (`clean_text`)
     "birth date and age": "their date of birth",
     "date of birth and age": "their date of birth",

@@ -102,6 +102,8 @@ _MONTH_DAY = re.compile(
     r"^\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?$",
     re.IGNORECASE,
 )
+# a count with the year of its last one ("6 (1996)", "0 (N/A)")
+_COUNT_AND_YEAR = re.compile(r"^\d+\s*\(\s*(?:1[89]\d\d|20\d\d|n/?a)\s*\)$", re.IGNORECASE)
 _ALLOWED = re.compile(r"^[\w\s'’–-]+$")
 
 
@@ -230,6 +232,8 @@ def phrase_attribute(
     'the order in which they were eliminated'
     >>> phrase_attribute("life", {"text"}, ["1916-2002", "1951-", "1967-"]).text
     'the years they lived'
+    >>> phrase_attribute("titles", {"text"}, ["6 (1996)", "0 (N/A)", "1 (2017)"]).reason
+    'merged'
     >>> phrase_attribute("tournament", {"year"}, ["2019", "2018"]).text
     'the year of the tournament'
     >>> phrase_attribute("first app", {"year"}, ["2001", "2013"]).text, phrase_attribute("since").reason
@@ -261,6 +265,8 @@ def phrase_attribute(
         return Phrase(reason="vague")  # a "Name" beside the key column: the name of whom?
     if any(re.fullmatch(r"\(\s*[\d,.]+\s*\)", t.strip()) for t in texts):
         return Phrase(reason="merged")  # "Shipments (Sales)": "(17,690,000)" is the other one
+    if texts and 2 * sum(bool(_COUNT_AND_YEAR.match(t.strip())) for t in texts) > len(texts):
+        return Phrase(reason="merged")  # "Titles (Last): 6 (1996)": a count and a year
     if len(low) >= 3 and "with" in low[1:-1]:
         return Phrase(reason="merged")  # "Current capacity with expansion limit": two numbers
     if code_lists(texts):
