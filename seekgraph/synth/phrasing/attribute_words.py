@@ -70,6 +70,10 @@ ABBREVIATIONS = {
     "qual": "qualifying",
     "dia": "diameter",
     "diam": "diameter",
+    "nat": "nationality",
+    "freq": "frequency",
+    "rnd": "round",
+    "abbrev": "abbreviation",
 }
 
 # abbreviations of more than one word a person says: which one depends on the table ("Dir" of

@@ -88,6 +88,7 @@ _CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re
 _SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
 
 
+_MEDALS = frozenset(["gold", "silver", "bronze"])
 # an event held once a year, named by its year in a column of it ("Tournament: 2019")
 _EDITIONS = frozenset(["tournament", "championship", "games", "competition", "contest", "edition"])
 
@@ -234,6 +235,8 @@ def phrase_attribute(
     'the years they lived'
     >>> phrase_attribute("titles", {"text"}, ["6 (1996)", "0 (N/A)", "1 (2017)"]).reason
     'merged'
+    >>> phrase_attribute("silver", {"number"}, ["2", "0"]).text, phrase_attribute("lost", {"number"}, ["3"]).text
+    ('the number of silver medals', 'how many times they lost')
     >>> phrase_attribute("tournament", {"year"}, ["2019", "2018"]).text
     'the year of the tournament'
     >>> phrase_attribute("first app", {"year"}, ["2001", "2013"]).text, phrase_attribute("since").reason
@@ -304,6 +307,8 @@ def phrase_attribute(
         and values_are(kinds, {"year", "date", "text", "number"})
     ):
         return Phrase(YEAR_HEADERS[low[0]])
+    if len(tokens) == 1 and low[0] in YEAR_HEADERS and texts and all(YEAR.match(t) for t in texts):
+        return Phrase(YEAR_HEADERS[low[0]])  # "Year: 1957 (30th)" linking the ceremony
     if len(low) == 1 and low[0] in _EDITIONS and texts and all_years(texts):
         return Phrase(f"the year of the {low[0]}")  # "Tournament: 2019" of a trophy's winners
     if len(tokens) == 2 and _SEASON_TOKEN.fullmatch(tokens[0]) and low[1] == "season":
@@ -444,6 +449,12 @@ def phrase_attribute(
     tally = bool(texts) and all(re.fullmatch(r"\d{1,2}", t.strip()) for t in texts)
     if lowered in (["won"], ["wins"], ["winner"]) and tally:
         return Phrase("how many times they won")  # "Won: 2", "Winner: 8" of a club
+    if lowered in (["lost"], ["losses"]) and tally:
+        return Phrase("how many times they lost")  # "Lost: 3" of a club in finals
+    if len(lowered) == 1 and lowered[0] in _MEDALS:
+        if texts and all(re.fullmatch(r"\d{1,3}", t.strip()) for t in texts):
+            return Phrase(f"the number of {lowered[0]} medals")  # "Silver: 2" of a nation
+        return Phrase(reason="vague")  # "Silver: 2016 Dubai": the edition they won it at
     if lowered in (["runner-up"], ["runners-up"]) and tally:
         return Phrase("how many times they were runners-up")  # "Runner-up: 3" of a club
     if lowered in (["years", "runner-up"], ["years", "runners-up"]):
