@@ -359,6 +359,7 @@ EVENT_WORDS = frozenset(
     [
         *["outcome", "result", "opponent", "opponents", "partner", "partners", "surface"],
         *["round", "host", "hosts", "co-host", "co-hosts", "role", "roles", "job", "credit"],
+        *["contribution", "contributions"],  # a filmography's "Contribution: Director, Writer"
     ]
 )
 
