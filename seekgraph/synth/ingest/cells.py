@@ -71,7 +71,7 @@ def strip_disambiguator(title: str) -> str:
 
 _ENUMERATION = re.compile(r"^\s*\(?\d{1,3}\s*[-.)–]\s+")
 # a mark before a name pointing to a legend ("* Taga-jō Site": a special historic site)
-_LEAD_MARK = re.compile(r"^\s*[*†‡§¶#]+\s*")
+_LEAD_MARK = re.compile(r"^\s*[*†‡§¶]+\s*")  # ("#Y" is a film's title: "#" stays)
 # a place after a name that tells it from others of the name ("First Baptist Church (Amarillo,
 # Texas)" beside "First Baptist Church (Stamford, Texas)"): part of the name, not a note
 _PLACE_QUALIFIER = re.compile(r"\(\s*[A-Z][\w.'’ -]*\s*,\s*[A-Z][\w.'’ -]*\)\s*$")

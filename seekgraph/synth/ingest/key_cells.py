@@ -270,7 +270,7 @@ def extends_title(text: str, links: Sequence[str]) -> bool:
     title, whole = folded_words(page.split(",")[0]), set(folded_words(page))
     words = folded_words(shown)
     club = folded_words(_CLUB_FORM.sub("", page.split(",")[0]))
-    side = words[-1:] and words[-1] in _SIDE_TEAMS and len(words) > 1
+    side = len(words) > 1 and words[-1] in _SIDE_TEAMS
     if side and (club != title or len(words) - 1 > len(club)) and set(club) <= set(words[:-1]):
         # "Bohemians A" linking Bohemians F.C., "BC MoraBanc Andorra B" (a sponsor's name
         # inside) linking BC Andorra: the club's reserve side
