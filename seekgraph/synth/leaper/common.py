@@ -49,6 +49,12 @@ class LeaperConfig:
     max_anchor_overlap: float = option(
         0.8, "Union: trees whose anchors overlap more (Jaccard) are one list twice.", min=0, max=1
     )
+    place_threshold: float = option(
+        0.6,
+        "Union: trees that list places join only when their roots are at least this similar.",
+        min=-1,
+        max=1,
+    )
     max_bicliques: int = option(
         1000, "Reject a topic group with more maximal bicliques than this.", min=1
     )

@@ -20,9 +20,9 @@ its values under ``B`` from the tables of ``F``. Targets R = ``I`` (role ``answe
 ``⋃_{t∈F} S_t`` (role ``anchor``: the intermediate per-tree sets an agent must collect to
 intersect them) ∪ the answers' values (role ``attribute``). Two trees whose anchor sets overlap
 more than ``max_anchor_overlap`` (Jaccard) are copies of one list and never form ``F`` together;
-two trees that list places and whose roots are less similar than ``threshold`` never do either
-(a group is connected through chains, so two of its trees may be on no common topic, and places
-are listed by tables of every topic).
+two trees that list places and whose roots are less similar than ``place_threshold`` never do
+either (a group is connected through chains, so two of its trees may be on no common topic, and
+places are listed by tables of every topic).
 Rejected: no two trees of ``A`` share an anchor (``empty_answer``), only copies do
 (``near_duplicate_trees``), ``|R| > max_targets`` (``too_large``), or a proof mismatch.
 
@@ -363,12 +363,14 @@ def _related_roots(
     layers: dict[str, dict[str, Any]], config: LeaperConfig
 ) -> Callable[[str, str], bool]:
     """Whether two trees may form a family: trees that list places (countries, cities) only
-    when their roots are on a related topic themselves, by the measure and threshold the topic
-    groups were made with (`topics.similarity_matrix`). Places are in tables of every topic,
-    so two tables sharing countries and a "points" column (a cross-country race and an
-    aerobics final) share nothing a person would ask about; two prizes sharing authors do,
-    however unlike their titles ("Booker Prize" and "List of Nobel laureates in Literature",
-    0.26), and stay joined through their topic group."""
+    when their roots are at least ``place_threshold`` alike themselves, by the measure the
+    topic groups were made with (`topics.similarity_matrix`). Places are in tables of every
+    topic, so two tables sharing countries and a "points" or "rank" column share nothing a
+    person would ask about unless they are one series: a cross-country race and an aerobics
+    final are 0.43 alike, an acrobatics final and a half marathon 0.46, taekwondo and
+    snowboarding at two Games 0.54, two editions of one championship 0.83-0.95. Two prizes
+    sharing authors are asked about however unlike their titles ("Booker Prize" and "List of
+    Nobel laureates in Literature", 0.26) and stay joined through their topic group."""
     places = sorted(t for t in layers if _lists_places(str(layers[t]["kind"] or "")))
     index = {tid: i for i, tid in enumerate(places)}
     roots = [str(layers[t]["root"] or "") for t in places]
@@ -377,7 +379,7 @@ def _related_roots(
     def related(a: str, b: str) -> bool:
         if a not in index or b not in index:
             return True
-        return sims is not None and float(sims[index[a], index[b]]) >= config.threshold
+        return sims is not None and float(sims[index[a], index[b]]) >= config.place_threshold
 
     return related
 

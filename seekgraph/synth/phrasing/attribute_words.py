@@ -280,6 +280,7 @@ THIRD_PERSON = {
 SAID = {
     "vacator": "who left the seat",
     "elevator": "who elevated them",  # a cardinal's "Elevator": the pope who made them one
+    "team signed": "the team that signed them",  # a draft pick's "Team signed: Utah Jazz"
     "external link": "their website",  # "External link: drd.co.za"
     "external links": "their website",
     "website": "their website",
