@@ -196,7 +196,8 @@ def answers_kind(
     known = _page_nouns(page_kinds)
     # the title speaks for the key column only when its header names no kind of its own
     # ("Name"); a "List of football champions" keyed by "Top scorer" lists scorers
-    said = title_kind(title) or section_kind(section)
+    titled = title_kind(title)
+    said = titled or section_kind(section)
     own = header_kind if _head(header_kind) is not None else said
     # a list's title says what the list holds ("List of Hawaiian royal residences": palaces,
     # mansions, estates): it speaks for answers mostly of its class, rival types or not
@@ -233,9 +234,8 @@ def answers_kind(
         # "List of power stations in Oregon" of twelve dams and a power station, a lake and
         # two projects: the list says what every row is, and some pages say it too; the
         # pages' most common noun says only what most are
-        titled = own is not None and own_head is not None and own == title_kind(title)
         some = own_head is not None and any(_same_noun(own_head, k) for k in known)
-        if own is not None and titled and some and count < len(known):
+        if own is not None and own == titled and some and count < len(known):
             return Kind(own[0], own[1], "header")
         return Kind(top, plural(top), "pages")
     held = [cls for cls in CLASSES if _majority(classes.get(cls, 0), len(known))]

@@ -207,10 +207,9 @@ _REGIONS = {
     "usa": "the US",
     "canada": "Canada",
 }
-_REGION_AFTER = re.compile(
-    r"^(.*\b(?:date|dates|release|released|sales|peak|chart|premiere|gross))\s+"
-    r"(europe|n\.?\s*america|north america|s\.?\s*america|south america|japan|australia|asia"
-    r"|uk|us|usa|canada)$",
+# what may come before the region: the thing dated, sold or charted there
+_BEFORE_REGION = re.compile(
+    r"^(.*\b(?:date|dates|release|released|sales|peak|chart|premiere|gross))\s+(.+)$",
     re.IGNORECASE,
 )
 
@@ -280,10 +279,10 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
         r"surface area in square \1",
         bare,
     )
-    region = _REGION_AFTER.match(" ".join(bare.split()))
-    if region:  # "Release date Europe": the release date in Europe
-        place = _REGIONS[_fold_region(region[2])]
-        bare, keep = f"{region[1]} in {place}", [*keep, *place.split()]
+    split = _BEFORE_REGION.match(" ".join(bare.split()))
+    place = _REGIONS.get(_fold_region(split[2])) if split else None
+    if split and place:  # "Release date Europe": the release date in Europe
+        bare, keep = f"{split[1]} in {place}", [*keep, *place.split()]
     words = [w.strip(".:*†‡^~") for w in re.split(r"[\s_]+", bare)]
     names = DEMONYMS | _MONTHS | set(keep)
     words = [w for w in words if w]
