@@ -295,3 +295,25 @@ def test_quantities_with_units_are_no_key() -> None:
     ]  # fmt: skip
     key = choose_key_column(["Frequency", "UHF", "Operator"], rows)
     assert key is not None and key.header == "Operator"
+
+
+def test_counts_of_appearances_are_no_key() -> None:
+    # audit 2058 (session 53): "Which previous appearances are listed ...", answered "3 0", "10":
+    # the count column links every edition it counts, better than the teams are linked
+    def editions(text: str, years: list[int]) -> Cell:
+        links = tuple(f"/wiki/{y}_African_Women's_Championship" for y in years)
+        return Cell(f"{text} ( {' , '.join(map(str, years))} )", links)
+
+    def team(country: str) -> Cell:
+        return Cell(country, (f"/wiki/{country.replace(' ', '_')}_women's_national_football_team",))
+
+    rows = [
+        [team("Algeria"), team("Tunisia"), editions("3 0", [2004, 2006, 2010])],
+        [team("Cameroon"), team("Senegal"), editions("10", [1991, 1995, 1998, 2000, 2002])],
+        [team("Ghana"), team("Ethiopia"), editions("9 0", [1991, 1995, 1998])],
+        [team("Ivory Coast"), team("Equatorial Guinea"), editions("1 0", [2012])],
+        [team("Namibia"), Cell("Hosts"), Cell("0")],
+    ]
+    header = ["Country", "Qualified as", "Previous appearances in tournament"]
+    key = choose_key_column(header, rows)
+    assert key is not None and key.header == "Country"

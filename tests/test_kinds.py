@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from seekgraph.synth.head_nouns import page_kind, title_kind
 from seekgraph.synth.kinds import NO_KIND, answers_kind, kind_fits
-from seekgraph.synth.phrasing.header_kind import entity_kind
+from seekgraph.synth.phrasing.header_kind import entity_kind, key_kind
 
 JSE_T = [
     "Telkom SA SOC Limited is a South African wireline and wireless telecommunications "
@@ -226,3 +226,14 @@ def test_sections_and_registers_name_what_their_rows_are() -> None:
         "National Register of Historic Places listings in Alabama",
     )
     assert nrhp.plural == "properties"
+
+
+def test_roles_and_titles_held_name_people_by_what_they_did() -> None:
+    # audit 2058 (session 53): Ireland's Olympic flag bearers, Miss Teen USA's titleholders
+    athletes = ["boxer", "sailor", "skier", "boxer", "swimmer", "athlete", "rower", None]
+    bearers = answers_kind(athletes, key_kind("Flag bearer", "List of flag bearers for Ireland"))
+    assert bearers.plural == "flag bearers"
+    pageant = ["model", "actress", "model", "beauty queen", "actress", None]
+    header = key_kind("Miss Teen USA", "Miss Teen USA")  # the title held, not what they are
+    teens = answers_kind(pageant, header, "Miss Teen USA", "Titleholders")
+    assert teens.plural == "titleholders"

@@ -55,6 +55,9 @@ _MEASURE = re.compile(
     r"^[\d.,]+\s*(?:[kmg]?hz|[kmg]w|km|mi|m|ft|cm|mm|kg|lb|lbs|t|ha|acres?|%)(?:\s*\([^()]*\))?$",
     re.IGNORECASE,
 )
+# a count with the instances it counts: "10 (1991, 1995, ...)", "3 0 (2004, 2006, 2010)" of
+# previous appearances
+_COUNTED = re.compile(r"^\d{1,3}(?:\s+\d{1,3})?\s*\(")
 
 
 def is_literal(text: str) -> bool:
@@ -65,10 +68,15 @@ def is_literal(text: str) -> bool:
     (True, True, False)
     >>> is_literal("1957 - 1966"), is_literal("2009–10")
     (True, False)
+    >>> is_literal("3 0 ( 2004 , 2006 , 2010 )"), is_literal("1 (band)")
+    (True, False)
     """
     low = text.strip().lower()
     return typed_value(text)[0] != "text" or bool(
-        _RECORD.match(low) or _MEASURE.match(low) or _YEAR_SPAN.match(low)
+        _RECORD.match(low)
+        or _MEASURE.match(low)
+        or _YEAR_SPAN.match(low)
+        or (_COUNTED.match(low) and bool(re.search(r"\(\s*\d", low)))
     )
 
 

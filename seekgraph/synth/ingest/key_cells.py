@@ -10,6 +10,8 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
 - **A thing's part in an event.** A key cell ``Canada`` linking ``Canada at the 2010 Winter
   Paralympics`` names the country, not its delegation: the row gets the unlinked name
   (`delegation`).
+- **Another code.** A key cell ``CHFA-5-FM`` linking ``CHFA-FM`` names a rebroadcaster, not
+  the station whose page it links: the row gets the unlinked code (`other_code`).
 - **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a
   summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
   without an entity (``blank_key``); a key cell of more than 15 words is prose, not a name
@@ -307,6 +309,29 @@ def delegation(text: str, link: str) -> bool:
     return bool(shown) and title.startswith(f"{shown} at the ")
 
 
+_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+")
+
+
+def other_code(text: str, link: str) -> bool:
+    """A key cell that is a code ("CHFA-5-FM", a rebroadcaster's call sign) linking a page
+    titled by another code ("CHFA-FM", its parent station): the row is the thing the cell's
+    code names, not the page's.
+
+    >>> other_code("CHFA-5-FM", "/wiki/CHFA-FM"), other_code("CJXX-FM", "/wiki/CJXX-FM")
+    (True, False)
+    >>> other_code("WOI-TV", "/wiki/WOI-DT"), other_code("Bethel Church", "/wiki/Bethel_Church")
+    (False, False)
+    """
+    shown = " ".join(text.split())
+    title = strip_disambiguator(title_from_id(link))
+    if not (_CODE.fullmatch(shown) and _CODE.fullmatch(title)) or shown == title:
+        return False
+    # one station under its old suffix ("WOI-TV" linking "WOI-DT") is the page's own thing;
+    # another number ("CBON-FM-17", "WBKB-DT3", "T-90M") or another base is another thing
+    numbered = [{p for p in code.split("-") if re.search(r"\d", p)} for code in (shown, title)]
+    return shown.split("-")[0] != title.split("-")[0] or numbered[0] != numbered[1]
+
+
 def near_place(text: str, links: Sequence[str]) -> bool:
     """A key cell "<site> near <place>" whose links name only the place: the row's thing is
     the site.
@@ -338,6 +363,8 @@ def key_links(cell: Cell) -> tuple[str, ...]:
         return ()  # "Phoenix Suns" linking "List of Phoenix Suns seasons": the team, unlinked
     if all(delegation(cell.text, link) for link in named):
         return ()  # "Canada" linking "Canada at the 2010 Winter Paralympics": the country
+    if len(named) == 1 and other_code(cell.text, named[0]):
+        return ()  # "CHFA-5-FM" linking "CHFA-FM": the rebroadcaster, unlinked
     if _mentioned_in_a_name(cell.text, named):
         return ()  # "Bakumatsu Loyalists' Graves" linking "Bakumatsu": the graves, unlinked
     if named_after(cell.text, named):

@@ -110,6 +110,10 @@ def of_own_kind(phrase: str, kind: str) -> bool:
     )
 
 
+# titles of lists of characters, whose "Work" column is the work each appears in
+_FICTION = re.compile(r"\b(?:fictional|characters)\b", re.IGNORECASE)
+
+
 def _attributes(
     relations: Sequence[str],
     kinds: dict[str, set[str]],
@@ -120,10 +124,13 @@ def _attributes(
     """The asked attributes in prose, each phrased from its header and values; a name the
     header shares with a table's title keeps its capitals ("their stations in Brooklyn")."""
     labels, values = labels or {}, values or {}
+    fiction = any(_FICTION.search(t.title) for t in tables)
     said = []
     for r in relations:
         header = labels.get(r, r)
         text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
+        if fiction and text == "their work":
+            text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
         said.append(
             restore_names(text, header, [t.title for t in tables]) or relation_words(header)
         )
@@ -182,6 +189,8 @@ def basic_question(
     ...     TableRef("Booker Prize", "Winners"), "authors", ["country", "year"], {"year": {"year"}}
     ... )
     'Which authors are listed in the Wikipedia table "Booker Prize" (section "Winners")? For each, give their country and the year.'
+    >>> basic_question(TableRef("List of fictional big cats in animation", "Leopards"), "cats", ["work"], {})
+    'Which cats are listed in the Wikipedia table "List of fictional big cats in animation" (section "Leopards")? For each, give the work they appear in.'
     >>> basic_question(TableRef("Medalists", "", 20), "entries", [], {})
     'The first 20 rows of the Wikipedia table "Medalists" list things of several kinds. Name each of them.'
     """

@@ -23,7 +23,7 @@ from seekgraph.synth.head_nouns import page_kind
 from seekgraph.synth.kinds import answers_kind
 from seekgraph.synth.leaper.common import LeaperConfig
 from seekgraph.synth.leaper.selection import first_rows, table_selection
-from seekgraph.synth.phrasing.header_kind import entity_kind
+from seekgraph.synth.phrasing.header_kind import key_kind
 
 STAGE = "leaper-trees"
 _GENERIC_SECTIONS = {"", "main", "list", "table", "overview", "results", "summary"}
@@ -91,7 +91,7 @@ def build_trees(
             pages = layer["pages"] if layer else []
             kind = answers_kind(
                 [page_kind(p["text"]) for p in pages],
-                entity_kind(src["key_header"], None),
+                key_kind(src["key_header"], src["title"]),
                 src["title"],
                 src["section_title"],
             )

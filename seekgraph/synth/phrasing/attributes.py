@@ -91,6 +91,8 @@ _SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
 _MEDALS = frozenset(["gold", "silver", "bronze"])
 # an event held once a year, named by its year in a column of it ("Tournament: 2019")
 _EDITIONS = frozenset(["tournament", "championship", "games", "competition", "contest", "edition"])
+# what a "<noun> year" header dates: "Event year", "Election year" (the year of the event)
+_OCCASIONS = frozenset(["event", "election", "race", "ceremony", "festival"])
 
 
 # headers of where a contestant ended up ("Place finished: 9th", "Finish: Runner-up")
@@ -104,7 +106,10 @@ _MONTH_DAY = re.compile(
     re.IGNORECASE,
 )
 # a count with the year of its last one ("6 (1996)", "0 (N/A)")
-_COUNT_AND_YEAR = re.compile(r"^\d+\s*\(\s*(?:1[89]\d\d|20\d\d|n/?a)\s*\)$", re.IGNORECASE)
+_COUNT_AND_YEAR = re.compile(
+    r"^\d+(?:\s+\d+)?\s*\(\s*(?:(?:1[89]\d\d|20\d\d)(?:\s*,\s*(?:1[89]\d\d|20\d\d))*|n/?a)\s*\)$",
+    re.IGNORECASE,
+)  # "6 (1996)", "3 0 (2004, 2006, 2010)": a count and the years it counts
 _ALLOWED = re.compile(r"^[\w\s'’–-]+$")
 
 
@@ -243,6 +248,14 @@ def phrase_attribute(
     ('the year of their first appearance', 'preposition')
     >>> phrase_attribute("population 2010 census", {"number"}, ["2,109,339"]).text
     'their population in the 2010 census'
+    >>> phrase_attribute("appearances", {"text"}, ["3 0 (2004, 2006, 2010)", "10 (1991, 1995)"]).reason
+    'merged'
+    >>> phrase_attribute("years lost", {"text"}, ["1983, 1986"]).text
+    'the years they lost'
+    >>> phrase_attribute("red", {"number"}, ["0", "1"]).text
+    'the number of red cards'
+    >>> phrase_attribute("event year", {"year"}, ["2018"]).text
+    'the year of the event'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -459,6 +472,12 @@ def phrase_attribute(
         return Phrase("how many times they were runners-up")  # "Runner-up: 3" of a club
     if lowered in (["years", "runner-up"], ["years", "runners-up"]):
         return Phrase("the years they were runners-up")  # not "their years runner-up"
+    if len(lowered) == 2 and lowered[0] in ("year", "years") and lowered[1] in ("won", "lost"):
+        return Phrase(f"the years they {lowered[1]}")  # "Year(s) lost" of a league's finalists
+    if lowered[:1] in (["red"], ["yellow"]) and lowered[1:] in ([], ["cards"]) and tally:
+        return Phrase(f"the number of {lowered[0]} cards")  # "Red: 1" of a disciplinary record
+    if len(lowered) == 2 and lowered[1] == "year" and lowered[0] in _EDITIONS | _OCCASIONS:
+        return Phrase(f"the year of the {lowered[0]}")  # "Event year" of flag bearers
     if lowered in (["completion"], ["completed"]) and 2 * sum(
         bool(YEAR.fullmatch(t.strip())) for t in texts
     ) > len(texts):

@@ -101,6 +101,19 @@ def _head_noun(text: str) -> str:
     return words[-1] if words else ""
 
 
+def key_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
+    """The kind the key column's header names (`entity_kind`), none when the header repeats
+    the article's title: "Miss Teen USA" over the titleholders of the "Miss Teen USA" article
+    names the title they hold, not what they are (the section or the pages say that).
+
+    >>> key_kind("Miss Teen USA", "Miss Teen USA"), key_kind("Flag bearer", "Ireland")
+    (('entry', 'entries'), ('flag bearer', 'flag bearers'))
+    """
+    if key_header and title and tidy(key_header).casefold() == tidy(title).casefold():
+        return GENERIC_KIND
+    return entity_kind(key_header, None)
+
+
 def entity_kind(key_header: str | None, title: str | None) -> tuple[str, str]:
     """(singular, plural) of what the table lists: its key header, or its title's head noun.
 
