@@ -129,6 +129,22 @@ def unlinked_name(text: str) -> str:
     return strip_disambiguator(text).strip() or text.strip()
 
 
+# a credit before a name in a value ("Compiled by Zhang Liang" of a book's author)
+_CREDIT = re.compile(
+    r"^(?:compiled|edited|written|translated|illustrated|narrated)\s+by\s+(?=[A-Z])", re.IGNORECASE
+)
+
+
+def without_credit(text: str) -> str:
+    """A value without the credit before its name: the author column says who, the credit how.
+
+    >>> without_credit("Compiled by Zhang Liang"), without_credit("Written by the band")
+    ('Zhang Liang', 'Written by the band')
+    """
+    bare = _CREDIT.sub("", text)
+    return bare if bare != text and reads_as_a_name(bare.split()) else text
+
+
 _PAIR = re.compile(r"^([^/]+?)\s+/\s+([^/]+)$")
 
 

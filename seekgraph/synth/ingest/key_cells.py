@@ -14,9 +14,10 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
   the station whose page it links: the row gets the unlinked code (`other_code`).
 - **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a
   summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
-  without an entity (``blank_key``); a key cell of more than 15 words is prose, not a name
-  (``prose_key``). All are rejected with their reason. The same placeholders
-  in an attribute cell are no value at all (`cells.is_placeholder`).
+  without an entity (``blank_key``), and so are a draft's ``Pass`` and ``Various works``; a
+  key cell of more than 15 words is prose, not a name (``prose_key``). All are rejected with
+  their reason. The same placeholders in an attribute cell are no value at all
+  (`cells.is_placeholder`).
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ SUMMARY_WORDS = frozenset(
     ]
 )
 MAX_KEY_WORDS = 15
-# a key cell starting with one of these says there is no entity ("None selected", "Vacant seat")
-PLACEHOLDER_STARTS = frozenset(["none", "n/a", "tba", "tbd", "vacant", "unknown"])
+# a key cell starting with one of these says there is no entity ("None selected", "Vacant
+# seat", "Various works")
+PLACEHOLDER_STARTS = frozenset(["none", "n/a", "tba", "tbd", "vacant", "unknown", "various"])
 
 
 def key_text(cell: Cell) -> str:
@@ -411,4 +413,6 @@ def key_rejection(cell: Cell) -> str | None:
         return "summary_row"
     if words in (["all"], ["combined"], ["others"], ["other"]):
         return "summary_row"
+    if words in (["pass"], ["passed"], ["forfeited"], ["forfeit"]):
+        return "blank_key"  # a draft pick a club passed on: no player
     return None

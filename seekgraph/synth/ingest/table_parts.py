@@ -16,7 +16,13 @@ from seekgraph.synth.ingest.cell_lists import (
     median_words,
     run_on_name,
 )
-from seekgraph.synth.ingest.cells import display_name, is_placeholder, paired_names, unlinked_name
+from seekgraph.synth.ingest.cells import (
+    display_name,
+    is_placeholder,
+    paired_names,
+    unlinked_name,
+    without_credit,
+)
 from seekgraph.synth.ingest.key_cells import key_links, key_text
 from seekgraph.synth.ingest.records import Cell, RawTable
 from seekgraph.synth.ingest.unlinked import (
@@ -261,7 +267,7 @@ class RowWriter:
             first = " ".join(text.split()[: -len(second.split())])
             self.said = {links[0]: first, value[0][0]: second}
             return targets + value
-        return self._add_value(row_id, c, text)
+        return self._add_value(row_id, c, without_credit(text) if c != key else text)
 
     def _add_value(self, row_id: str, c: int, text: str) -> list[tuple[str, bool]]:
         """One literal value of a cell (typed: number, year, date or text)."""

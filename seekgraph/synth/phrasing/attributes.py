@@ -85,6 +85,16 @@ _CLOCK = re.compile(r"^\+?\d{1,2}:\d{2}(?:[.:]\d+)?$")
 
 
 _CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re.IGNORECASE)
+# a season written with apostrophes ("'11-'12 Enrollment" of a school)
+_SHORT_SEASON = re.compile(r"^['’](\d\d)[–-]['’]?(\d\d)$")
+
+
+def _full_season(match: re.Match[str]) -> str:
+    """ "'11-'12" -> "2011-12", "'98-'99" -> "1998-99" (a century by the first year's digits)."""
+    first = int(match.group(1))
+    return f"{2000 + first if first <= 40 else 1900 + first}-{match.group(2)}"
+
+
 _SEASON_TOKEN = re.compile(r"(?:1[5-9]|20)\d\d(?:[–-]\d{2,4})?")
 
 
@@ -250,6 +260,8 @@ def phrase_attribute(
     'their population in the 2010 census'
     >>> phrase_attribute("appearances", {"text"}, ["3 0 (2004, 2006, 2010)", "10 (1991, 1995)"]).reason
     'merged'
+    >>> phrase_attribute("'11-'12 enrollment", {"number"}, ["1,636"]).text
+    'their 2011-12 enrollment'
     >>> phrase_attribute("years lost", {"text"}, ["1983, 1986"]).text
     'the years they lost'
     >>> phrase_attribute("red", {"number"}, ["0", "1"]).text
@@ -271,6 +283,7 @@ def phrase_attribute(
         tokens = tokens[1:]  # "Victim's age" of a victims' table: their age
     if not tokens:
         return Phrase(reason="no_words")
+    tokens = [_SHORT_SEASON.sub(_full_season, t) for t in tokens]  # "'11-'12" -> "2011-12"
     alternatives = alternatives_phrase(tokens)
     if alternatives is not None:
         return alternatives
