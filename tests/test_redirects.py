@@ -12,6 +12,7 @@ import neo4j
 import pytest
 
 from bench.ottqa_sample import is_heldout
+from seekgraph.synth.ingest.key_cells import key_links
 from seekgraph.synth.ingest.readers import read_ottqa, read_pages
 from seekgraph.synth.ingest.records import Cell, PageRecord, RawTable
 from seekgraph.synth.ingest.redirects import LinkResolver, same_name
@@ -137,3 +138,40 @@ def test_ingest_resolves_links_and_a_rerun_changes_nothing(
     assert shared[0]["n"] >= 12  # the teams of both seasons, not their season pages
     again = run_stage(INGEST, clean_db, database, data=series_folder)
     assert again.kept == 0
+
+
+def test_a_name_the_page_gives_its_thing_names_the_page() -> None:
+    # audit 2059 (session 53): "Prince Bira" in the qualifying of two Grands Prix, linking
+    # Birabongse Bhanudej, was read as some other, unlinked thing, and the Union task of the two
+    # tables missed him; the openings below are the real pages' first words
+    resolver = LinkResolver().add_pages(
+        [
+            _page(
+                "/wiki/Birabongse_Bhanudej",
+                "Prince Birabongse Bhanudej Bhanubandh ( Thai : พีรพงศ์ภาณุเดช ; 15 July 1914 - "
+                "23 December 1985 ) , better known as Prince Bira of Siam ( now Thailand )",
+            ),
+            _page(
+                "/wiki/Rhumba",
+                "Rhumba , also known as ballroom rumba , is a genre of ballroom music and dance",
+            ),
+            _page(
+                "/wiki/Uchinoura_Space_Center",
+                "The Uchinoura Space Center is a space launch facility in the Japanese town of "
+                "Kimotsuki , Kagoshima Prefecture .",
+            ),
+        ]
+    )
+    rows = [
+        [Cell("Prince Bira", ("/wiki/Birabongse_Bhanudej",)), Cell("Maserati")],
+        [Cell("Rumba", ("/wiki/Rhumba",)), Cell("x")],
+        [Cell("Kagoshima", ("/wiki/Uchinoura_Space_Center",)), Cell("x")],  # where it lies
+    ]
+    table = resolver.mark_aliases(RawTable("t", "test", "T", "", "", ["Name", "X"], rows))
+    assert [row[0].alias for row in table.rows] == [True, True, False]
+    assert [key_links(row[0]) for row in table.rows] == [
+        ("/wiki/Birabongse_Bhanudej",),
+        ("/wiki/Rhumba",),
+        (),
+    ]
+    assert resolver.aliases == 2

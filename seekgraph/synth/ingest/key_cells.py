@@ -381,6 +381,8 @@ def key_links(cell: Cell) -> tuple[str, ...]:
     main = tuple(link for link in named if names_link(outside, link))
     if main:
         return listed_links(cell, main)
+    if cell.alias:
+        return named  # "Prince Bira" linking Birabongse Bhanudej, whose page says the name
     return () if folded_words(outside) else named
 
 

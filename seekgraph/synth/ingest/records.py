@@ -28,6 +28,10 @@ class Cell:
 
     text: str
     links: tuple[str, ...] = ()
+    # the text is a name its one link's page gives its thing in its opening ("Prince Bira"
+    # linking Birabongse Bhanudej, "KuPS" linking Kuopion Palloseura), though it says none of
+    # the title's words: set by `redirects.LinkResolver.mark_aliases`, read by `key_links`
+    alias: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "text", printable(self.text))
@@ -69,7 +73,11 @@ class RawTable:
                 self.url,
                 self.source,
                 self.header,
-                [[[c.text, list(c.links)] for c in row] for row in self.rows],
+                # an alias mark joins a cell only where set: hashes of other tables stay
+                [
+                    [[c.text, list(c.links), *([1] if c.alias else [])] for c in row]
+                    for row in self.rows
+                ],
             ],
             ensure_ascii=False,
             separators=(",", ":"),

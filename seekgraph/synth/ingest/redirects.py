@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from seekgraph.common.text import normalize
+from seekgraph.synth.ingest.cell_links import names_link
+from seekgraph.synth.ingest.cells import fold_text, outside_parentheses
 from seekgraph.synth.ingest.records import Cell, PageRecord, RawTable, Unreadable, wiki_id
 
 # words that say what kind of club a name is, not which one ("F.C.", "SC", "FK")
@@ -78,6 +80,9 @@ class LinkResolver:
 
     same_page: dict[str, str] = field(default_factory=dict)
     resolved: int = 0  # cells whose links changed, in the tables resolved so far
+    # page id -> its opening, folded: where a page gives the other names of its thing
+    openings: dict[str, str] = field(default_factory=dict)
+    aliases: int = 0  # cells marked as naming their link by another name (`mark_aliases`)
 
     def add_pages(self, pages: Iterable[PageRecord | Unreadable]) -> LinkResolver:
         """Group the pages by opening text, then split each group into ids of one name (only
@@ -86,9 +91,10 @@ class LinkResolver:
         for page in pages:
             if not isinstance(page, PageRecord):
                 continue
+            opening = " ".join(page.text.split()[:_OPENING_WORDS])
+            self.openings[page.page_id] = fold_text(opening)
             key = _text_key(page.text)
             if key is not None:
-                opening = " ".join(page.text.split()[:_OPENING_WORDS])
                 by_text[key].append((page.page_id, page.title, opening))
         for group in by_text.values():
             if len(group) > 1:
@@ -166,12 +172,59 @@ class LinkResolver:
         self.resolved += changed
         return replace(table, rows=rows)
 
+    def says(self, link: str, text: str) -> bool:
+        """Whether the opening of `link`'s page gives `text` as a name of its thing: the words
+        in a row; one word only in parentheses or after "or", "as" and at most two words
+        ("Rhumba, also known as ballroom rumba"), not as a place it lies in ("... in
+        Kagoshima").
+
+        >>> r = LinkResolver(openings={"/wiki/Rhumba": "the rhumba or rumba is a dance",
+        ...     "/wiki/X": "uchinoura space center is a facility in kagoshima"})
+        >>> r.says("/wiki/Rhumba", "Rumba"), r.says("/wiki/X", "Kagoshima")
+        (True, False)
+        """
+        opening = self.openings.get(link, "")
+        said = " ".join(_WORD.findall(fold_text(outside_parentheses(text))))
+        if not opening or not said:
+            return False
+        if " " in said:
+            return re.search(rf"(?<!\w){re.escape(said)}(?!\w)", opening) is not None
+        inside = " ".join(re.findall(r"\(([^()]*)\)", opening))
+        return bool(
+            re.search(rf"(?<!\w){re.escape(said)}(?!\w)", inside)
+            or re.search(rf"\b(?:or|as)\s+(?:\w+\s+){{0,2}}{re.escape(said)}(?!\w)", opening)
+        )
+
+    def mark_aliases(self, table: RawTable) -> RawTable:
+        """`table` with each cell of one link whose text says none of the link's title words
+        but which the page's opening gives as its thing's name marked `Cell.alias`: the cell
+        names the page's thing ("Prince Bira", "Rumba" linking "Rhumba"), where otherwise
+        it would be read as naming something else the page covers."""
+        marked = 0
+        rows = []
+        for row in table.rows:
+            cells = []
+            for cell in row:
+                if (
+                    len(cell.links) == 1
+                    and not names_link(outside_parentheses(cell.text), cell.links[0])
+                    and self.says(cell.links[0], cell.text)
+                ):
+                    cell = replace(cell, alias=True)
+                    marked += 1
+                cells.append(cell)
+            rows.append(cells)
+        if not marked:
+            return table
+        self.aliases += marked
+        return replace(table, rows=rows)
+
     def resolve_all(
         self, items: Iterable[RawTable | Unreadable]
     ) -> Iterator[RawTable | Unreadable]:
-        """`resolve` each table read; unreadable records pass as they are."""
+        """`resolve` each table read and `mark_aliases`; unreadable records pass as they are."""
         for item in items:
-            yield self.resolve(item) if isinstance(item, RawTable) else item
+            yield self.mark_aliases(self.resolve(item)) if isinstance(item, RawTable) else item
 
 
 def _resolved_cell(cell: Cell, pages: list[str], apart: set[str]) -> Cell:

@@ -225,6 +225,7 @@ def run_ingest(
     if config.resolve_links:
         report.notes["pages standing for another"] = len(resolver.same_page)
         report.notes["links resolved"] = resolver.resolved
+        report.notes["cells naming their page by another name"] = resolver.aliases
     report.notes["tables kept"] = tables_report.kept
     report.notes["pages kept"] = pages_report.kept
     report.notes["files"] = ", ".join(f.name for f in [*files.tables, *files.pages]) or "none"
