@@ -10,8 +10,9 @@ The pages say which links are one page: a crawl stores the text a redirect leads
 redirect's name too, so two page ids with the same opening text are one page. That alone also
 joins things that a list page covers ("10 (MBTA bus)" and "112 (MBTA bus)" both lead to the list
 of routes), so two ids are taken as one only when the words of one's title are among the
-other's (`same_name`), and never within a table that lists both in different rows
-(`LinkResolver.resolve`). A season's page stands for its club when the cell names the club.
+other's (`same_name`) or the opening gives the title as a name of its thing ("Helsingin
+Jalkapalloklubi ..., commonly known as HJK Helsinki", `gives_name`), and never within a table
+that lists both in different rows (`LinkResolver.resolve`). A season's page stands for its club when the cell names the club.
 
 The resolver changes a table's links before its content hash is taken: a table whose links
 resolve differently (new pages read) is a new version of the table, rebuilt like an edit.
@@ -108,8 +109,10 @@ class LinkResolver:
         titles = {page_id: title for page_id, title, _ in group}
         opening = group[0][2]
         own = min(titles, key=lambda i: _title_rank(titles[i], opening, i))
+        folded = fold_text(opening)
         for page_id, title in titles.items():
-            if page_id != own and same_name(title, titles[own]):
+            if page_id != own and (same_name(title, titles[own]) or gives_name(folded, title)):
+                # "HJK Helsinki" for Helsingin Jalkapalloklubi: a name the opening gives it
                 self.same_page[page_id] = own
 
     def page_of(self, link: str, cell: Cell) -> str:
@@ -173,27 +176,9 @@ class LinkResolver:
         return replace(table, rows=rows)
 
     def says(self, link: str, text: str) -> bool:
-        """Whether the opening of `link`'s page gives `text` as a name of its thing: the words
-        in a row; one word only in parentheses or after "or", "as" and at most two words
-        ("Rhumba, also known as ballroom rumba"), not as a place it lies in ("... in
-        Kagoshima").
-
-        >>> r = LinkResolver(openings={"/wiki/Rhumba": "the rhumba or rumba is a dance",
-        ...     "/wiki/X": "uchinoura space center is a facility in kagoshima"})
-        >>> r.says("/wiki/Rhumba", "Rumba"), r.says("/wiki/X", "Kagoshima")
-        (True, False)
-        """
-        opening = self.openings.get(link, "")
-        said = " ".join(_WORD.findall(fold_text(outside_parentheses(text))))
-        if not opening or not said:
-            return False
-        if " " in said:
-            return re.search(rf"(?<!\w){re.escape(said)}(?!\w)", opening) is not None
-        inside = " ".join(re.findall(r"\(([^()]*)\)", opening))
-        return bool(
-            re.search(rf"(?<!\w){re.escape(said)}(?!\w)", inside)
-            or re.search(rf"\b(?:or|as)\s+(?:\w+\s+){{0,2}}{re.escape(said)}(?!\w)", opening)
-        )
+        """Whether the opening of `link`'s page gives `text` as a name of its thing
+        (`gives_name`)."""
+        return gives_name(self.openings.get(link, ""), text)
 
     def mark_aliases(self, table: RawTable) -> RawTable:
         """`table` with each cell of one link whose text says none of the link's title words
@@ -225,6 +210,32 @@ class LinkResolver:
         """`resolve` each table read and `mark_aliases`; unreadable records pass as they are."""
         for item in items:
             yield self.mark_aliases(self.resolve(item)) if isinstance(item, RawTable) else item
+
+
+def gives_name(opening: str, text: str) -> bool:
+    """Whether a page's folded `opening` gives `text` as a name of its thing: where it
+    starts ("daryl campbell ( born ... ) , better known as taxstone"), in parentheses ("kuopion
+    palloseura ( or kups )"), or after "or", "as", "formerly", "aka" and at most two words
+    ("rhumba , also known as ballroom rumba"); not as a place it lies in ("... in kagoshima")
+    or a person it tells of.
+
+    >>> gives_name("the rhumba or rumba is a dance", "Rumba")
+    True
+    >>> gives_name("uchinoura space center is a facility in kagoshima", "Kagoshima")
+    False
+    >>> gives_name("helsingin jalkapalloklubi , commonly known as hjk helsinki", "HJK Helsinki")
+    True
+    """
+    said = " ".join(_WORD.findall(fold_text(outside_parentheses(text))))
+    if not opening or not said:
+        return False
+    name = rf"{re.escape(said)}(?!\w)"
+    inside = " ".join(re.findall(r"\(([^()]*)\)", opening))
+    return bool(
+        re.match(rf"(?:the\s+)?{name}", opening)
+        or re.search(rf"(?<!\w){name}", inside)
+        or re.search(rf"\b(?:or|as|formerly|aka)\s+(?:\w+\s+){{0,2}}{name}", opening)
+    )
 
 
 def _resolved_cell(cell: Cell, pages: list[str], apart: set[str]) -> Cell:
