@@ -317,3 +317,24 @@ def test_counts_of_appearances_are_no_key() -> None:
     header = ["Country", "Qualified as", "Previous appearances in tournament"]
     key = choose_key_column(header, rows)
     assert key is not None and key.header == "Country"
+
+
+def test_offices_give_way_to_their_holders() -> None:
+    # audit 2060 (session 53): "Which participants are listed in ... 1216 papal election? ...
+    # give their elector": the cardinals' titles, better linked, were the key
+    def link(text: str) -> Cell:
+        return Cell(text, (f"/wiki/{text.replace(' ', '_')}",))
+
+    rows = [
+        [link("Nicola de Romanis"), link("Bishop of Frascati"), Cell("December 18, 1204")],
+        [Cell("Guido Papareschi"), link("Bishop of Palestrina"), Cell("September 22, 1190")],
+        [link("Pelagio Galvani"), link("Bishop of Albano"), Cell("ca. 1206/1207")],
+        [link("Cinzio Cenci"), link("Priest of S. Lorenzo in Lucina"), Cell("September 22, 1190")],
+        [Cell("Cencio"), link("Priest of SS. Giovanni e Paolo"), Cell("February 20, 1193")],
+    ]
+    key = choose_key_column(["Elector", "Title", "Elevated"], rows)
+    assert key is not None and key.header == "Elector"
+    # a list of the titles themselves keeps them: no column of holders beside them
+    peerage = [[link(r[1].text), Cell("created 1700")] for r in rows]
+    key = choose_key_column(["Title", "Notes"], peerage)
+    assert key is not None and key.header == "Title"

@@ -70,6 +70,7 @@ from seekgraph.synth.key_headers import (
     word_set,
 )
 from seekgraph.synth.key_score import ColumnStats, column_stats
+from seekgraph.synth.noun_classes import noun_classes
 
 if TYPE_CHECKING:
     from seekgraph.common.llm.base import LLMBackend
@@ -215,6 +216,18 @@ def choose_key_column(
         return None  # "1988 Calgary", "1997 Oeiras": results by edition, no thing listed
     if 5 * sum(_described(t) for t in cells) >= 2 * len(cells):
         return None  # "Small car-free district at the center": descriptions, not names
+    if best.context == 0 and _offices([c.text for c in columns[best.index]]):
+        # "Bishop of Frascati", "Priest of S. Sabina" beside the cardinals who held them: the
+        # rows are the holders, and the office is what each held
+        holders = [
+            s
+            for s in usable
+            if s.index != best.index
+            and s.uniqueness >= 0.8
+            and "person" in noun_classes(head_noun(s.header))  # "Elector", not "Notes"
+        ]
+        if holders:
+            best = max(holders, key=lambda s: (s.score, -s.index))
     if best.context == 0 and _lists_groups(columns[best.index]):
         # "Shem Kororia Moses Tanui Kenneth Cheruiyot" beside "Kenya": the row is the team, and
         # its rank and time are the team's, not each runner's (a medal won by a team of a
@@ -239,6 +252,28 @@ def _lists_groups(cells: Sequence[Cell]) -> bool:
     linked = [c for c in cells if c.links]
     several = sum(names_group(c.text, c.links) for c in linked)
     return bool(linked) and 2 * several > len(linked)
+
+
+# an office named by its seat: "Bishop of Albano", "Deacon of S. Adriano", "Earl of Derby"
+_OFFICE = re.compile(
+    r"^(?:arch)?(?:bishop|priest|deacon|cardinal|abbot|abbess|prior|duke|duchess|earl|count|"
+    r"countess|baron|baroness|marquess|viscount|lord|prince|princess|king|queen)\s+of\b",
+    re.IGNORECASE,
+)
+
+
+def _offices(texts: Sequence[str]) -> bool:
+    """Whether most cells of a column name offices by their seats ("Bishop of Frascati").
+
+    >>> _offices(["Bishop of Frascati", "Priest of S. Sabina", "Deacon of S. Teodoro"])
+    True
+    >>> _offices(["The Bishop's Wife", "Lord of the Flies", "Heat"])
+    False
+    """
+    filled = [t for t in texts if t.strip()]
+    return bool(filled) and 5 * sum(bool(_OFFICE.match(t.strip())) for t in filled) >= 4 * len(
+        filled
+    )
 
 
 # headers that say where a row is, not what kind of place it is

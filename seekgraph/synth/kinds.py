@@ -12,8 +12,10 @@ section's); `seekgraph.synth.noun_classes` holds the classes of nouns (people, p
 0. films and television shows together, each a sixth of the answers whose pages say or more
    and together four in five of them (a filmography): "productions", whatever the header
    says;
-1. a noun most answers (more than half of all, pages or not) share: that noun, or the key
-   header's own word when it names the same noun or the same class ("Laureate" for writers);
+1. a noun most answers (more than half of all, pages or not) share: the key header's own word
+   when it names the same noun or the same class ("Laureate" for writers), else that noun
+   when four in five of the answers whose pages say are of it (six skiers beside an ice
+   hockey player and a coach are people: step 2);
    a generic header ("Name") lends the word of a "List of X" title instead ("alumni"); when
    not every page is of that noun and some say the title's X, X (a list's title says what
    every row is: "List of power stations in Oregon" of twelve dams and a power station);
@@ -237,7 +239,10 @@ def answers_kind(
         some = own_head is not None and any(_same_noun(own_head, k) for k in known)
         if own is not None and own == titled and some and count < len(known):
             return Kind(own[0], own[1], "header")
-        return Kind(top, plural(top), "pages")
+        if 5 * count >= 4 * len(known):
+            return Kind(top, plural(top), "pages")
+        # "skiers" for six skiers, an ice hockey player and a coach: the pages' noun is not
+        # what a fourth of the answers are; their class is (below)
     held = [cls for cls in CLASSES if _majority(classes.get(cls, 0), len(known))]
     for kind, head in named:
         if any(

@@ -125,7 +125,8 @@ CLASSES: dict[str, tuple[str, frozenset[str]]] = {
             servant jumper bobsledder biathlete triathlete decathlete heptathlete skeleton
             founder attorney son daughter billionaire heiress inmate killer murderer rapist
             criminal convict prisoner cleric singer rapper musician singer-songwriter dj
-            vocalist songwriter artist titleholder bearer scorer child grandson granddaughter wife
+            vocalist songwriter artist titleholder bearer elector holder scorer child grandson
+            granddaughter wife
             husband consort duke duchess count countess baron baroness emperor empress
             earl marquess viscount"""
         ),

@@ -89,6 +89,11 @@ _STATUS_NOTE = re.compile(
 # a note on the thing after its name, a clause after a comma ("Vestre Aker kirke, changed name
 # to Ullevålsalleen before closure"); a comma before a name ("Paris, Texas") stays
 _CLAUSE_NOTE = re.compile(r",\s+[a-z][\w'’-]*(?:\s+\S+){2,}$")
+# another name given after the name ("Graves' disease - also called Basedow syndrome",
+# "Ceylon, also known as Sri Lanka"): the row's thing is named by the first
+_ALSO_CALLED = re.compile(
+    r"\s*(?:[-–—,;]\s*|\(\s*)(?:also\s+)?(?:called|known\s+as|aka)\s+[^()]+\)?\s*$", re.IGNORECASE
+)
 # Chinese, Japanese or Korean script: a name's original beside its English one
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -108,6 +113,8 @@ def unlinked_name(text: str) -> str:
     'Andrew C. Maxwell House'
     >>> unlinked_name("Vestre Aker kirke, changed name to Ullevålsalleen before closure")
     'Vestre Aker kirke'
+    >>> unlinked_name("Graves' disease - also called Basedow syndrome")
+    "Graves' disease"
     >>> unlinked_name("Honourable Darrel Cunningham"), unlinked_name("The Hon. Jane Roe")
     ('Darrel Cunningham', 'Jane Roe')
     >>> unlinked_name("* Taga-jō Site"), unlinked_name("First Baptist Church ( Amarillo , Texas )")
@@ -122,7 +129,9 @@ def unlinked_name(text: str) -> str:
     """
     latin = before_script(text)
     text = undoubled(latin if WORD_PATTERN.search(latin) else text)
-    text = _HONORIFIC.sub("", _CLAUSE_NOTE.sub("", _STATUS_NOTE.sub("", text)))
+    text = _HONORIFIC.sub(
+        "", _CLAUSE_NOTE.sub("", _STATUS_NOTE.sub("", _ALSO_CALLED.sub("", text)))
+    )
     text = _LEAD_MARK.sub("", _ENUMERATION.sub("", text))
     if _PLACE_QUALIFIER.search(text):
         return " ".join(text.split())  # "First Baptist Church (Amarillo, Texas)": one of many

@@ -260,6 +260,8 @@ def phrase_attribute(
     'their population in the 2010 census'
     >>> phrase_attribute("appearances", {"text"}, ["3 0 (2004, 2006, 2010)", "10 (1991, 1995)"]).reason
     'merged'
+    >>> phrase_attribute("fee in m €", {"number"}, ["16.0"]).text
+    'their fee in millions of euros'
     >>> phrase_attribute("'11-'12 enrollment", {"number"}, ["1,636"]).text
     'their 2011-12 enrollment'
     >>> phrase_attribute("years lost", {"text"}, ["1983, 1986"]).text
@@ -358,7 +360,11 @@ def phrase_attribute(
     out: list[str] = []
     for i, (token, lower) in enumerate(zip(tokens, low, strict=True)):
         previous = low[i - 1] if i else ""
-        if token == "/":
+        following = low[i + 1] if i + 1 < len(low) else ""
+        if lower in ("m", "mn", "bn") and following in SYMBOL_WORDS:
+            # "Fee (M €)": millions of euros, not "m euros"
+            out.extend(["millions" if lower != "bn" else "billions", "of"])
+        elif token == "/":
             out.append("or")  # "Home city/suburb": one or the other
         elif lower in SYMBOL_WORDS:
             out.append(SYMBOL_WORDS[lower])

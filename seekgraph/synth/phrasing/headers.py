@@ -116,6 +116,11 @@ DEMONYMS = frozenset(
     [
         *["Breton", "Basque", "Cornish", "Manx", "Frisian", "Galician", "Sami", "Tibetan"],
         *["Uyghur", "Kurdish", "Hawaiian", "Maori", "Māori"],
+        *["Kazakh", "Uzbek", "Kyrgyz", "Tajik", "Turkmen", "Mongolian", "Armenian", "Georgian"],
+        *["Azerbaijani", "Belarusian", "Macedonian", "Bosnian", "Maltese", "Nepali", "Bengali"],
+        *["Punjabi", "Sinhala", "Burmese", "Khmer", "Tagalog", "Swahili", "Afrikaans", "Yiddish"],
+        *["Sanskrit", "Marathi", "Gujarati", "Kannada", "Malayalam", "Cantonese", "Mandarin"],
+        *["Taiwanese", "Malaysian", "Pakistani", "Faroese", "Luxembourgish", "Esperanto"],
         "Afghan",
         "African",
         "Albanian",
