@@ -47,12 +47,25 @@ MIN_WORDS = 5
 _OPENING_WORDS = 40
 
 
+# one word in British and American spelling ("World Food Programme", "United Nations World
+# Food Program")
+_SPELLINGS = {
+    "programme": "program",
+    "centre": "center",
+    "theatre": "theater",
+    "organisation": "organization",
+    "labour": "labor",
+    "defence": "defense",
+    "harbour": "harbor",
+}
+
+
 def name_words(title: str) -> frozenset[str]:
     """The words that tell a title's thing apart: folded, without disambiguator, dots or club
     words ("Khánh Hòa FC" and "Khatoco Khánh Hòa F.C." → {khanh, hoa} and {khatoco, khanh,
     hoa})."""
     words = normalize(_PARENTHESES.sub(" ", title).replace(".", "")).split()
-    return frozenset(w for w in words if w not in _CLUB_WORDS)
+    return frozenset(_SPELLINGS.get(w, w) for w in words if w not in _CLUB_WORDS)
 
 
 def same_name(a: str, b: str) -> bool:
@@ -61,6 +74,8 @@ def same_name(a: str, b: str) -> bool:
     >>> same_name("FC Pakhtakor", "FC Pakhtakor Tashkent"), same_name("A12 road", "A13 road")
     (True, False)
     >>> same_name("London City SC", "London City (soccer club)")
+    True
+    >>> same_name("World Food Programme", "United Nations World Food Program")
     True
     """
     x, y = name_words(a), name_words(b)
