@@ -180,6 +180,10 @@ def reads_as_a_name(tokens: Sequence[str]) -> bool:
     return 2 <= len(tokens) <= 4 and all(t[:1].isupper() for t in tokens)
 
 
+# "Surname, Given Given Surname": a sort key, then the name as shown
+_SURNAME_FIRST = re.compile(r"(?P<s>[^,]+), (?P<g>\S+)(?: \S+)*? (?P<shown>(?P=g)\b.* (?P=s))")
+
+
 def undoubled(text: str) -> str:
     """The shown name of a cell that holds it twice: ``A A`` (a sort key equal to the name) or
     ``B, The The B`` (a sort key with the article moved to the end); else the text. A name of
@@ -187,13 +191,21 @@ def undoubled(text: str) -> str:
 
     >>> undoubled("Duran Duran"), undoubled("New York New York")
     ('Duran Duran', 'New York')
+
+    A person's sort key before the shown name ("Caffery, John John Jack Caffery") is dropped:
+
+    >>> undoubled("Carlson, Fritz Fritz Carlson"), undoubled("Caffery, John John Jack Caffery")
+    ('Fritz Carlson', 'John Jack Caffery')
     """
     words = text.split()
     half = len(words) // 2
     if half >= 2 and len(words) % 2 == 0 and words[:half] == words[half:]:
         return " ".join(words[:half])
     moved = re.fullmatch(r"(.+), (The|A|An) \2 \1", text.strip())
-    return f"{moved.group(2)} {moved.group(1)}" if moved else text
+    if moved:
+        return f"{moved.group(2)} {moved.group(1)}"
+    sorted_by = _SURNAME_FIRST.fullmatch(" ".join(words))
+    return sorted_by.group("shown") if sorted_by else text
 
 
 def before_script(text: str) -> str:

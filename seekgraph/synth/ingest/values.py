@@ -85,6 +85,11 @@ _ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060\ufeff]")
 _REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 
 
+# a country named twice before its region's code, the flag's caption and the name ("United
+# States United States (MA)" of a marathon's winners)
+_FLAG_NAME = re.compile(r"^(.+?) \1( \(\s*[A-Z]{2,3}\s*\))$")
+
+
 def clean_text(text: str) -> str:
     """Display form: NFKC, no zero-width characters, collapsed whitespace, no tokenised spaces
     before punctuation, no wiki cell attributes left by the table's export (``align=right| 0``
@@ -127,6 +132,8 @@ def clean_text(text: str) -> str:
     ('1978-79', '1997-98', '1999-2000', '2001-09')
     >>> clean_text("0 930 AM"), clean_text("00 88.7 FM"), clean_text("0 1"), clean_text("0 - 2")
     ('930 AM', '88.7 FM', '0 1', '0 - 2')
+    >>> clean_text("United States United States (MA)"), clean_text("Canada Canada (ON)")
+    ('United States (MA)', 'Canada (ON)')
     >>> clean_text("• Su Chhe • Koi Jaane na")
     'Su Chhe, Koi Jaane na'
     """
@@ -144,6 +151,7 @@ def clean_text(text: str) -> str:
     season = _SEASON_NOTE.match(text)
     if season and (int(season.group(1)) + 1) % 100 == int(season.group(3)):
         text = "".join(season.group(1, 2, 3))
+    text = _FLAG_NAME.sub(r"\1\2", text)
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)
 

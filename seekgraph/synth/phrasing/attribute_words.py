@@ -60,6 +60,7 @@ ABBREVIATIONS = {
     "cap": "capacity",
     "pop": "population",
     "est": "established",
+    "estd": "established",
     "dept": "department",
     "govt": "government",
     "approx": "approximate",

@@ -85,6 +85,8 @@ _CLOCK = re.compile(r"^\+?\d{1,2}:\d{2}(?:[.:]\d+)?$")
 
 
 _CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re.IGNORECASE)
+# headers over a group of measures, merged into the header below them ("Size Total area")
+_GROUP_MEASURES = frozenset(["size", "dimensions", "measurements"])
 # a season written with apostrophes ("'11-'12 Enrollment" of a school)
 _SHORT_SEASON = re.compile(r"^['’](\d\d)[–-]['’]?(\d\d)$")
 
@@ -260,6 +262,10 @@ def phrase_attribute(
     'their population in the 2010 census'
     >>> phrase_attribute("appearances", {"text"}, ["3 0 (2004, 2006, 2010)", "10 (1991, 1995)"]).reason
     'merged'
+    >>> phrase_attribute("size total area", {"text"}, ["850,000 sq ft"]).text
+    'their total area'
+    >>> phrase_attribute("estd", {"year"}, ["1969"]).text
+    'the year they were established'
     >>> phrase_attribute("fee in m €", {"number"}, ["16.0"]).text
     'their fee in millions of euros'
     >>> phrase_attribute("'11-'12 enrollment", {"number"}, ["1,636"]).text
@@ -286,6 +292,8 @@ def phrase_attribute(
     if not tokens:
         return Phrase(reason="no_words")
     tokens = [_SHORT_SEASON.sub(_full_season, t) for t in tokens]  # "'11-'12" -> "2011-12"
+    if len(tokens) >= 3 and tokens[0].lower() in _GROUP_MEASURES:
+        tokens = tokens[1:]  # "Size Total area": a group header over "Total area"
     alternatives = alternatives_phrase(tokens)
     if alternatives is not None:
         return alternatives
