@@ -85,6 +85,19 @@ _CLOCK = re.compile(r"^\+?\d{1,2}:\d{2}(?:[.:]\d+)?$")
 
 
 _CENTURY = re.compile(r"^(?:\d{1,2}(?:st|nd|rd|th)|[ivx]+)(?:\s+century)?\b", re.IGNORECASE)
+# things a row has that a year dates, said as the year of them ("Oldest part: 1060" of a
+# church, "Draft: 1949" of a player, "Unveiling: 1892" of a statue)
+_DATED_EVENTS = frozenset(
+    [
+        "oldest part",
+        "draft",
+        "opening",
+        "unveiling",
+        "dedication",
+        "consecration",
+        "most recent win",
+    ]
+)
 # headers over a group of measures, merged into the header below them ("Size Total area")
 _GROUP_MEASURES = frozenset(["size", "dimensions", "measurements"])
 # a season written with apostrophes ("'11-'12 Enrollment" of a school)
@@ -262,6 +275,10 @@ def phrase_attribute(
     'their population in the 2010 census'
     >>> phrase_attribute("appearances", {"text"}, ["3 0 (2004, 2006, 2010)", "10 (1991, 1995)"]).reason
     'merged'
+    >>> phrase_attribute("type of game", {"text"}, ["Friendly"]).text
+    'the type of game'
+    >>> phrase_attribute("oldest part", {"year", "text"}, ["1060", "1331-1371"]).text
+    'the year of their oldest part'
     >>> phrase_attribute("size total area", {"text"}, ["850,000 sq ft"]).text
     'their total area'
     >>> phrase_attribute("estd", {"year"}, ["1969"]).text
@@ -428,6 +445,9 @@ def phrase_attribute(
     if len(out) == 2 and lowered[1] in ("date", "year") and participle(out[0], True):
         out, lowered = [out[1], out[0]], [lowered[1], lowered[0]]  # "Chartered date"
         text = " ".join(out)
+    dated_by_year = bool(texts) and all(YEAR_SPAN.match(t) or YEAR.match(t) for t in texts)
+    if " ".join(lowered) in _DATED_EVENTS and dated_by_year and kinds <= {"year", "date", "text"}:
+        return Phrase(f"the year of their {' '.join(lowered)}")  # "Oldest part: 1060"
     if lowered == ["since"]:
         return Phrase(reason="preposition")  # "Since: 2006": in the league since? in office?
     debut = lowered[0] in ("first", "last") and lowered[1:] in (["appearance"], ["appearances"])
@@ -584,7 +604,8 @@ def phrase_attribute(
     if counted:
         return Phrase(recased(counted, out))
     phrase = attribute_phrase(text, kinds)
-    if phrase.startswith("their ") and lowered[0] in EVENT_WORDS:
+    occasion = lowered[:2] == ["type", "of"] and lowered[2:3] in (["game"], ["match"], ["event"])
+    if phrase.startswith("their ") and (lowered[0] in EVENT_WORDS or occasion):
         # "the outcome", "the opponent in the final"
         phrase = "the " + phrase.removeprefix("their ")
     shown = phrase.split()
