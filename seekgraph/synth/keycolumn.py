@@ -34,6 +34,9 @@ reaches ``min_score``. Rules about what the columns are override the score:
 - a best column headed "Opponent" or "Rival" has no key unless its section names it: the rows
   are one side's games or its record against each opponent, and their values (a score, "Rec",
   a date) are the games', not the opponents'.
+- a best column of offices named by their seats ("Bishop of Frascati", "Earl of Derby") gives
+  way to a distinct column of people (the "Elector" who held each); a list of the titles
+  themselves, with no such column, keeps them.
 
 The context is the section and, for a "List of X ..." title, X. Runs in O(rows × columns).
 
@@ -270,10 +273,9 @@ def _offices(texts: Sequence[str]) -> bool:
     >>> _offices(["The Bishop's Wife", "Lord of the Flies", "Heat"])
     False
     """
-    filled = [t for t in texts if t.strip()]
-    return bool(filled) and 5 * sum(bool(_OFFICE.match(t.strip())) for t in filled) >= 4 * len(
-        filled
-    )
+    filled = [t.strip() for t in texts if t.strip()]
+    offices = sum(bool(_OFFICE.match(t)) for t in filled)
+    return bool(filled) and 5 * offices >= 4 * len(filled)
 
 
 # headers that say where a row is, not what kind of place it is

@@ -10,6 +10,10 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
 - **A thing's part in an event.** A key cell ``Canada`` linking ``Canada at the 2010 Winter
   Paralympics`` names the country, not its delegation: the row gets the unlinked name
   (`delegation`).
+- **A name its page gives.** A key cell whose words say none of its link's title words
+  names something else the page covers ("Lawler-Whiting House" linking its village) and gets
+  an unlinked entity, unless the page's opening gives those words as its thing's name
+  ("Prince Bira" linking Birabongse Bhanudej: `Cell.alias`, set by the link resolver).
 - **Another code.** A key cell ``CHFA-5-FM`` linking ``CHFA-FM`` names a rebroadcaster, not
   the station whose page it links: the row gets the unlinked code (`other_code`).
 - **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a

@@ -12,7 +12,10 @@ joins things that a list page covers ("10 (MBTA bus)" and "112 (MBTA bus)" both 
 of routes), so two ids are taken as one only when the words of one's title are among the
 other's (`same_name`) or the opening gives the title as a name of its thing ("Helsingin
 Jalkapalloklubi ..., commonly known as HJK Helsinki", `gives_name`), and never within a table
-that lists both in different rows (`LinkResolver.resolve`). A season's page stands for its club when the cell names the club.
+that lists both in different rows (`LinkResolver.resolve`). A season's page stands for its club
+when the cell names the club. A key cell that names its page's thing by such a name ("Prince
+Bira" linking Birabongse Bhanudej) is marked so (`LinkResolver.mark_aliases`): it keeps its
+link where its words alone would read as naming something else.
 
 The resolver changes a table's links before its content hash is taken: a table whose links
 resolve differently (new pages read) is a new version of the table, rebuilt like an edit.
