@@ -338,3 +338,24 @@ def test_offices_give_way_to_their_holders() -> None:
     peerage = [[link(r[1].text), Cell("created 1700")] for r in rows]
     key = choose_key_column(["Title", "Notes"], peerage)
     assert key is not None and key.header == "Title"
+
+
+def test_a_column_of_makers_gives_way_to_the_titles_of_their_works() -> None:
+    # audit 2062 (session 53): "Which directors are listed in ... List of World War II films
+    # (1941)? ... give their main title": the films, less linked than their directors, are
+    # what the rows are; a prize's "Winning author" stays the honoree
+    def link(text: str) -> Cell:
+        return Cell(text, (f"/wiki/{text.replace(' ', '_')}",))
+
+    films = [
+        [Cell("Nazi Germany"), link("Above All in the World"), link("Karl Ritter")],
+        [Cell("United States"), Cell("All Through the Night"), link("Vincent Sherman")],
+        [Cell("Nazi Germany"), link("Annelie"), link("Josef von Báky")],
+        [Cell("United States"), link("Buck Privates"), link("Arthur Lubin")],
+        [Cell("United Kingdom"), link("Freedom Radio"), link("Anthony Asquith")],
+    ]
+    key = choose_key_column(["Country", "Main title ( Alternative titles )", "Director"], films)
+    assert key is not None and key.header.startswith("Main title")
+    prize = [[Cell(str(1990 + i)), row[2], row[1]] for i, row in enumerate(films)]
+    key = choose_key_column(["Year", "Winning author", "Title"], prize)
+    assert key is not None and key.header == "Winning author"

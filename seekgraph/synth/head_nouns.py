@@ -279,6 +279,11 @@ _LIST_OF = re.compile(r"^\s*(?:lists?|index|outline)\s+of\s+(?:the\s+)?(.+)$", r
 _REGISTER = re.compile(r"\bRegister of Historic Places\b", re.IGNORECASE)
 
 
+# participles a list's title may put after its noun that a first sentence uses as nouns
+# ("List of programs broadcast by Showtime"; "a weekly radio broadcast")
+_TITLE_PARTICIPLES = frozenset(["broadcast"])
+
+
 def title_kind(title: str | None) -> tuple[str, str] | None:
     """(singular, plural) of the head noun of a "List of X" title's X, cut like a first
     sentence's noun phrase (at a preposition, relative word or participle), or None.
@@ -291,6 +296,8 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
     ('judge', 'judges')
     >>> title_kind("List of battles fought in Nebraska")
     ('battle', 'battles')
+    >>> title_kind("List of programs broadcast by Showtime")
+    ('program', 'programs')
     >>> title_kind("List of economic and monetary unions"), title_kind("List of kings and queens")
     (('union', 'unions'), ('king', 'kings'))
     >>> title_kind("List of politicians, lawyers, and civil servants educated at Jesus College")
@@ -310,7 +317,8 @@ def title_kind(title: str | None) -> tuple[str, str] | None:
             continue
         if low == "and" and words and words[-1].islower() and singular(words[-1]) == words[-1]:
             continue  # "economic and monetary unions": two adjectives of one noun
-        if token in _PUNCT or low in _STOPS or (words and token.islower() and _verbal(low)):
+        verbal = _verbal(low) or low in _TITLE_PARTICIPLES
+        if token in _PUNCT or low in _STOPS or (words and token.islower() and verbal):
             break
         if token.endswith(","):
             return None  # "politicians, lawyers, and civil servants": several kinds

@@ -34,6 +34,9 @@ reaches ``min_score``. Rules about what the columns are override the score:
 - a best column headed "Opponent" or "Rival" has no key unless its section names it: the rows
   are one side's games or its record against each opponent, and their values (a score, "Rec",
   a date) are the games', not the opponents'.
+- a best column of the makers works are credited to ("Director", "Author") gives way to a
+  distinct column of titles left of it ("Main title"): the rows are the works (a prize's
+  "Year | Author | Title" lists its winning authors);
 - a best column of offices named by their seats ("Bishop of Frascati", "Earl of Derby") gives
   way to a distinct column of people (the "Elector" who held each); a list of the titles
   themselves, with no such column, keeps them.
@@ -188,6 +191,11 @@ def choose_key_column(
         # the best column repeats ("Leader" of a sideman's records, one leader to several
         # rows) beside a distinct "Title": the rows are the titled things, not the leaders
         best = titled[0]
+    credited = [s for s in titled if s.index < best.index]  # the titles first, then who made them
+    winner = bool(set(WORD_PATTERN.findall(best.header.lower())) & _HONOURED)
+    if best.context == 0 and head_noun(best.header) in _CREDITS and credited and not winner:
+        # "Director" beside "Main title": the rows are the works, each credited to its maker
+        best = credited[0]
     if len(named) == 1 and named[0].score >= best.score - CLOSE:
         best = named[0]
     if best.context == 0 and holds_several(best.header):
@@ -257,6 +265,13 @@ def _lists_groups(cells: Sequence[Cell]) -> bool:
     return bool(linked) and 2 * several > len(linked)
 
 
+# the makers a work is credited to: a column of them beside a distinct column of titles is
+# an attribute of the works the rows are
+_CREDITS = word_set(
+    "director directors producer producers author authors writer writers composer composers"
+)
+# words that make a maker the one a table honours ("Winning author" of a prize's winners)
+_HONOURED = word_set("winning winner winners recipient recipients laureate honoree")
 # an office named by its seat: "Bishop of Albano", "Deacon of S. Adriano", "Earl of Derby"
 _OFFICE = re.compile(
     r"^(?:arch)?(?:bishop|priest|deacon|cardinal|abbot|abbess|prior|duke|duchess|earl|count|"
