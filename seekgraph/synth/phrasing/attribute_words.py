@@ -280,6 +280,9 @@ THIRD_PERSON = {
 # headers no reader says as "their <header>": what a person asks instead
 SAID = {
     "vacator": "who left the seat",
+    # a prize table's "Nominees" beside its winner: the others nominated that year
+    "nominees": "the other nominees",
+    "other nominees": "the other nominees",
     "elevator": "who elevated them",  # a cardinal's "Elevator": the pope who made them one
     "team signed": "the team that signed them",  # a draft pick's "Team signed: Utah Jazz"
     "external link": "their website",  # "External link: drd.co.za"
