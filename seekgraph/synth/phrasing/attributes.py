@@ -67,6 +67,7 @@ from seekgraph.synth.phrasing.value_shapes import (
     code_lists,
     codes,
     dates_in,
+    degree_codes,
     episode_numbers,
     finishes,
     flags,
@@ -327,6 +328,8 @@ def phrase_attribute(
         return Phrase(reason="merged")  # "Current capacity with expansion limit": two numbers
     if code_lists(texts):
         return Phrase(reason="abbreviation")  # "AAB, AP, CO, FN": selectors' codes unexplained
+    if degree_codes(texts):
+        return Phrase(reason="abbreviation")  # "Affiliation: B 1772", "Att": codes unexplained
     if low[0] in ("date", "dates") and len(low) == 1 and annotated(texts):
         return Phrase(reason="vague")  # "Date(s): 1735 (completed)": the date of what?
     if len(low) == 1 and low[0] in CODED_HEADERS and codes(texts):

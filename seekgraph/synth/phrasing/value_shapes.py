@@ -175,6 +175,23 @@ def codes(texts: Sequence[str]) -> bool:
     return len(said) >= 3 and 5 * coded >= 4 * len(said)
 
 
+_DEGREE = re.compile(r"[A-Z][a-z]{0,2}\.?(?: \d{4})?")
+
+
+def degree_codes(texts: Sequence[str]) -> bool:
+    """Whether most values are a short code, half of them with a year ("B 1772", "Att 1942",
+    "F" of a university's alumni: a degree and class, an attendance, a faculty post), which a
+    question cannot explain.
+
+    >>> degree_codes(["B 1772", "Att", "B 1965", "F", "Att 1942"]), degree_codes(["Won", "Lost"])
+    (True, False)
+    """
+    said = [t.strip() for t in texts if t.strip()]
+    coded = sum(bool(_DEGREE.fullmatch(t)) for t in said)
+    dated = sum(bool(_DEGREE.fullmatch(t)) and " " in t for t in said)
+    return len(said) >= 3 and 5 * coded >= 4 * len(said) and 2 * dated >= len(said)
+
+
 def sequence(texts: list[str]) -> bool:
     """Whether the values number the rows 1, 2, 3, ... (a match number, not a count)."""
     numbers = [t.strip() for t in texts]
