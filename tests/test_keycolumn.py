@@ -200,6 +200,11 @@ def _cells(*texts: str, link: bool = True) -> list[Cell]:
     return [Cell(t, (f"/wiki/{t.replace(' ', '_')}",) if link else ()) for t in texts]
 
 
+def link(text: str) -> Cell:
+    """A cell linking the page its text names."""
+    return _cells(text)[0]
+
+
 def test_tables_of_events_at_places_or_editions_have_no_key() -> None:
     # k6 audit (session 39): car bombings keyed by their city, statues by their location,
     # medals by the edition of the championship, car-free places by their description
@@ -322,9 +327,6 @@ def test_counts_of_appearances_are_no_key() -> None:
 def test_offices_give_way_to_their_holders() -> None:
     # audit 2060 (session 53): "Which participants are listed in ... 1216 papal election? ...
     # give their elector": the cardinals' titles, better linked, were the key
-    def link(text: str) -> Cell:
-        return Cell(text, (f"/wiki/{text.replace(' ', '_')}",))
-
     rows = [
         [link("Nicola de Romanis"), link("Bishop of Frascati"), Cell("December 18, 1204")],
         [Cell("Guido Papareschi"), link("Bishop of Palestrina"), Cell("September 22, 1190")],
@@ -344,9 +346,6 @@ def test_a_column_of_makers_gives_way_to_the_titles_of_their_works() -> None:
     # audit 2062 (session 53): "Which directors are listed in ... List of World War II films
     # (1941)? ... give their main title": the films, less linked than their directors, are
     # what the rows are; a prize's "Winning author" stays the honoree
-    def link(text: str) -> Cell:
-        return Cell(text, (f"/wiki/{text.replace(' ', '_')}",))
-
     films = [
         [Cell("Nazi Germany"), link("Above All in the World"), link("Karl Ritter")],
         [Cell("United States"), Cell("All Through the Night"), link("Vincent Sherman")],
