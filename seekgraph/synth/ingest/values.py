@@ -85,6 +85,12 @@ _ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060\ufeff]")
 _REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 
 
+# a count of times after a name ("U.S. Open (6)": the sixth Open held there, "Marjo Matikainen
+# (3)": her third title): a tally of the table's, not part of the name (a number after a
+# number, "12 (3)" goals with penalties, stays)
+_NTH_TIME = re.compile(r"(?<=[^\W\d_]|\.)\s*\(\s*\d{1,2}\s*\)$")
+# a subway service's express mark beside its letter ("F < F > G": the F, also express)
+_DIAMOND = re.compile(r"\s*<\s*[0-9A-Z]\s*>")
 # a country named twice before its region's code, the flag's caption and the name ("United
 # States United States (MA)" of a marathon's winners)
 _FLAG_NAME = re.compile(r"^(.+?) \1( \(\s*[A-Z]{2,3}\s*\))$")
@@ -98,7 +104,9 @@ def clean_text(text: str) -> str:
     no footnote mark (after a value or an item of a list), no tag of an article in another
     language (``Old Saale Bridge [de]`` → ``Old Saale Bridge``), no register reference number
     (``(# 13000406)``), no age after a date of birth (``(age 63)``) and no footnote number
-    after a season (``1978-791`` → ``1978-79``); a bulleted list is a list of commas.
+    after a season (``1978-791`` → ``1978-79``), no tally of times after a name (``U.S. Open
+    (6)`` → ``U.S. Open``), no express mark (``F < F > G`` → ``F G``), no country named twice
+    before its region's code; a bulleted list is a list of commas.
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
     ('1996', '20', 'T-62')
@@ -134,6 +142,10 @@ def clean_text(text: str) -> str:
     ('930 AM', '88.7 FM', '0 1', '0 - 2')
     >>> clean_text("United States United States (MA)"), clean_text("Canada Canada (ON)")
     ('United States (MA)', 'Canada (ON)')
+    >>> clean_text("F < F > G"), clean_text("a <b> c")
+    ('F G', 'a <b> c')
+    >>> clean_text("U.S. Open ( 6 )"), clean_text("12 (3)"), clean_text("Fraser (2)")
+    ('U.S. Open', '12 (3)', 'Fraser')
     >>> clean_text("• Su Chhe • Koi Jaane na")
     'Su Chhe, Koi Jaane na'
     """
@@ -152,6 +164,7 @@ def clean_text(text: str) -> str:
     if season and (int(season.group(1)) + 1) % 100 == int(season.group(3)):
         text = "".join(season.group(1, 2, 3))
     text = _FLAG_NAME.sub(r"\1\2", text)
+    text = _DIAMOND.sub("", _NTH_TIME.sub("", text))
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)
 
