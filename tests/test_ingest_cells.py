@@ -72,6 +72,8 @@ def test_a_key_cell_lists_what_it_names_outside_parentheses() -> None:
         ("not arranged", (), "blank_key"),  # no winner that season
         ("Various works", (), "blank_key"),  # a censored author's books: no one book (2059)
         ("Pass", (), "blank_key"),  # a pick a club passed on in a draft (2059)
+        ("No World Cup arranged this season", (), "blank_key"),  # audit 2063
+        ("No Doubt", (), None),  # a band
     ],
 )
 def test_summary_and_blank_rows(text: str, links: tuple[str, ...], reason: str | None) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from seekgraph.common.text import word_set
 from seekgraph.synth.ingest.cell_links import named_links, names_link
 from seekgraph.synth.ingest.cell_lists import joins_names, listed_links
 from seekgraph.synth.ingest.cells import (
@@ -315,6 +316,11 @@ def delegation(text: str, link: str) -> bool:
     return bool(shown) and title.startswith(f"{shown} at the ")
 
 
+# what a "No ..." key cell says was not held ("No World Cup arranged this season")
+_NOT_HELD = word_set(
+    """cup race competition contest event award winner champion champions tournament season
+    games ceremony election final"""
+)
 _CODE = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+")
 
 
@@ -419,6 +425,8 @@ def key_rejection(cell: Cell) -> str | None:
         return "summary_row"
     if words in (["all"], ["combined"], ["others"], ["other"]):
         return "summary_row"
+    if words[:1] == ["no"] and set(words[1:4]) & _NOT_HELD:
+        return "blank_key"  # "No World Cup arranged this season", "No race": nothing won
     if words in (["pass"], ["passed"], ["forfeited"], ["forfeit"]):
         return "blank_key"  # a draft pick a club passed on: no player
     return None

@@ -142,6 +142,8 @@ def clean_text(text: str) -> str:
     ('930 AM', '88.7 FM', '0 1', '0 - 2')
     >>> clean_text("United States United States (MA)"), clean_text("Canada Canada (ON)")
     ('United States (MA)', 'Canada (ON)')
+    >>> clean_text(", 1999-2000"), clean_text(",")
+    ('1999-2000', ',')
     >>> clean_text("F < F > G"), clean_text("a <b> c")
     ('F G', 'a <b> c')
     >>> clean_text("U.S. Open ( 6 )"), clean_text("12 (3)"), clean_text("Fraser (2)")
@@ -165,6 +167,7 @@ def clean_text(text: str) -> str:
         text = "".join(season.group(1, 2, 3))
     text = _FLAG_NAME.sub(r"\1\2", text)
     text = _DIAMOND.sub("", _NTH_TIME.sub("", text))
+    text = re.sub(r"^[,;]\s*(?=\S)", "", text)  # ", 1999-2000": an empty first item of a list
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)
 

@@ -276,6 +276,8 @@ def phrase_attribute(
     'their population in the 2010 census'
     >>> phrase_attribute("appearances", {"text"}, ["3 0 (2004, 2006, 2010)", "10 (1991, 1995)"]).reason
     'merged'
+    >>> phrase_attribute("best dancer", {"entity"}).text, phrase_attribute("last final won").text
+    ('the best dancer', 'the year they last won the final')
     >>> phrase_attribute("type of game", {"text"}, ["Friendly"]).text
     'the type of game'
     >>> phrase_attribute("oldest part", {"year", "text"}, ["1060", "1331-1371"]).text
@@ -608,6 +610,7 @@ def phrase_attribute(
         return Phrase(recased(counted, out))
     phrase = attribute_phrase(text, kinds)
     occasion = lowered[:2] == ["type", "of"] and lowered[2:3] in (["game"], ["match"], ["event"])
+    occasion = occasion or (len(lowered) == 2 and lowered[0] in ("best", "worst"))  # of a dance
     if phrase.startswith("their ") and (lowered[0] in EVENT_WORDS or occasion):
         # "the outcome", "the opponent in the final"
         phrase = "the " + phrase.removeprefix("their ")
