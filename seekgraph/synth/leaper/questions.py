@@ -207,6 +207,10 @@ def basic_question(
     return text
 
 
+# kinds one table's pages name and another's name otherwise, said alike when they meet
+_SAME_KINDS = {"series": "shows", "programs": "shows", "programmes": "shows", "sitcoms": "shows"}
+
+
 def union_question(
     tables: Sequence[TableRef],
     kind_plurals: Sequence[str],
@@ -227,6 +231,8 @@ def union_question(
     >>> union_question([TableRef("A"), TableRef("B")], ["airports"] * 2, ["passengers"],
     ...     {"passengers": {"number"}}, {}, {"passengers": ["10,443,393", "9,017,718"]})
     'Which airports are listed in both of the Wikipedia tables "A" and "B"? For each, give the number of passengers, as each table states them.'
+    >>> union_question([TableRef("A"), TableRef("B")], ["series", "shows"], [], {})
+    'Which shows are listed in both of the Wikipedia tables "A" and "B"?'
     """
     names = [t.quoted() for t in tables]
     asked = (
@@ -235,6 +241,9 @@ def union_question(
         if relations
         else ""
     )
+    said = [_SAME_KINDS.get(k, k) for k in kind_plurals]
+    if len(set(kind_plurals)) > 1 and len(set(said)) == 1:
+        kind_plurals = said  # "series" in one table, "shows" in the other: shows
     if len(set(kind_plurals)) == 1:
         where = (
             f"both of the Wikipedia tables {names[0]} and {names[1]}"

@@ -61,6 +61,8 @@ ABBREVIATIONS = {
     "pop": "population",
     "est": "established",
     "estd": "established",
+    "sqn": "squadron",
+    "sqdn": "squadron",
     "dept": "department",
     "govt": "government",
     "approx": "approximate",

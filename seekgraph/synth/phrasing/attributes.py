@@ -99,6 +99,8 @@ _DATED_EVENTS = frozenset(
         "most recent win",
     ]
 )
+# verbs a row's thing does, not has done to it ("Departed", not "were departed")
+_INTRANSITIVE = frozenset(["departed", "arrived", "retired", "died", "resigned", "debuted"])
 # headers over a group of measures, merged into the header below them ("Size Total area")
 _GROUP_MEASURES = frozenset(["size", "dimensions", "measurements"])
 # a season written with apostrophes ("'11-'12 Enrollment" of a school)
@@ -278,6 +280,8 @@ def phrase_attribute(
     'merged'
     >>> phrase_attribute("best dancer", {"entity"}).text, phrase_attribute("last final won").text
     ('the best dancer', 'the year they last won the final')
+    >>> phrase_attribute("departed", {"text"}, ["14 February 1943"]).text
+    'when they departed'
     >>> phrase_attribute("type of game", {"text"}, ["Friendly"]).text
     'the type of game'
     >>> phrase_attribute("oldest part", {"year", "text"}, ["1060", "1331-1371"]).text
@@ -580,6 +584,8 @@ def phrase_attribute(
     if (
         len(out) == 1 and re.fullmatch(r"[a-z]{3,}ed", lowered[0]) and not participle(out[0], False)
     ) and lowered[0] not in NOT_PARTICIPLES:
+        if lowered[0] in _INTRANSITIVE:
+            return Phrase(f"when they {lowered[0]}")  # "Departed": when they departed
         return Phrase(f"when they were {lowered[0]}")  # "Killed", "Designated"
     if len(out) >= 2 and out[-1].lower() == "by" and participle(out[-2], True):
         verb = out[-2].lower()
