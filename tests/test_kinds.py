@@ -239,3 +239,9 @@ def test_roles_and_titles_held_name_people_by_what_they_did() -> None:
     header = key_kind("Miss Teen USA", "Miss Teen USA")  # the title held, not what they are
     teens = answers_kind(pageant, header, "Miss Teen USA", "Titleholders")
     assert teens.plural == "titleholders"
+    # audit 2064: "Which snowboarders are listed ..." of a standings table whose runners-up and
+    # thirds are snowboarders too: the "Winner" column lists the winners
+    winners = answers_kind(
+        ["snowboarder"] * 6, entity_kind("Winner", None), "FIS Snowboard World Cup"
+    )
+    assert winners.plural == "winners"

@@ -239,6 +239,11 @@ def answers_kind(
         some = own_head is not None and any(_same_noun(own_head, k) for k in known)
         if own is not None and own == titled and some and count < len(known):
             return Kind(own[0], own[1], "header")
+        one_kind = count == len(known) or classes.get("person", 0) == len(known)
+        if own is header_kind and own_head in ROLES and one_kind:
+            # "Winner" over six snowboarders: the table lists runners-up too, all snowboarders;
+            # the role says which of them the rows are
+            return Kind(own[0], own[1], "header")
         if 5 * count >= 4 * len(known):
             return Kind(top, plural(top), "pages")
         # "skiers" for six skiers, an ice hockey player and a coach: the pages' noun is not

@@ -282,6 +282,7 @@ THIRD_PERSON = {
 # headers no reader says as "their <header>": what a person asks instead
 SAID = {
     "vacator": "who left the seat",
+    "regular season": "the season",  # "Regular season: 2011" of a passing record
     "last final won": "the year they last won the final",  # "Last final won: 1981" of a club
     "last final lost": "the year they last lost the final",
     # a prize table's "Nominees" beside its winner: the others nominated that year
