@@ -240,7 +240,7 @@ def answers_kind(
         if own is not None and own == titled and some and count < len(known):
             return Kind(own[0], own[1], "header")
         one_kind = count == len(known) or classes.get("person", 0) == len(known)
-        if own is header_kind and own_head in ROLES and one_kind:
+        if own is not None and own is header_kind and own_head in ROLES and one_kind:
             # "Winner" over six snowboarders: the table lists runners-up too, all snowboarders;
             # the role says which of them the rows are
             return Kind(own[0], own[1], "header")
