@@ -358,3 +358,17 @@ def test_a_column_of_makers_gives_way_to_the_titles_of_their_works() -> None:
     prize = [[Cell(str(1990 + i)), row[2], row[1]] for i, row in enumerate(films)]
     key = choose_key_column(["Year", "Winning author", "Title"], prize)
     assert key is not None and key.header == "Winning author"
+
+
+def test_a_list_of_clubs_by_home_town_is_keyed_by_the_clubs() -> None:
+    # audit 2064 (session 53): "Which places are listed in ... football clubs in the Republic of
+    # Ireland? ... give their team": the unlinked teams, left of their linked towns, are the rows
+    rows = [
+        [Cell("Ballyfermot United"), link("Ballyfermot"), Cell("Cold Cut")],
+        [Cell("Celbridge Town"), link("Celbridge"), Cell("Celbridge")],
+        [Cell("Confey"), link("Leixlip"), Cell("Confey Park")],
+        [Cell("Greenhills/Greenpark"), link("Walkinstown"), Cell("Greenhills Park")],
+        [Cell("Inchicore Athletic"), link("Inchicore"), Cell("Pearse Park")],
+    ]
+    key = choose_key_column(["Team", "Home town/suburb", "Home ground"], rows)
+    assert key is not None and key.header == "Team"

@@ -22,7 +22,8 @@ reaches ``min_score``. Rules about what the columns are override the score:
 - an *affiliation* (a team, club, college, country or suburb column, or a relation such as "To
   club" or "River crossed") is not the key when a distinct column names the people or things the
   rows are about ("Player" in a draft, "Name" in a list of schools by suburb; any distinct entity
-  column over a place), unless the section names the affiliation ("Clubs");
+  column over a place, and a "Team" or "Club" column left of its home town), unless the section
+  names the affiliation ("Clubs");
 - a distinct column headed "Name" left of the best column is the key (a medal table's event);
 - a column whose header says a row may hold several ("State(s)") is not the key when a distinct
   column without it is usable;
@@ -173,7 +174,12 @@ def choose_key_column(
             if s.header_signal > 0
             and s.uniqueness >= 0.8
             and not holds_several(s.header)  # "First driver(s)": several to a row, not the row
-            and (names_own_things(s.header) or (place and not is_affiliation(s.header)))
+            and (
+                names_own_things(s.header)
+                or (place and not is_affiliation(s.header))
+                # "Team" beside its "Home town/suburb": a list of clubs by where they play
+                or (place and head_noun(s.header) in _SIDES_OF_A_PLACE and s.index < best.index)
+            )
         ]
         if own:
             best = max(own, key=lambda s: (s.score, -s.index))
@@ -272,6 +278,8 @@ _CREDITS = word_set(
 )
 # words that make a maker the one a table honours ("Winning author" of a prize's winners)
 _HONOURED = word_set("winning winner winners recipient recipients laureate honoree")
+# the sides a place column says where they play: a distinct column of them left of it is the key
+_SIDES_OF_A_PLACE = word_set("team teams club clubs")
 # an office named by its seat: "Bishop of Albano", "Deacon of S. Adriano", "Earl of Derby"
 _OFFICE = re.compile(
     r"^(?:arch)?(?:bishop|priest|deacon|cardinal|abbot|abbess|prior|duke|duchess|earl|count|"
