@@ -89,6 +89,8 @@ _REFNUM = re.compile(r"\s*\(\s*#\s*\d{5,}\s*\)")
 # (3)": her third title): a tally of the table's, not part of the name (a number after a
 # number, "12 (3)" goals with penalties, stays)
 _NTH_TIME = re.compile(r"(?<=[^\W\d_]|\.)\s*\(\s*\d{1,2}\s*\)$")
+# an empty first item of a list (", 1999-2000")
+_EMPTY_FIRST = re.compile(r"^[,;]\s*(?=\S)")
 # a subway service's express mark beside its letter ("F < F > G": the F, also express)
 _DIAMOND = re.compile(r"\s*<\s*[0-9A-Z]\s*>")
 # a country named twice before its region's code, the flag's caption and the name ("United
@@ -167,7 +169,7 @@ def clean_text(text: str) -> str:
         text = "".join(season.group(1, 2, 3))
     text = _FLAG_NAME.sub(r"\1\2", text)
     text = _DIAMOND.sub("", _NTH_TIME.sub("", text))
-    text = re.sub(r"^[,;]\s*(?=\S)", "", text)  # ", 1999-2000": an empty first item of a list
+    text = _EMPTY_FIRST.sub("", text)
     text = _SPACE_BEFORE.sub(r"\1", text)
     return _SPACE_AFTER.sub(r"\1", text)
 

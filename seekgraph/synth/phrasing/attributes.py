@@ -454,8 +454,8 @@ def phrase_attribute(
     if len(out) == 2 and lowered[1] in ("date", "year") and participle(out[0], True):
         out, lowered = [out[1], out[0]], [lowered[1], lowered[0]]  # "Chartered date"
         text = " ".join(out)
-    dated_by_year = bool(texts) and all(YEAR_SPAN.match(t) or YEAR.match(t) for t in texts)
-    if " ".join(lowered) in _DATED_EVENTS and dated_by_year and kinds <= {"year", "date", "text"}:
+    dated_event = " ".join(lowered) in _DATED_EVENTS and kinds <= {"year", "date", "text"}
+    if dated_event and texts and all(YEAR_SPAN.match(t) or YEAR.match(t) for t in texts):
         return Phrase(f"the year of their {' '.join(lowered)}")  # "Oldest part: 1060"
     if lowered == ["since"]:
         return Phrase(reason="preposition")  # "Since: 2006": in the league since? in office?
@@ -615,8 +615,12 @@ def phrase_attribute(
     if counted:
         return Phrase(recased(counted, out))
     phrase = attribute_phrase(text, kinds)
-    occasion = lowered[:2] == ["type", "of"] and lowered[2:3] in (["game"], ["match"], ["event"])
-    occasion = occasion or (len(lowered) == 2 and lowered[0] in ("best", "worst"))  # of a dance
+    occasion = (
+        (  # "Type of game" of a match, "Best dancer" of a dance: the event's, not theirs
+            lowered[:2] == ["type", "of"] and lowered[2:3] in (["game"], ["match"], ["event"])
+        )
+        or (len(lowered) == 2 and lowered[0] in ("best", "worst"))
+    )
     if phrase.startswith("their ") and (lowered[0] in EVENT_WORDS or occasion):
         # "the outcome", "the opponent in the final"
         phrase = "the " + phrase.removeprefix("their ")
