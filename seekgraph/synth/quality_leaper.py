@@ -71,7 +71,18 @@ def _task_tables(row: dict[str, Any]) -> list[str]:
 
 def partial_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> str:
     """Why a task's question reads as the full list of a table that is a selection ('' when it
-    does not)."""
+    does not).
+
+    >>> table = {"title": "Modern Library 100 Best Novels", "section_title": "Editors' list",
+    ...     "n_rows": 10, "source": "ottqa", "names": ["Ulysses"], "dropped": [],
+    ...     "dropped_reasons": []}
+    >>> row = {"spec_json": '{"table_id": "ml"}', "variant": "basic"}
+    >>> partial_detail({**row, "question": 'Which novels are listed in "Modern ..."?'}, {"ml": table})
+    'ml: 10 rows, a cut of its list, asked as the full list'
+    >>> partial_detail({**row, "question": "Which novels are listed in the first 10 rows of ..."},
+    ...     {"ml": table})
+    ''
+    """
     question = row["question"] or ""
     capped = selections = 0
     for tid in _task_tables(row):
@@ -84,9 +95,11 @@ def partial_detail(row: dict[str, Any], tables: dict[str, dict[str, Any]]) -> st
             return f"{tid}: {unnamed} rows of its list have no name ingest could read"
         if why == "row_cap":
             capped += 1
-            said = f"first {first_rows(table['n_rows'], table['source'])} rows"
-            if question.count(said) < capped:
-                return f"{tid}: {table['n_rows']} rows, the source's cap, asked as the full list"
+            shown = first_rows(
+                table["n_rows"], table["source"], table["title"], table["section_title"]
+            )
+            if question.count(f"first {shown} rows") < capped:
+                return f"{tid}: {table['n_rows']} rows, a cut of its list, asked as the full list"
         elif why:
             selections += 1
             said = "gives a selection" if row["variant"] == "basic" else "a selection)"

@@ -131,10 +131,47 @@ def _attributes(
         text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
         if fiction and text == "their work":
             text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
+        event = dated_event(tables) if text in ("the date", "the year") else ""
+        if event:
+            text = f"{text} of the {event}"  # "Date" of "Transfers -- Out": the transfer's
         said.append(
             restore_names(text, header, [t.title for t in tables]) or relation_words(header)
         )
     return join(said)
+
+
+# events a table's section lists one per row, so its bare "Date" dates that event
+_ROW_EVENTS = {
+    "transfers": "transfer",
+    "signings": "signing",
+    "loans": "loan",
+    "trades": "trade",
+    "departures": "departure",
+    "arrivals": "arrival",
+    "releases": "release",
+    "launches": "launch",
+    "appointments": "appointment",
+    "dismissals": "dismissal",
+    "nominations": "nomination",
+}
+
+
+def dated_event(tables: Sequence[TableRef]) -> str:
+    """The event each row of the tables stands for, when a section names one ("Transfers --
+    Out": a transfer), so "Date" is asked as the date of that event; '' otherwise.
+
+    >>> dated_event([TableRef("2013 D.C. United season", "Transfers -- Out")])
+    'transfer'
+    >>> dated_event([TableRef("Leyenda de Plata", "Tournament winners")])
+    ''
+    """
+    events = {
+        _ROW_EVENTS[w]
+        for t in tables
+        for w in re.findall(r"[a-z]+", t.section.lower())
+        if w in _ROW_EVENTS
+    }
+    return events.pop() if len(events) == 1 else ""
 
 
 _VENUE = re.compile(r"\b(?:stadiums?|stadia|grounds?|arenas?|venues?|ballparks?)\b")

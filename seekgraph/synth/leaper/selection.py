@@ -42,16 +42,40 @@ _SELECTION_WORDS = re.compile(
     r"famous|prominent|examples?|highlights)\b",
     re.IGNORECASE,
 )
+# a title announcing how many things its list holds ("100 Best Novels", "Top 10 Vote Results")
+_ANNOUNCED = re.compile(
+    r"\b(\d{2,4})\s+(?:best|greatest|finest)\b|\btop\s+(\d{2,4})\b", re.IGNORECASE
+)
 _OTHERS_ROW = re.compile(
     r"^\W*(?:and\s+)?(?:(?:many|several|various)\s+)?(?:others?|etc|more|various)\W*$",
     re.IGNORECASE,
 )
 
 
-def first_rows(n_rows: int | None, source: str | None) -> int:
-    """The row count to name in the question when the table stops at its source's cap, else 0."""
+def first_rows(
+    n_rows: int | None, source: str | None, title: str | None = "", section: str | None = ""
+) -> int:
+    """The row count to name in the question when the table stops at its source's cap, or
+    holds fewer rows than its title announces ("Modern Library 100 Best Novels" of 10 rows),
+    else 0.
+
+    >>> first_rows(10, "ottqa", "Modern Library 100 Best Novels", "Editors' list")
+    10
+    >>> first_rows(10, "ottqa", "FIBA's 50 Greatest Players (1991)", "Top 10 Vote Results")
+    0
+    >>> first_rows(19, "ottqa", "List of Dutch Top 40 number-one singles of 2007", "Artists")
+    0
+    """
     cap = ROW_CAPS.get(source or "")
-    return cap if cap and n_rows == cap else 0
+    if cap and n_rows == cap:
+        return cap
+    if not n_rows:
+        return 0
+    announced = list(_ANNOUNCED.finditer(f"{title or ''} / {section or ''}"))
+    # the last count named is the table's own ("50 Greatest Players / Top 10 Vote Results");
+    # "Top 40" may name a chart, and a "Top 10" table is a selection anyway (`selection_of`)
+    last = announced[-1] if announced else None
+    return n_rows if last and last.group(1) and int(last.group(1)) > n_rows else 0
 
 
 def selection_of(
@@ -73,7 +97,7 @@ def selection_of(
         return "others_row"
     if unnamed:
         return "unnamed_rows"
-    if first_rows(n_rows, source):
+    if first_rows(n_rows, source, title, section):
         return "row_cap"
     return ""
 

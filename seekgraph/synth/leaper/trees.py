@@ -109,7 +109,9 @@ def build_trees(
                     "kind_plural": kind.plural,
                     "kind_source": kind.source,
                     "selection": selection,
-                    "first_rows": first_rows(src["n_rows"], src["source"]),
+                    "first_rows": first_rows(
+                        src["n_rows"], src["source"], src["title"], src["section_title"]
+                    ),
                     "anchors": anchors,
                     "relations": relations,
                 }

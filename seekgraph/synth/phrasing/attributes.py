@@ -101,6 +101,16 @@ _DATED_EVENTS = frozenset(
 )
 # verbs a row's thing does, not has done to it ("Departed", not "were departed")
 _INTRANSITIVE = frozenset(["departed", "arrived", "retired", "died", "resigned", "debuted"])
+# deeds done to someone: a column of names under them says whom ("Defeated: Negro Casas")
+_OPPONENT_VERBS = frozenset(["defeated", "eliminated", "beaten", "replaced", "succeeded"])
+# a value that says when: a year, a month, a date ("1439, December 18", "Jan / Feb")
+_TIME_WORD = re.compile(
+    r"\b\d{3,4}\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
+    r"|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
+    re.IGNORECASE,
+)
+# a TV station's channels: its digital (RF) one, then the virtual one viewers see
+_PSIP = re.compile(r"^\d+(?:\.\d+)? PSIP\b")
 # headers over a group of measures, merged into the header below them ("Size Total area")
 _GROUP_MEASURES = frozenset(["size", "dimensions", "measurements"])
 # a season written with apostrophes ("'11-'12 Enrollment" of a school)
@@ -238,6 +248,16 @@ def phrase_attribute(
     ('their age', 'when they were born')
     >>> phrase_attribute("Notes on setting", {"text"}).reason
     'notes'
+    >>> phrase_attribute("Defeated", {"entity"}, ["Negro Casas", "El Hijo del Santo"]).text
+    'whom they defeated'
+    >>> phrase_attribute("Elevated", {"text"}, ["1439, December 18", "1448, February 16"]).text
+    'when they were elevated'
+    >>> phrase_attribute("Qualified", {"number"}, ["5", "2"]).text
+    'how many times they qualified'
+    >>> phrase_attribute("Constructed", {"text"}, ["Temporary", "New"]).reason
+    'verb'
+    >>> phrase_attribute("Channel", {"text"}, ["21 PSIP 58", "9 PSIP 9", "34 PSIP/cable 2"]).text
+    'their digital and virtual channel numbers'
     >>> phrase_attribute("member", {"text"}, ["11 (11/none)", "6 (none/6)", "12 (12/12)"]).text
     'the number of members'
     >>> phrase_attribute("name", {"text"}).reason, phrase_attribute("map", {"number"}, ["4", "7", "9"]).reason
@@ -497,6 +517,9 @@ def phrase_attribute(
         return Phrase(reason="merged")  # "Runway direction length surface": four headers
     if len(out) == 1 and lowered[0] in THIRD_PERSON:
         return Phrase(THIRD_PERSON[lowered[0]])  # a bridge's "Carries": what it carries
+    psip = bool(texts) and 2 * sum(bool(_PSIP.match(t.strip())) for t in texts) > len(texts)
+    if lowered[-1] in ("channel", "channels") and psip:
+        return Phrase("their digital and virtual channel numbers")  # "21 PSIP 58"
     if lowered in (["tons"], ["tonnes"], ["grt"], ["tonnage"]):
         return Phrase("their tonnage")  # "Tons: 1,200" of a ship
     if (
@@ -584,6 +607,13 @@ def phrase_attribute(
     if (
         len(out) == 1 and re.fullmatch(r"[a-z]{3,}ed", lowered[0]) and not participle(out[0], False)
     ) and lowered[0] not in NOT_PARTICIPLES:
+        if texts and 2 * sum(bool(_TIME_WORD.search(t)) for t in texts) <= len(texts):
+            # no time in the values: "Defeated: El Hijo del Santo" is whom, not when
+            if lowered[0] in _OPPONENT_VERBS and "entity" in kinds:
+                return Phrase(f"whom they {lowered[0]}")
+            if tally:
+                return Phrase(f"how many times they {lowered[0]}")  # "Qualified: 5"
+            return Phrase(reason="verb")  # "Represented: Mexico", "Constructed: Temporary"
         if lowered[0] in _INTRANSITIVE:
             return Phrase(f"when they {lowered[0]}")  # "Departed": when they departed
         return Phrase(f"when they were {lowered[0]}")  # "Killed", "Designated"
