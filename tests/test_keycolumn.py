@@ -290,6 +290,26 @@ def test_a_column_of_teams_gives_way_to_the_country_whose_team_it_is() -> None:
     assert key is not None and key.header == "Name"
 
 
+def test_a_named_column_listing_several_gives_way_to_the_one_left_of_it() -> None:
+    # sample 2066: "Wards and civil parishes" of the Borough of Bedford names its parish column,
+    # whose cells list a ward's parishes ("Cotton End Shortstown"); the row is the ward, and its
+    # population the ward's, not each parish's (a ward named for two parishes is one name)
+    def parishes(names: list[str]) -> Cell:
+        return Cell(" ".join(names), tuple(f"/wiki/{n.replace(' ', '_')}" for n in names))
+
+    rows = [
+        [parishes(["Biddenham", "Bromham"]), parishes(["Biddenham", "Bromham"]), Cell("7,460")],
+        [*_cells("Clapham"), parishes(["Clapham"]), Cell("4,670")],
+        [*_cells("Eastcotts"), parishes(["Cotton End", "Shortstown"]), Cell("3,330")],
+        [*_cells("Elstow"), parishes(["Elstow", "Stewartby"]), Cell("4,500")],
+        [*_cells("Oakley"), parishes(["Oakley", "Pavenham", "Stevington"]), Cell("3,790")],
+        [*_cells("Riseley"), parishes(["Bletsoe", "Pertenhall", "Riseley"]), Cell("3,440")],
+    ]
+    header = ["Ward name", "Civil Parishes", "Population"]
+    key = choose_key_column(header, rows, context="Wards and civil parishes")
+    assert key is not None and key.header == "Ward name"
+
+
 def test_quantities_with_units_are_no_key() -> None:
     # whole-corpus audit (session 40): "Which frequencies are listed ...": a multiplex table
     # keyed by its "474.166 MHz" column; the multiplexes are its operators' services

@@ -245,18 +245,21 @@ def choose_key_column(
         ]
         if holders:
             best = max(holders, key=lambda s: (s.score, -s.index))
-    if best.context == 0 and _lists_groups(columns[best.index]):
+    if _lists_groups(columns[best.index]):
         # "Shem Kororia Moses Tanui Kenneth Cheruiyot" beside "Kenya": the row is the team, and
         # its rank and time are the team's, not each runner's (a medal won by a team of a
-        # "Name" column beside its event is each member's: no country to be the row there)
+        # "Name" column beside its event is each member's: no country to be the row there);
+        # a column the section names ("Wards and civil parishes") gives way only to one left
+        # of it ("Ward name": each row a ward, its parishes listed)
         single = [
             s
             for s in usable
-            if (s.index < best.index or is_affiliation(s.header))
+            if (s.index < best.index or (best.context == 0 and is_affiliation(s.header)))
             and s.header_signal >= 0  # not a "Season" of results by edition
             and s.link_ratio >= 0.8
             and s.uniqueness == 1
-            and all(len(c.links) <= 1 for c in columns[s.index])
+            # one link a row, or two in a few ("Biddenham & Bromham": a ward named for two)
+            and 5 * sum(len(c.links) > 1 for c in columns[s.index]) <= len(columns[s.index])
         ]
         if single:
             best = max(single, key=lambda s: (s.score, -s.index))

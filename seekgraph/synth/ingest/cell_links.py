@@ -161,6 +161,13 @@ def _names_another_part(text: str, link: str) -> bool:
     return not all(fold_text(w) in initials for w in mine)
 
 
+# the end of a sentence and the start of the next ("... Division . This individual ..."): a
+# word of four letters or more before the stop, so "St. Louis" and "Inc. Records" are no break
+_SENTENCE_BREAK = re.compile(
+    r"\b(?!(?:Bros|Corp|Capt|Blvd|Sept|Govt|Dept|Univ|Assn)\b)[A-Za-z][a-z]{3,}\s?\.\s+[A-Z][a-z]"
+)
+
+
 def mentions_only(cell: Cell) -> bool:
     """True when the cell's text is mostly not the names of its links: a phrase that mentions
     entities ("Scrapped at Jiangyin, 2009", "1886 Detroit, 1887 Detroit") is a text value, and
@@ -170,10 +177,21 @@ def mentions_only(cell: Cell) -> bool:
     True
     >>> mentions_only(Cell("Alfa Romeo", ("/wiki/Alfa_Romeo_in_Formula_One",)))
     False
+
+    Two sentences are prose whatever they name ("... in the CFL West Division . This individual
+    becomes one of the two finalists for the CFL 's Most Outstanding Rookie Award"):
+
+    >>> mentions_only(Cell("Best rookie in the CFL West Division . This player becomes a "
+    ...     "finalist for the CFL 's Most Outstanding Rookie Award",
+    ...     ("/wiki/Canadian_Football_League_West_Division",
+    ...      "/wiki/CFL's_Most_Outstanding_Rookie_Award")))
+    True
     """
     words = [w for w in folded_words(cell.text) if w not in STOP_WORDS]
     if not cell.links or not words:
         return False
+    if len(words) >= 8 and _SENTENCE_BREAK.search(cell.text):
+        return True
     named: set[str] = set()
     for link in cell.links:
         named.update(folded_words(strip_disambiguator(title_from_id(link))))

@@ -262,8 +262,8 @@ def is_placeholder(text: str, header: str = "") -> bool:
     cells read "Website": the link text of an external link, which the table's export
     dropped).
 
-    >>> is_placeholder("??"), is_placeholder("– –".replace(" ", "")), is_placeholder("?!")
-    (True, True, False)
+    >>> is_placeholder("??"), is_placeholder("– –"), is_placeholder("-- -"), is_placeholder("?!")
+    (True, True, True, False)
     >>> is_placeholder("Cancelled"), is_placeholder("Cancelled due to World War II")
     (True, True)
     >>> is_placeholder("Cancel Culture"), is_placeholder("No Doubt")
@@ -274,6 +274,6 @@ def is_placeholder(text: str, header: str = "") -> bool:
         return True  # "not arranged": no winner that season
     if _CALLED_OFF.fullmatch(folded):
         return True  # "Cancelled", "No race": that edition was not run
-    if re.fullmatch(r"[?\-–—…]{2,}", folded):
+    if re.fullmatch(r"[?\-–—…]{2,}", folded.replace(" ", "")):
         return True  # "??", "---": a mark for no value, however many times it is written
     return folded in BLANK_KEYS or (bool(header) and folded == fold_text(" ".join(header.split())))

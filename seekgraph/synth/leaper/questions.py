@@ -133,45 +133,62 @@ def _attributes(
             text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
         event = dated_event(tables) if text in ("the date", "the year") else ""
         if event:
-            text = f"{text} of the {event}"  # "Date" of "Transfers -- Out": the transfer's
+            text = f"{text} {event}"  # "Date" of "Transfers -- Out": the date of the transfer
         said.append(
             restore_names(text, header, [t.title for t in tables]) or relation_words(header)
         )
     return join(said)
 
 
-# events a table's section lists one per row, so its bare "Date" dates that event
+# events a table's section lists one per row, so its bare "Date" dates that event: what
+# follows "the date" ("Transfers -- Out": of the transfer; "Deaths -- May": they died)
 _ROW_EVENTS = {
-    "transfers": "transfer",
-    "signings": "signing",
-    "loans": "loan",
-    "trades": "trade",
-    "departures": "departure",
-    "arrivals": "arrival",
-    "releases": "release",
-    "launches": "launch",
-    "appointments": "appointment",
-    "dismissals": "dismissal",
-    "nominations": "nomination",
+    "transfers": "of the transfer",
+    "signings": "of the signing",
+    "loans": "of the loan",
+    "trades": "of the trade",
+    "departures": "they departed",
+    "arrivals": "they arrived",
+    "retirements": "they retired",
+    "delistings": "they were delisted",
+    "appointments": "of the appointment",
+    "dismissals": "they were dismissed",
+    "nominations": "of the nomination",
+    "medalists": "they won their medal",
+    "medallists": "they won their medal",
+    "deaths": "they died",
+    "obituaries": "they died",
+    "births": "they were born",
 }
 
 
 def dated_event(tables: Sequence[TableRef]) -> str:
-    """The event each row of the tables stands for, when a section names one ("Transfers --
-    Out": a transfer), so "Date" is asked as the date of that event; '' otherwise.
+    """What a row's bare "Date" dates, when the section names the event each row stands for
+    ("Transfers -- Out": "of the transfer"; "Deaths -- May": "they died"); two events read
+    as either ("Retirements and delistings"); '' otherwise.
 
     >>> dated_event([TableRef("2013 D.C. United season", "Transfers -- Out")])
-    'transfer'
+    'of the transfer'
+    >>> dated_event([TableRef("2009 AFL draft", "Player movements -- Retirements and delistings")])
+    'they retired or were delisted'
     >>> dated_event([TableRef("Leyenda de Plata", "Tournament winners")])
     ''
+    >>> basic_question(TableRef("Thailand at the 2004 Summer Olympics", "Medalists"),
+    ...     "medalists", ["date"], {"date": {"text"}}, {}, {"date": ["August 15"]})
+    'Which medalists are listed in the Wikipedia table "Thailand at the 2004 Summer Olympics" (section "Medalists")? For each, give the date they won their medal.'
     """
-    events = {
-        _ROW_EVENTS[w]
-        for t in tables
-        for w in re.findall(r"[a-z]+", t.section.lower())
-        if w in _ROW_EVENTS
-    }
-    return events.pop() if len(events) == 1 else ""
+    events = list(
+        dict.fromkeys(
+            _ROW_EVENTS[w]
+            for t in tables
+            for w in re.findall(r"[a-z]+", t.section.lower())
+            if w in _ROW_EVENTS
+        )
+    )
+    if len(events) == 2 and all(e.startswith("they ") for e in events):
+        second = events[1].removeprefix("they ")
+        return f"{events[0]} or {second}"  # "they retired or were delisted"
+    return events[0] if len(events) == 1 else ""
 
 
 _VENUE = re.compile(r"\b(?:stadiums?|stadia|grounds?|arenas?|venues?|ballparks?)\b")

@@ -18,6 +18,10 @@ O(1) per table besides its key texts.
 
 >>> selection_of("List of alumni of X", "Notable alumni", 12, "ottqa", [])
 'selection_words'
+>>> selection_of("X", "People -- Other people", 9, "ottqa", [])
+'selection_words'
+>>> selection_of("X", "Countries bordering only one other country", 17, "ottqa", [])
+''
 >>> selection_of("2004 NFL Draft", "Round 1", 20, "ottqa", []), first_rows(20, "ottqa")
 ('row_cap', 20)
 >>> selection_of("Booker Prize", "Winners", 12, "ottqa", ["Ian McEwan", "and others"])
@@ -38,8 +42,11 @@ UNNAMED_ROW_REASONS = frozenset(["prose_key"])
 # the most rows a source keeps of a table: a table of exactly that many was (likely) cut
 ROW_CAPS = {"ottqa": 20}
 _SELECTION_WORDS = re.compile(
-    r"\b(?:notable|selected|selection|top|other|others|some|partial|incomplete|"
-    r"famous|prominent|examples?|highlights)\b",
+    r"\b(?:notable|selected|selection|top|partial|incomplete|famous|prominent|examples?|"
+    r"highlights)\b"
+    # "Other people", "Some examples" head a part of the section; "Countries bordering only
+    # one other country" lists them all
+    r"|(?:^|--|:)\s*(?:other|others|some)\b",
     re.IGNORECASE,
 )
 # a title announcing how many things its list holds ("100 Best Novels", "Top 10 Vote Results")

@@ -289,6 +289,8 @@ SAID = {
     "nominees": "the other nominees",
     "other nominees": "the other nominees",
     "elevator": "who elevated them",  # a cardinal's "Elevator": the pope who made them one
+    "name origin": "the origin of their name",  # a lunar range's "Name Origin: The Alps"
+    "origin of name": "the origin of their name",
     "team signed": "the team that signed them",  # a draft pick's "Team signed: Utah Jazz"
     "external link": "their website",  # "External link: drd.co.za"
     "external links": "their website",

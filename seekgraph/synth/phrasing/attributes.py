@@ -109,6 +109,10 @@ _TIME_WORD = re.compile(
     r"|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
     re.IGNORECASE,
 )
+# columns of images: the exported table keeps no picture, so no value of theirs is one
+_IMAGE_HEADERS = frozenset(
+    ["picture", "pictures", "image", "images", "photo", "photos", "photograph", "logo", "img"]
+)
 # a TV station's channels: its digital (RF) one, then the virtual one viewers see
 _PSIP = re.compile(r"^\d+(?:\.\d+)? PSIP\b")
 # headers over a group of measures, merged into the header below them ("Size Total area")
@@ -256,6 +260,8 @@ def phrase_attribute(
     'how many times they qualified'
     >>> phrase_attribute("Constructed", {"text"}, ["Temporary", "New"]).reason
     'verb'
+    >>> phrase_attribute("Picture", {"text"}, ["Ostfriesisches Milchschaf"]).reason
+    'image'
     >>> phrase_attribute("Channel", {"text"}, ["21 PSIP 58", "9 PSIP 9", "34 PSIP/cable 2"]).text
     'their digital and virtual channel numbers'
     >>> phrase_attribute("member", {"text"}, ["11 (11/none)", "6 (none/6)", "12 (12/12)"]).text
@@ -346,6 +352,8 @@ def phrase_attribute(
         return Phrase(SAID[" ".join(low)])
     if low in (["name"], ["names"]):
         return Phrase(reason="vague")  # a "Name" beside the key column: the name of whom?
+    if len(low) == 1 and low[0] in _IMAGE_HEADERS:
+        return Phrase(reason="image")  # "Picture": an image the export dropped; any text is a shift
     if any(re.fullmatch(r"\(\s*[\d,.]+\s*\)", t.strip()) for t in texts):
         return Phrase(reason="merged")  # "Shipments (Sales)": "(17,690,000)" is the other one
     if texts and 2 * sum(bool(_COUNT_AND_YEAR.match(t.strip())) for t in texts) > len(texts):
