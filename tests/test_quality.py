@@ -125,7 +125,21 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
         answer_refs=["/wiki/Byatt"],
         source="seed",
     )
-    save_tasks(clean_db, [circular, single, one_row, other_cell, link_hop], database)
+    # a chain through a rank (sample 2066): "a soldier with the rank of the marine who fought
+    # at Okinawa" joins two rows on a kind of thing, not on a thing
+    private = Const("Mikio Hasemoto", "/wiki/Mikio_Hasemoto", "Entity")
+    rank_join = KPTask(
+        "shaper:rank-join",
+        (
+            Triple(Var("?"), "rank@civil_war", (Var("V@A"),)),
+            Triple(Var("V@A"), "~rank@world_war_ii", (private,)),
+        ),
+        question='Which soldier is listed in "Civil War" with the same rank as "Mikio Hasemoto"?',
+        answer=["Frederick Phisterer"],
+        answer_refs=["/wiki/Frederick_Phisterer"],
+        source="seed",
+    )
+    save_tasks(clean_db, [circular, single, one_row, other_cell, link_hop, rank_join], database)
 
     report = run_quality(clean_db, database, QualityConfig())
     statuses = _statuses(clean_db)
@@ -139,8 +153,9 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
     assert statuses["shaper:one-row"] == ("rejected", "single_lookup")
     assert statuses["shaper:other-cell"] == ("rejected", "single_lookup")
     assert statuses["shaper:link-hop"] == ("rejected", "link_hop")
+    assert statuses["shaper:rank-join"] == ("rejected", "join_on_kind")
     assert all(statuses[t][0] == "kept" for t in good)
-    assert report.rejected == 9
+    assert report.rejected == 10
     assert report.notes["check duplicate_question"] == 1
 
     again = run_quality(clean_db, database, QualityConfig())

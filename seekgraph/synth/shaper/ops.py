@@ -22,19 +22,16 @@ KIND_COLUMN_ROWS = 4
 # a genre, a format, a sport. A small All-America team lists eleven players at eight
 # positions, yet "the same position as" is still a coincidence of kinds, not a link between
 # two things ("a Brazilian film with the genre of a Bollywood film", "Houston's annual events
-# with the sport of a May 2014 game")
+# with the sport of a May 2014 game"); a rank, a language, a medal or a type likewise ("a
+# soldier with the rank of the ace who ...", "a film in the language of the winner who ...")
 KIND_RELATIONS = frozenset(
     [
-        "position",
-        "positions",
-        "pos",
-        "playing_position",
-        "genre",
-        "genres",
-        "format",
-        "style",
-        "sport",
-        "sports",
+        *["position", "positions", "pos", "playing_position"],
+        *["genre", "genres", "format", "style", "sport", "sports"],
+        *["rank", "ranks", "military_rank", "grade", "rating"],
+        *["language", "languages", "original_language"],
+        *["medal", "type", "types", "category", "class", "status", "gender", "sex"],
+        *["religion", "degree", "level", "service", "branch", "handedness", "bats", "throws"],
     ]
 )
 
