@@ -45,6 +45,10 @@ _MDY = re.compile(r"^([a-z]+)\.? (\d{1,2}),? (\d{4})$")
 _NUMBER = re.compile(r"^[-+−]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$")
 _SPACE_BEFORE = re.compile(r"\s+([,.;:!?%)\]}'])")
 _SPACE_AFTER = re.compile(r"([(\[{])\s+")
+# a contraction the tokeniser split ("Ca n't Back Down", "Would n't"): one word again
+_SPLIT_NOT = re.compile(r"(?<=[^\W\d_])\s+(n['’]t)\b", re.IGNORECASE)
+# a parenthesised mark for no value after a name ("Ashley Ona (n/a)": an amateur's prize money)
+_NO_VALUE_NOTE = re.compile(r"\s*\(\s*(?:n/a|n\.a\.|tba|tbd|\?)\s*\)$", re.IGNORECASE)
 
 
 _WIKI_ATTRIBUTES = re.compile(
@@ -108,7 +112,8 @@ def clean_text(text: str) -> str:
     (``(# 13000406)``), no age after a date of birth (``(age 63)``) and no footnote number
     after a season (``1978-791`` → ``1978-79``), no tally of times after a name (``U.S. Open
     (6)`` → ``U.S. Open``), no express mark (``F < F > G`` → ``F G``), no country named twice
-    before its region's code; a bulleted list is a list of commas.
+    before its region's code, no "(n/a)" after a name; a contraction the tokeniser split is
+    joined (``Ca n't`` → ``Can't``); a bulleted list is a list of commas.
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
     ('1996', '20', 'T-62')
@@ -152,6 +157,8 @@ def clean_text(text: str) -> str:
     ('U.S. Open', '12 (3)', 'Fraser')
     >>> clean_text("• Su Chhe • Koi Jaane na")
     'Su Chhe, Koi Jaane na'
+    >>> clean_text("Ca n't Back Down"), clean_text("Ashley Ona ( n/a )"), clean_text("(n/a)")
+    ("Can't Back Down", 'Ashley Ona', '(n/a)')
     """
     text = " ".join(_ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).split())
     if "•" in text:  # "• Su Chhe • Koi Jaane na": a bulleted list, said as a list
@@ -170,8 +177,9 @@ def clean_text(text: str) -> str:
     text = _FLAG_NAME.sub(r"\1\2", text)
     text = _DIAMOND.sub("", _NTH_TIME.sub("", text))
     text = _EMPTY_FIRST.sub("", text)
-    text = _SPACE_BEFORE.sub(r"\1", text)
-    return _SPACE_AFTER.sub(r"\1", text)
+    text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
+    text = _SPACE_AFTER.sub(r"\1", text)
+    return _NO_VALUE_NOTE.sub("", text) if _NO_VALUE_NOTE.sub("", text) else text
 
 
 def _date(y: int, m: int, d: int) -> str | None:

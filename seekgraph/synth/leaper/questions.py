@@ -131,8 +131,10 @@ def _attributes(
         text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
         if fiction and text == "their work":
             text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
-        event = dated_event(tables) if text in ("the date", "the year") else ""
-        if event:
+        event = dated_event(tables) if text in ("the date", "the year", "their fee") else ""
+        if event == "of the transfer" and text == "their fee":
+            text = "the transfer fee"  # "Fee: Loan" of a list of transfers
+        elif event and text != "their fee":
             text = f"{text} {event}"  # "Date" of "Transfers -- Out": the date of the transfer
         said.append(
             restore_names(text, header, [t.title for t in tables]) or relation_words(header)
@@ -173,18 +175,24 @@ def dated_event(tables: Sequence[TableRef]) -> str:
     'they retired or were delisted'
     >>> dated_event([TableRef("Leyenda de Plata", "Tournament winners")])
     ''
+    >>> dated_event([TableRef("List of Italian football transfers summer 2009", "Window")])
+    'of the transfer'
     >>> basic_question(TableRef("Thailand at the 2004 Summer Olympics", "Medalists"),
     ...     "medalists", ["date"], {"date": {"text"}}, {}, {"date": ["August 15"]})
     'Which medalists are listed in the Wikipedia table "Thailand at the 2004 Summer Olympics" (section "Medalists")? For each, give the date they won their medal.'
     """
-    events = list(
-        dict.fromkeys(
-            _ROW_EVENTS[w]
-            for t in tables
-            for w in re.findall(r"[a-z]+", t.section.lower())
-            if w in _ROW_EVENTS
+    events: list[str] = []
+    for part in ("section", "title"):  # the section names the rows' event before the title
+        events = list(
+            dict.fromkeys(
+                _ROW_EVENTS[w]
+                for t in tables
+                for w in re.findall(r"[a-z]+", getattr(t, part).lower())
+                if w in _ROW_EVENTS
+            )
         )
-    )
+        if events:
+            break
     if len(events) == 2 and all(e.startswith("they ") for e in events):
         second = events[1].removeprefix("they ")
         return f"{events[0]} or {second}"  # "they retired or were delisted"

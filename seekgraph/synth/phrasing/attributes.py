@@ -260,6 +260,8 @@ def phrase_attribute(
     'how many times they qualified'
     >>> phrase_attribute("Constructed", {"text"}, ["Temporary", "New"]).reason
     'verb'
+    >>> phrase_attribute("Date", {"text"}, ["15th century", "14th century", "1198"]).text
+    'when they date from'
     >>> phrase_attribute("Picture", {"text"}, ["Ostfriesisches Milchschaf"]).reason
     'image'
     >>> phrase_attribute("Channel", {"text"}, ["21 PSIP 58", "9 PSIP 9", "34 PSIP/cable 2"]).text
@@ -384,7 +386,9 @@ def phrase_attribute(
         return Phrase("the date")  # "Year: September 14, 1935" is a date
     centuries = sum(bool(_CENTURY.match(t.strip())) for t in texts)
     if low in (["date"], ["dates"], ["dating"]) and texts and 2 * centuries > len(texts):
-        return Phrase("the century")  # "Date: 13th" of a manuscript
+        if centuries == len(texts):
+            return Phrase("the century")  # "Date: 13th" of a manuscript
+        return Phrase("when they date from")  # "Date: 15th century", "1198", "Neolithic"
     if low == ["date"] and values_are(kinds, {"year", "number"}) and all_years(texts):
         return Phrase("the year")  # "Date: 1947": a year, said as one
     spans = [t for t in texts if YEAR_SPAN.match(t.strip())]

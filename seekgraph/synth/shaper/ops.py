@@ -22,8 +22,9 @@ KIND_COLUMN_ROWS = 4
 # a genre, a format, a sport. A small All-America team lists eleven players at eight
 # positions, yet "the same position as" is still a coincidence of kinds, not a link between
 # two things ("a Brazilian film with the genre of a Bollywood film", "Houston's annual events
-# with the sport of a May 2014 game"); a rank, a language, a medal or a type likewise ("a
-# soldier with the rank of the ace who ...", "a film in the language of the winner who ...")
+# with the sport of a May 2014 game"); a rank, a language, a medal, a type or a conference
+# likewise ("a soldier with the rank of the ace who ...", "a 2011 baseball team in the
+# conference of a 1948 undrafted player")
 KIND_RELATIONS = frozenset(
     [
         *["position", "positions", "pos", "playing_position"],
@@ -32,6 +33,7 @@ KIND_RELATIONS = frozenset(
         *["language", "languages", "original_language"],
         *["medal", "type", "types", "category", "class", "status", "gender", "sex"],
         *["religion", "degree", "level", "service", "branch", "handedness", "bats", "throws"],
+        *["conference", "primary_conference", "league", "division"],  # a team's grouping
     ]
 )
 
