@@ -277,3 +277,63 @@ def test_headers_of_the_whole_corpus_audit() -> None:
     assert condition_phrase("contents", "6 gold twisted torcs", "text") == (
         "whose contents are 6 gold twisted torcs"
     )
+
+
+def test_questions_of_the_session_54_samples() -> None:
+    # blind samples 2065-2067: the words of each header read wrong there, on its real values
+    from seekgraph.synth.leaper.questions import basic_question, table_labels
+    from seekgraph.synth.phrasing.tables import TableRef
+
+    def asked(
+        title: str, section: str, headers: dict[str, str], values: dict[str, list[str]]
+    ) -> str:
+        labels = table_labels([{"relation": r, "header": h} for r, h in headers.items()])
+        kinds = {r: {"text"} for r in headers}
+        question = basic_question(
+            TableRef(title, section), "things", list(headers), kinds, labels, values
+        )
+        return question.split("For each, give ")[1]
+
+    # a transfer's date and fee, a death's date, a medal's date
+    assert (
+        asked(
+            "2013 D.C. United season",
+            "Transfers -- Out",
+            {"date": "Date"},
+            {"date": ["July 9, 2013"]},
+        )
+        == "the date of the transfer."
+    )
+    assert (
+        asked(
+            "List of Italian football transfers summer 2009 (August)",
+            "Summer transfer window",
+            {"fee": "Fee"},
+            {"fee": ["Loan", "Free"]},
+        )
+        == "the transfer fee."
+    )
+    assert (
+        asked("2010 in American television", "Deaths -- May", {"date": "Date"}, {"date": ["May 1"]})
+        == "the date they died."
+    )
+    # the years beside the degrees they date
+    assert (
+        asked(
+            "Oregon Ducks track and field",
+            "Notable athletes",
+            {"degree": "Degree ( s )", "year": "Year ( s )"},
+            {"degree": ["B.S. M.Ed", "B.A"], "year": ["1934 1953", "2017"]},
+        )
+        == "their degrees and the years of their degrees."
+    )
+    # whom a wrestler defeated; a fossil's rock unit; a building's dating
+    assert phrase_attribute("Defeated", {"entity"}, ["Negro Casas", "Atlantis"]).text == (
+        "whom they defeated"
+    )
+    assert phrase_attribute("Unit", {"entity"}, ["Adamantina Formation", "Tegama Group"]).text == (
+        "the rock formation they were found in"
+    )
+    assert phrase_attribute("Date", {"text"}, ["1198", "15th century", "14th century"]).text == (
+        "when they date from"
+    )

@@ -131,6 +131,9 @@ def _attributes(
         text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
         if fiction and text == "their work":
             text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
+        degrees = any("degree" in labels.get(o, o).lower() for o in relations if o != r)
+        if text in ("the year", "the years") and degrees:
+            text = f"{text} of their degrees"  # "Year(s): 1934 1953" beside "Degree(s)"
         event = dated_event(tables) if text in ("the date", "the year", "their fee") else ""
         if event == "of the transfer" and text == "their fee":
             text = "the transfer fee"  # "Fee: Loan" of a list of transfers

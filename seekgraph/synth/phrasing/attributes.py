@@ -113,6 +113,8 @@ _TIME_WORD = re.compile(
 _IMAGE_HEADERS = frozenset(
     ["picture", "pictures", "image", "images", "photo", "photos", "photograph", "logo", "img"]
 )
+# a rock unit fossils come from ("Adamantina Formation", "Tegama Group")
+_ROCK_UNIT = re.compile(r"\b(?:Formation|Group|Member|Beds)\b")
 # a TV station's channels: its digital (RF) one, then the virtual one viewers see
 _PSIP = re.compile(r"^\d+(?:\.\d+)? PSIP\b")
 # headers over a group of measures, merged into the header below them ("Size Total area")
@@ -262,6 +264,8 @@ def phrase_attribute(
     'verb'
     >>> phrase_attribute("Date", {"text"}, ["15th century", "14th century", "1198"]).text
     'when they date from'
+    >>> phrase_attribute("Unit", {"entity"}, ["Adamantina Formation", "Tegama Group"]).text
+    'the rock formation they were found in'
     >>> phrase_attribute("Picture", {"text"}, ["Ostfriesisches Milchschaf"]).reason
     'image'
     >>> phrase_attribute("Channel", {"text"}, ["21 PSIP 58", "9 PSIP 9", "34 PSIP/cable 2"]).text
@@ -529,6 +533,9 @@ def phrase_attribute(
         return Phrase(reason="merged")  # "Runway direction length surface": four headers
     if len(out) == 1 and lowered[0] in THIRD_PERSON:
         return Phrase(THIRD_PERSON[lowered[0]])  # a bridge's "Carries": what it carries
+    rocks = bool(texts) and 2 * sum(bool(_ROCK_UNIT.search(t)) for t in texts) > len(texts)
+    if lowered in (["unit"], ["units"], ["formation"], ["stratigraphic", "unit"]) and rocks:
+        return Phrase("the rock formation they were found in")  # a fossil's "Unit"
     psip = bool(texts) and 2 * sum(bool(_PSIP.match(t.strip())) for t in texts) > len(texts)
     if lowered[-1] in ("channel", "channels") and psip:
         return Phrase("their digital and virtual channel numbers")  # "21 PSIP 58"
