@@ -327,6 +327,25 @@ def test_questions_of_the_session_54_samples() -> None:
         )
         == "their degrees and the years of their degrees."
     )
+    # a record progression's facts are the record's (sample 2068)
+    assert (
+        asked(
+            "Triple jump world record progression",
+            "Men",
+            {"wind": "Wind", "location": "Location"},
+            {"wind": ["0.6", "1.6"], "location": ["Paris, France", "Tokyo, Japan"]},
+        )
+        == "the wind and where they set the record."
+    )
+    assert phrase_attribute("Other offices held", {"text"}, ["U.S. Senator (1915-1921)"]).text == (
+        "the other offices they held"
+    )
+    assert phrase_attribute("Years competed", {"text"}, ["2002 2004", "2017"]).text == (
+        "the years they competed"
+    )
+    assert phrase_attribute("Grad year", {"year"}, ["1974", "1968"]).text == (
+        "their graduation year"
+    )
     # whom a wrestler defeated; a fossil's rock unit; a building's dating
     assert phrase_attribute("Defeated", {"entity"}, ["Negro Casas", "Atlantis"]).text == (
         "whom they defeated"

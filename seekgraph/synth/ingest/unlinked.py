@@ -119,6 +119,12 @@ def names_placed_apart(table: RawTable, key: int) -> dict[int, str]:
     ...     ("/wiki/Carlisle,_Cumbria",))], [Cell("St Paul's", ()), Cell("Preston", ())]])
     >>> names_placed_apart(t, 0)
     {0: 'Gloucester', 1: 'Carlisle'}
+    >>> jumps = RawTable("j", "csv", "T", "", "", ["Athlete", "Location"], [
+    ...     [Cell("Adhemar da Silva (BRA)", ("/wiki/Adhemar_da_Silva",)), Cell("São Paulo")],
+    ...     [Cell("Adhemar da Silva (BRA)", ()), Cell("Rio de Janeiro")],
+    ...     [Cell("Adhemar da Silva (BRA)", ()), Cell("Helsinki")]])
+    >>> names_placed_apart(jumps, 0)
+    {}
     """
     places = [
         c
@@ -127,6 +133,9 @@ def names_placed_apart(table: RawTable, key: int) -> dict[int, str]:
     ]
     if not places:
         return {}
+    # a name another row links is that page's thing wherever it is (a jumper's records at
+    # Rio and Helsinki beside the linked first one): only names never linked are placed apart
+    linked = first_mentions(row[key] for row in table.rows if key < len(row))
     rows: dict[str, dict[int, str]] = {}
     for r, row in enumerate(table.rows):
         cell = row[key]
@@ -134,8 +143,9 @@ def names_placed_apart(table: RawTable, key: int) -> dict[int, str]:
         if key_links(cell) or not text or places[0] >= len(row):
             continue
         place = _place_of(row[places[0]])
-        if place:
-            rows.setdefault(folded_name(unlinked_name(text)), {})[r] = place
+        name = folded_name(unlinked_name(text))
+        if place and name not in linked:
+            rows.setdefault(name, {})[r] = place
     return {
         r: place
         for at in rows.values()

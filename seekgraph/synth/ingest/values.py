@@ -47,6 +47,12 @@ _SPACE_BEFORE = re.compile(r"\s+([,.;:!?%)\]}'])")
 _SPACE_AFTER = re.compile(r"([(\[{])\s+")
 # a contraction the tokeniser split ("Ca n't Back Down", "Would n't"): one word again
 _SPLIT_NOT = re.compile(r"(?<=[^\W\d_])\s+(n['’]t)\b", re.IGNORECASE)
+# how long ago a date was, as a page said it on the day it was read ("July 29, 2015; 4 years
+# ago (2015-07-29)"): true that day only
+_AGO = re.compile(
+    r"\s*;\s*\d+\s+(?:years?|months?|weeks?|days?)\s+ago\s*(?:\(\s*[\d-]+\s*\))?$",
+    re.IGNORECASE,
+)
 # a parenthesised mark for no value after a name ("Ashley Ona (n/a)": an amateur's prize money)
 _NO_VALUE_NOTE = re.compile(r"\s*\(\s*(?:n/a|n\.a\.|tba|tbd|\?)\s*\)$", re.IGNORECASE)
 
@@ -112,7 +118,7 @@ def clean_text(text: str) -> str:
     (``(# 13000406)``), no age after a date of birth (``(age 63)``) and no footnote number
     after a season (``1978-791`` → ``1978-79``), no tally of times after a name (``U.S. Open
     (6)`` → ``U.S. Open``), no express mark (``F < F > G`` → ``F G``), no country named twice
-    before its region's code, no "(n/a)" after a name; a contraction the tokeniser split is
+    before its region's code, no "(n/a)" after a name, no "; 4 years ago"; a contraction the tokeniser split is
     joined (``Ca n't`` → ``Can't``); a bulleted list is a list of commas.
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
@@ -159,6 +165,8 @@ def clean_text(text: str) -> str:
     'Su Chhe, Koi Jaane na'
     >>> clean_text("Ca n't Back Down"), clean_text("Ashley Ona ( n/a )"), clean_text("(n/a)")
     ("Can't Back Down", 'Ashley Ona', '(n/a)')
+    >>> clean_text("July 29, 2015 ; 4 years ago ( 2015-07-29 )")
+    'July 29, 2015'
     """
     text = " ".join(_ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).split())
     if "•" in text:  # "• Su Chhe • Koi Jaane na": a bulleted list, said as a list
@@ -177,6 +185,7 @@ def clean_text(text: str) -> str:
     text = _FLAG_NAME.sub(r"\1\2", text)
     text = _DIAMOND.sub("", _NTH_TIME.sub("", text))
     text = _EMPTY_FIRST.sub("", text)
+    text = _AGO.sub("", text)
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPACE_AFTER.sub(r"\1", text)
     return _NO_VALUE_NOTE.sub("", text) if _NO_VALUE_NOTE.sub("", text) else text

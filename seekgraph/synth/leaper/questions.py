@@ -110,6 +110,19 @@ def of_own_kind(phrase: str, kind: str) -> bool:
     )
 
 
+# a record's progression lists records, each set by the row's athlete: its date, place, mark
+# and wind are the record's, not the athlete's
+_PROGRESSION = re.compile(r"\brecord progression\b", re.IGNORECASE)
+_OF_THE_RECORD = {
+    "the date": "the date they set the record",
+    "the year": "the year they set the record",
+    "their location": "where they set the record",
+    "their venue": "where they set the record",
+    "the place": "where they set the record",
+    "their mark": "the record mark",
+    "their time": "the record time",
+    "their wind": "the wind",
+}
 # titles of lists of characters, whose "Work" column is the work each appears in
 _FICTION = re.compile(r"\b(?:fictional|characters)\b", re.IGNORECASE)
 
@@ -125,12 +138,15 @@ def _attributes(
     header shares with a table's title keeps its capitals ("their stations in Brooklyn")."""
     labels, values = labels or {}, values or {}
     fiction = any(_FICTION.search(t.title) for t in tables)
+    records = any(_PROGRESSION.search(f"{t.title} {t.section}") for t in tables)
     said = []
     for r in relations:
         header = labels.get(r, r)
         text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
         if fiction and text == "their work":
             text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
+        if records and text in _OF_THE_RECORD:
+            text = _OF_THE_RECORD[text]  # "Wind: 2.0" of a record progression: the record's
         degrees = any("degree" in labels.get(o, o).lower() for o in relations if o != r)
         if text in ("the year", "the years") and degrees:
             text = f"{text} of their degrees"  # "Year(s): 1934 1953" beside "Degree(s)"

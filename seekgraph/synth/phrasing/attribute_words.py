@@ -8,7 +8,10 @@ from __future__ import annotations
 
 WHERE_PARTICIPLES = frozenset(["located", "based", "headquartered", "buried", "held"])
 
-ACTIVE = frozenset(["died", "retired", "debuted", "won"])  # 'the year they died', not 'were died'
+# 'the year they died', not 'were died'; 'the years they competed' of a pageant's entrants
+ACTIVE = frozenset(
+    ["died", "retired", "debuted", "won", "competed", "played", "participated", "served"]
+)
 
 PERSON_VERBS = frozenset(
     [
@@ -35,6 +38,7 @@ IRREGULAR = frozenset(["paid", "laid", "set", "shut", "struck", "broken", "taken
 # here (and any one- or two-letter word) makes the attribute unphrasable, so it is not asked.
 ABBREVIATIONS = {
     "pos": "position",
+    "grad": "graduation",  # "Grad year" of alumni
     "no": "number",
     "nr": "number",
     "num": "number",
@@ -290,6 +294,9 @@ SAID = {
     "other nominees": "the other nominees",
     "elevator": "who elevated them",  # a cardinal's "Elevator": the pope who made them one
     "name origin": "the origin of their name",  # a lunar range's "Name Origin: The Alps"
+    "years active": "the years they were active",
+    "times in list": "how many times they are in the list",  # a money league's summary
+    "year active": "the years they were active",
     "origin of name": "the origin of their name",
     "team signed": "the team that signed them",  # a draft pick's "Team signed: Utah Jazz"
     "external link": "their website",  # "External link: drd.co.za"

@@ -115,6 +115,8 @@ _IMAGE_HEADERS = frozenset(
 )
 # a rock unit fossils come from ("Adamantina Formation", "Tegama Group")
 _ROCK_UNIT = re.compile(r"\b(?:Formation|Group|Member|Beds)\b")
+# words before a plural noun and its participle that keep the noun phrase ("Other offices held")
+_QUALIFIERS = frozenset(["other", "previous", "former", "major", "notable", "main", "later"])
 # a TV station's channels: its digital (RF) one, then the virtual one viewers see
 _PSIP = re.compile(r"^\d+(?:\.\d+)? PSIP\b")
 # headers over a group of measures, merged into the header below them ("Size Total area")
@@ -266,6 +268,8 @@ def phrase_attribute(
     'when they date from'
     >>> phrase_attribute("Unit", {"entity"}, ["Adamantina Formation", "Tegama Group"]).text
     'the rock formation they were found in'
+    >>> phrase_attribute("Other offices held", {"text"}, ["California State Senator (1871)"]).text
+    'the other offices they held'
     >>> phrase_attribute("Picture", {"text"}, ["Ostfriesisches Milchschaf"]).reason
     'image'
     >>> phrase_attribute("Channel", {"text"}, ["21 PSIP 58", "9 PSIP 9", "34 PSIP/cable 2"]).text
@@ -604,6 +608,15 @@ def phrase_attribute(
         return Phrase(f"the {unit} they {text[0].lower()}{text[1:]}")  # "Began operation"
     if len(out) == 2 and lowered[0] in ("number", "total") and participle(out[1], True):
         return Phrase(f"how many were {lowered[1]}")  # "Number built", "Total produced"
+    if (
+        len(out) == 3
+        and lowered[0] in _QUALIFIERS
+        and lowered[1].endswith("s")
+        and lowered[1] not in UNITS
+        and participle(out[2], False)
+    ):
+        verb = IRREGULAR_PAST.get(lowered[2], lowered[2])
+        return Phrase(f"the {lowered[0]} {lowered[1]} they {verb}")  # "Other offices held"
     if (
         len(out) == 2
         and lowered[0] not in UNITS

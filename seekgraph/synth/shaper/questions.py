@@ -81,7 +81,7 @@ class _Renderer:
     def words(self, spec: RelationSpec) -> str:
         """What the question calls a relation: its column's header as a sentence says it
         (`labels`, keyed ``name@table``), else the relation's name in words."""
-        return self.labels.get(f"{spec.name}@{spec.table}") or relation_words(spec.name)
+        return noun_words(self.labels.get(f"{spec.name}@{spec.table}") or relation_words(spec.name))
 
     def definitions(self, var: Var) -> list[Triple]:
         return [t for t in self.task.triples if t.subject == var]
@@ -251,14 +251,79 @@ class _Renderer:
         return " ".join(out)
 
 
+# the one a "VERB by" header names: the maker ("Developed by": the developer), or the one
+# in the other role ("Succeeded by": the successor); other "by" headers keep their words
+_MAKERS = {
+    "produced": "producer",
+    "managed": "manager",
+    "composed": "composer",
+    "developed": "developer",
+    "designed": "designer",
+    "owned": "owner",
+    "founded": "founder",
+    "published": "publisher",
+    "maintained": "maintainer",
+    "painted": "painter",
+    "performed": "performer",
+    "discovered": "discoverer",
+    "manufactured": "manufacturer",
+    "presented": "presenter",
+    "distributed": "distributor",
+    "created": "creator",
+    "written": "writer",
+    "directed": "director",
+    "edited": "editor",
+    "illustrated": "illustrator",
+    "invented": "inventor",
+    "operated": "operator",
+    "narrated": "narrator",
+    "sculpted": "sculptor",
+    "translated": "translator",
+    "coached": "coach",
+    "hosted": "host",
+    "sponsored": "sponsor",
+    "built": "builder",
+    "made": "maker",
+    "held": "holder",
+    "led": "leader",
+    "won": "winner",
+    "succeeded": "successor",
+    "followed": "successor",
+    "preceded": "predecessor",
+    "replaced": "replacement",
+}
+
+
+def noun_words(words: str) -> str:
+    """A header's words as a noun a KP question can say "the ... of" and "a ... that is" with:
+    a "VERB by" header is the one it names ("Developed by" → "developer", "Succeeded by" →
+    "successor"); other words stay.
+
+    >>> noun_words("developed by"), noun_words("Created by"), noun_words("original NFL team")
+    ('developer', 'creator', 'original NFL team')
+    >>> noun_words("Succeeded by"), noun_words("produced by"), noun_words("Chosen by")
+    ('successor', 'producer', 'Chosen by')
+    """
+    parts = words.split()
+    verb = parts[0].lower() if len(parts) == 2 and parts[1].lower() == "by" else ""
+    return _MAKERS.get(verb, words)
+
+
 def _one_of(words: str) -> str:
     """A header's words naming one value of its column: a plural header ("Major ovals") is
     said in the singular after "a" ("a major oval that is ...").
 
     >>> _one_of("major ovals"), _one_of("series"), _one_of("news"), _one_of("no. of titles")
     ('major oval', 'series', 'news', 'no. of titles')
+    >>> _one_of("sources of wealth")
+    'source of wealth'
     """
     *rest, last = words.split()
+    if "of" in rest and rest.index("of") >= 1:
+        head = rest.index("of") - 1
+        if rest[head].lower() not in ("no.", "number", "numbers"):
+            # "sources of wealth": one source of wealth
+            return " ".join([*rest[:head], singular(rest[head]), *rest[head + 1 :], last])
     if last.lower().endswith(("ics", "news")) or last != last.lower() or "of" in rest:
         return words  # "no. of titles" counts titles: one count, said as the header says it
     return " ".join([*rest, singular(last)])
