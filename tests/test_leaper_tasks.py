@@ -330,17 +330,25 @@ LAUREATES = {"/wiki/William_Golding", "/wiki/Nadine_Gordimer", "/wiki/Kazuo_Ishi
 
 
 def _union_with_one_unlinked_church(
-    driver: neo4j.Driver, database: str | None, titles: dict[str, str]
+    driver: neo4j.Driver,
+    database: str | None,
+    titles: dict[str, str],
+    places: dict[str, str] | None = None,
 ) -> set[str]:
     """The answer ids of the one Union over the Nobel and Booker tables, each given an
-    unlinked "St Wilfrid's Church" row (and the titles in `titles`, by table id)."""
-    church = SourceRow(
-        "unlinked:st wilfrid's church",
-        "St Wilfrid's Church",
-        [year("1990"), ent("nationality", "United_Kingdom")],
-    )
+    unlinked "St Wilfrid's Church" row (and the titles in `titles`, by table id; the church's
+    nationality in `places`, by table id, else the United Kingdom)."""
+    places = places or {}
+
+    def church(table_id: str) -> SourceRow:
+        return SourceRow(
+            "unlinked:st wilfrid's church",
+            "St Wilfrid's Church",
+            [year("1990"), ent("nationality", places.get(table_id, "United_Kingdom"))],
+        )
+
     tables = [
-        replace(t, rows=[*t.rows, church], title=titles.get(t.table_id, t.title))
+        replace(t, rows=[*t.rows, church(t.table_id)], title=titles.get(t.table_id, t.title))
         if t.table_id in ("nobel", "booker")
         else t
         for t in TABLES
@@ -373,6 +381,17 @@ def test_an_unlinked_name_is_a_shared_answer_across_one_series(
     titles = {"nobel": "1990 Literature laureates", "booker": "1991 Literature laureates"}
     answers = _union_with_one_unlinked_church(clean_db, database, titles)
     assert answers == LAUREATES | {"unlinked:st wilfrid's church"}
+
+
+def test_one_unlinked_name_at_two_places_is_two_things(
+    clean_db: neo4j.Driver, database: str | None
+) -> None:
+    """Whole-corpus read (session 54): "Bowscale Tarn" of Marlborough and of the Hurunui
+    District are two lakes. Within one series, an unlinked name the tables give different
+    places (here nationalities) is no shared answer, and the proof agrees."""
+    titles = {"nobel": "1990 Literature laureates", "booker": "1991 Literature laureates"}
+    places = {"nobel": "United_Kingdom", "booker": "Ireland"}
+    assert _union_with_one_unlinked_church(clean_db, database, titles, places) == LAUREATES
 
 
 def test_two_letters_of_one_alphabetical_list_make_no_union(

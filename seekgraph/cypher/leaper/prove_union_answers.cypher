@@ -1,8 +1,9 @@
 // Recompute a Union task from the source rows: the entities anchoring a row in every table of
 // the biclique (an unlinked name only within one article or one series of articles,
-// `one_series`: two articles' "St Wilfrid's Church" are two churches), whether every table
-// really states every shared relation, and the answers' values, from those tables, of the
-// shared relations the question asks for (`asked`).
+// `one_series`: two articles' "St Wilfrid's Church" are two churches; and never when two of
+// the tables give it different places, $places: two lakes "Fish Lake" in two regions), whether
+// every table really states every shared relation, and the answers' values, from those
+// tables, of the shared relations the question asks for (`asked`).
 UNWIND $tasks AS task
 CALL (task) {
   MATCH (t:Table) WHERE t.table_id IN task.table_ids
@@ -14,6 +15,16 @@ CALL (task, one_article) {
   MATCH (:Table {table_id: tid})-[:HAS_ROW]->(:Row)-[:ANCHOR]->(a:Entity)
   WITH a, count(DISTINCT tid) AS n
   WHERE n = size(task.table_ids) AND (coalesce(a.linked, true) OR one_article)
+  AND (coalesce(a.linked, true) OR NOT EXISTS {
+    MATCH (a)-[f1:FACT]->(v1)
+    WHERE f1.relation IN $places AND f1.relation IN task.relations
+      AND f1.table_id IN task.table_ids
+    MATCH (a)-[f2:FACT {relation: f1.relation}]->()
+    WHERE f2.table_id IN task.table_ids AND f2.table_id > f1.table_id
+    AND NOT EXISTS {
+      MATCH (a)-[f3:FACT {relation: f1.relation, table_id: f2.table_id}]->(v1)
+    }
+  })
   RETURN collect(a.entity_id) AS answers
 }
 CALL (task) {

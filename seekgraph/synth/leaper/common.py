@@ -144,6 +144,54 @@ def _split(tables: list[str]) -> str | None:
     return None if split == NONE else split
 
 
+# relations that say where a row's thing is: one unlinked name at two different places in two
+# tables is two things ("Bowscale Tarn" of Marlborough and of the Hurunui District; two
+# unlinked "John Smith"s of two nationalities)
+PLACE_RELATIONS = (
+    "country",
+    "nationality",
+    "location",
+    "city",
+    "town",
+    "village",
+    "district",
+    "county",
+    "region",
+    "province",
+    "state",
+    "municipality",
+    "suburb",
+    "locality",
+    "community",
+)
+
+
+def placed_apart(entity_id: str, facts: list[dict[str, Any]]) -> bool:
+    """Whether an unlinked entity has a place (`PLACE_RELATIONS`) in two tables of `facts`
+    (rows of ``leaper/find_entity_facts``) and the places differ: two things of one name.
+
+    >>> facts = [{"entity_id": "unlinked:fish lake", "relation": "location", "table_id": t,
+    ...     "id": p} for t, p in [("marlborough", "/wiki/Marlborough"), ("canterbury", "/wiki/Hurunui")]]
+    >>> placed_apart("unlinked:fish lake", facts), placed_apart("/wiki/Fish_Lake", facts)
+    (True, False)
+    """
+    if not entity_id.startswith("unlinked:"):
+        return False
+    places: dict[str, dict[str, set[str]]] = {}
+    for f in facts:
+        if f["entity_id"] == entity_id and f["relation"] in PLACE_RELATIONS:
+            places.setdefault(f["relation"], {}).setdefault(f["table_id"], set()).add(f["id"])
+    # as ``leaper/prove_union_answers`` reads it: a place one table gives that a later table
+    # (by id) giving that relation does not
+    return any(
+        bool(by_table[a] - by_table[b])
+        for by_table in places.values()
+        for a in by_table
+        for b in by_table
+        if a < b
+    )
+
+
 def existing_task_ids(driver: neo4j.Driver, database: str | None, task_ids: list[str]) -> set[str]:
     """Which of `task_ids` are already in the graph (kept or rejected): a re-run skips them."""
     found: set[str] = set()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import neo4j
 
 from seekgraph.graphdb import cypher
-from seekgraph.synth.leaper.common import TaskRecord
+from seekgraph.synth.leaper.common import PLACE_RELATIONS, TaskRecord
 
 
 def _ids(task: TaskRecord, role: str) -> set[str]:
@@ -66,6 +66,7 @@ def prove_union(driver: neo4j.Driver, database: str | None, tasks: list[TaskReco
             }
             for t in tasks
         ],
+        places=list(PLACE_RELATIONS),
     )
     proven = {r["task_id"]: r for r in rows}
     rejected = 0

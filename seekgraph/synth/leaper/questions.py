@@ -290,6 +290,8 @@ def basic_question(
 
 # kinds one table's pages name and another's name otherwise, said alike when they meet
 _SAME_KINDS = {"series": "shows", "programs": "shows", "programmes": "shows", "sitcoms": "shows"}
+# kinds that name any of a narrower one: what both tables list is of the narrower kind
+_BROAD_KINDS = frozenset(["works", "titles", "people", "places", "things", "items"])
 
 
 def union_question(
@@ -314,6 +316,8 @@ def union_question(
     'Which airports are listed in both of the Wikipedia tables "A" and "B"? For each, give the number of passengers, as each table states them.'
     >>> union_question([TableRef("A"), TableRef("B")], ["series", "shows"], [], {})
     'Which shows are listed in both of the Wikipedia tables "A" and "B"?'
+    >>> union_question([TableRef("A"), TableRef("B")], ["plays", "works"], [], {})
+    'Which plays are listed in both of the Wikipedia tables "A" and "B"?'
     """
     names = [t.quoted() for t in tables]
     asked = (
@@ -325,6 +329,10 @@ def union_question(
     said = [_SAME_KINDS.get(k, k) for k in kind_plurals]
     if len(set(kind_plurals)) > 1 and len(set(said)) == 1:
         kind_plurals = said  # "series" in one table, "shows" in the other: shows
+    named = {k for k in kind_plurals if k not in _BROAD_KINDS}
+    if len(set(kind_plurals)) > 1 and len(named) == 1:
+        # "plays" in one table, "works" in the other: the works both list are plays
+        kind_plurals = [named.pop()] * len(kind_plurals)
     if len(set(kind_plurals)) == 1:
         where = (
             f"both of the Wikipedia tables {names[0]} and {names[1]}"

@@ -18,6 +18,10 @@ table of ``F``.
    ``leaper/find_clue_holders`` proves the uniqueness, else the candidate is rejected
    ``clues_not_unique``.
 
+An answer set that holds one thing twice, a linked entity and an unlinked name with the same
+code (`named_twice`: "World Food Programme" and "Office of United Nations World Food Program",
+both WFP), is rejected ``answer_twice``.
+
 The gold records are the answers with their values under ``B \\ {r}``; targets R = answers
 (``answer``) ∪ {b} (``anchor``) ∪ {p} and the answers' values (``attribute``). Pivot and clues
 also hang off the task as ``PIVOT`` and ``CLUE`` edges. The proof
@@ -398,13 +402,46 @@ def _bridge_task(
         clues=[{"id": c["id"]} for c in chosen],
         pivots=[{"id": pivot_id}],
     )
+    twins = named_twice(union.facts, answers)
     if clues is None:
         task.reject("clues_not_unique")
     elif not answers:
         task.reject("empty_answer")
+    elif twins:
+        task.reject("answer_twice")  # one agency under two names
     elif len({t.id for t in task.targets}) > config.max_targets:
         task.reject("too_large")
     return task
+
+
+# relations whose value names one thing alone: two rows with one acronym are one agency
+_CODES = frozenset(["acronym", "acronyms", "abbreviation", "code", "iata", "icao", "symbol"])
+
+
+def named_twice(facts: list[dict[str, Any]], answers: list[str]) -> tuple[str, str] | tuple[()]:
+    """Two answers, one of them unlinked, with the same code (`_CODES`): one thing listed
+    under two names ("World Food Programme" and the unlinked "Office of United Nations World
+    Food Program", both WFP), which no answer set may count twice.
+
+    >>> facts = [{"entity_id": e, "relation": "acronym", "id": "text:wfp"}
+    ...          for e in ("/wiki/World_Food_Programme", "unlinked:office of wfp")]
+    >>> named_twice(facts, ["/wiki/World_Food_Programme", "unlinked:office of wfp"])
+    ('/wiki/World_Food_Programme', 'unlinked:office of wfp')
+    >>> named_twice(facts, ["/wiki/World_Food_Programme"])
+    ()
+    """
+    holders: dict[str, list[str]] = {}
+    chosen = set(answers)
+    for f in facts:
+        if f["relation"] in _CODES and f["entity_id"] in chosen:
+            said = holders.setdefault(f["id"], [])
+            if f["entity_id"] not in said:
+                said.append(f["entity_id"])
+    for said in holders.values():
+        loose = [e for e in said if e.startswith("unlinked:")]
+        if len(said) > 1 and loose:
+            return (next(e for e in said if e != loose[0]), loose[0])
+    return ()
 
 
 def build_reverse_tasks(

@@ -50,6 +50,7 @@ from seekgraph.synth.leaper.common import (
     answer_records,
     existing_task_ids,
     held_relations,
+    placed_apart,
     record_tasks,
     target_of,
     value_kinds,
@@ -120,6 +121,9 @@ def union_task(
         # 1948 and 1952 seasons' "Universidad" one club
         common = [e for e in common if not e.startswith(UNLINKED)]
         facts = [f for f in facts if f["entity_id"] in common]
+    apart = {e for e in common if placed_apart(e, facts)}  # two lakes of one name
+    common = [e for e in common if e not in apart]
+    facts = [f for f in facts if f["entity_id"] not in apart]
     relations = list(biclique.relations)
     asked = held_relations(relations, facts, common)
     labels = table_labels(chosen[0].get("headers") or [])
