@@ -327,6 +327,16 @@ def test_questions_of_the_session_54_samples() -> None:
         )
         == "their degrees and the years of their degrees."
     )
+    # the year of the oldest buildings is the year they were built (sample 2066)
+    assert (
+        asked(
+            "List of the oldest buildings in New Jersey",
+            "Colonial era",
+            {"place": "Place", "year": "Year"},
+            {"place": ["Burlington", "Jersey City"], "year": ["1666", "c. 1685"]},
+        )
+        == "where they are and the year they were built."
+    )
     # a record progression's facts are the record's (sample 2068)
     assert (
         asked(

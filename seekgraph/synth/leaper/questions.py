@@ -123,6 +123,12 @@ _OF_THE_RECORD = {
     "their time": "the record time",
     "their wind": "the wind",
 }
+# lists of buildings by age or size, whose bare "Year" is the year each was built
+_BUILDINGS = re.compile(
+    r"\b(?:oldest|tallest|largest|highest)\b.*\b(?:buildings|structures|houses|churches|"
+    r"towers|bridges|castles|lighthouses|skyscrapers)\b",
+    re.IGNORECASE,
+)
 # titles of lists of characters, whose "Work" column is the work each appears in
 _FICTION = re.compile(r"\b(?:fictional|characters)\b", re.IGNORECASE)
 
@@ -139,12 +145,17 @@ def _attributes(
     labels, values = labels or {}, values or {}
     fiction = any(_FICTION.search(t.title) for t in tables)
     records = any(_PROGRESSION.search(f"{t.title} {t.section}") for t in tables)
+    built = any(_BUILDINGS.search(t.title) for t in tables)
     said = []
     for r in relations:
         header = labels.get(r, r)
         text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
         if fiction and text == "their work":
             text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
+        if built and text in ("the year", "the date"):
+            text = f"{text} they were built"  # "Year: 1688" of the oldest buildings in a state
+        elif built and text == "the place":
+            text = "where they are"  # "Place: Burlington" of a building, not of an event
         if records and text in _OF_THE_RECORD:
             text = _OF_THE_RECORD[text]  # "Wind: 2.0" of a record progression: the record's
         degrees = any("degree" in labels.get(o, o).lower() for o in relations if o != r)
