@@ -139,7 +139,36 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
         answer_refs=["/wiki/Frederick_Phisterer"],
         source="seed",
     )
-    save_tasks(clean_db, [circular, single, one_row, other_cell, link_hop, rank_join], database)
+    # a chain and its mirror over the same two tables (sample 2065): one shape, asked once
+    teagle = Const("Buddy Teagle", "unlinked:buddy teagle", "Entity")
+    stegman = Const("Dave Stegman", "/wiki/Dave_Stegman", "Entity")
+    mirror_a = KPTask(
+        "shaper:mirror-a",
+        (
+            Triple(Var("?"), "school@aa_1976", (Var("V@A"),)),
+            Triple(Var("V@A"), "~school@aa_1962", (teagle,)),
+        ),
+        question='Which player of "1976" has the same school as "Buddy Teagle" of "1962"?',
+        answer=["Guillermo Bonilla"],
+        answer_refs=["/wiki/Guillermo_Bonilla"],
+        source="seed",
+    )
+    mirror_b = KPTask(
+        "shaper:mirror-b",
+        (
+            Triple(Var("?"), "school@aa_1962", (Var("V@A"),)),
+            Triple(Var("V@A"), "~school@aa_1976", (stegman,)),
+        ),
+        question='Which player of "1962" has the same school as "Dave Stegman" of "1976"?',
+        answer=["Dan Schneider"],
+        answer_refs=["/wiki/Dan_Schneider"],
+        source="seed",
+    )
+    save_tasks(
+        clean_db,
+        [circular, single, one_row, other_cell, link_hop, rank_join, mirror_a, mirror_b],
+        database,
+    )
 
     report = run_quality(clean_db, database, QualityConfig())
     statuses = _statuses(clean_db)
@@ -154,8 +183,10 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
     assert statuses["shaper:other-cell"] == ("rejected", "single_lookup")
     assert statuses["shaper:link-hop"] == ("rejected", "link_hop")
     assert statuses["shaper:rank-join"] == ("rejected", "join_on_kind")
+    assert statuses["shaper:mirror-a"][0] == "kept", statuses["shaper:mirror-a"]
+    assert statuses["shaper:mirror-b"] == ("rejected", "same_tables")
     assert all(statuses[t][0] == "kept" for t in good)
-    assert report.rejected == 10
+    assert report.rejected == 11
     assert report.notes["check duplicate_question"] == 1
 
     again = run_quality(clean_db, database, QualityConfig())

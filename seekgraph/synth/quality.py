@@ -25,8 +25,9 @@ name as its reason, and counted in the stage report):
   values, as positions, kit makers or degrees do): "a position that is the position of the
   linebacker drafted 17th" joins two rows by coincidence;
 - ``same_tables``: more than `seekgraph.synth.quality_kp.MAX_PER_TABLES` synthesised KP tasks
-  join the same tables (the smallest ids stay): the others ask the same question of other rows
-  ("the Warrington player with the same previous club as X of Salford", then as Y, then the
+  join the same tables (the smallest ids stay), or one reads the same relations of the same
+  tables as a kept one, either way: the others ask the same question of other rows ("the
+  Warrington player with the same previous club as X of Salford", then as Y, then the
   mirror), which teaches nothing new;
 - ``partial_table``: a WebLeaper question asks "which ... are listed" over a table that is a
   selection (`seekgraph.synth.leaper.selection`) without saying so: a Basic question must name

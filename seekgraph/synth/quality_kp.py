@@ -83,11 +83,30 @@ def kp_checks(
             continue
         passed.append(task)
     per_tables: dict[tuple[str, ...], int] = {}
+    shapes: set[tuple[tuple[str, ...], tuple[tuple[str, str], ...]]] = set()
     for task in sorted(passed, key=lambda t: t.task_id):
         tables = tuple(task.source_tables())
+        # the same relations of the same tables read the other way ("a 1976 player of the
+        # school of a 1962 one", then "a 1962 player of the school of a 1976 one"): one shape
+        shape = (tables, tuple(sorted(_relation_table(t.relation) for t in task.triples)))
         per_tables[tables] = per_tables.get(tables, 0) + 1
-        if per_tables[tables] > MAX_PER_TABLES:
+        if per_tables[tables] > MAX_PER_TABLES or shape in shapes:
             found["same_tables"].append((task.task_id, ", ".join(tables)))
+            continue
+        shapes.add(shape)
+
+
+def _relation_table(relation: str) -> tuple[str, str]:
+    """A triple's relation and table, whichever way it reads ("~school@T" and "school@T" are
+    one column).
+
+    >>> _relation_table("~school@1962_Team"), _relation_table("school@1962_Team")
+    (('school', '1962_Team'), ('school', '1962_Team'))
+    """
+    from seekgraph.synth.shaper.kp import parse_relation
+
+    spec = parse_relation(relation)
+    return spec.name, spec.table or ""
 
 
 def _join_on_kind(ops: Any, task: Any) -> str:
