@@ -337,6 +337,16 @@ def test_questions_of_the_session_54_samples() -> None:
         )
         == "where they are and the year they were built."
     )
+    # an elimination order (sample 2069)
+    assert (
+        asked(
+            "CMLL Super Viernes (September 2012)",
+            "Torneo Cibernetico order of elimination",
+            {"order": "Order"},
+            {"order": ["1", "2", "3"]},
+        )
+        == "the order in which they were eliminated."
+    )
     # a record progression's facts are the record's (sample 2068)
     assert (
         asked(

@@ -268,6 +268,8 @@ def is_placeholder(text: str, header: str = "") -> bool:
     (True, True)
     >>> is_placeholder("Cancel Culture"), is_placeholder("No Doubt")
     (False, False)
+    >>> is_placeholder("Winner", "Eliminated by"), is_placeholder("Winner", "Result")
+    (True, False)
     """
     folded = fold_text(" ".join(text.split())).strip(" .:*")
     if re.fullmatch(r"(?:not|never) (?:arranged|held|awarded|contested|presented)", folded):
@@ -276,4 +278,6 @@ def is_placeholder(text: str, header: str = "") -> bool:
         return True  # "Cancelled", "No race": that edition was not run
     if re.fullmatch(r"[?\-–—…]{2,}", folded.replace(" ", "")):
         return True  # "??", "---": a mark for no value, however many times it is written
+    if folded in ("winner", "won", "champion") and "eliminated" in header.lower():
+        return True  # "Eliminated by: Winner": the one nobody eliminated
     return folded in BLANK_KEYS or (bool(header) and folded == fold_text(" ".join(header.split())))

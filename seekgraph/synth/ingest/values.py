@@ -53,6 +53,8 @@ _AGO = re.compile(
     r"\s*;\s*\d+\s+(?:years?|months?|weeks?|days?)\s+ago\s*(?:\(\s*[\d-]+\s*\))?$",
     re.IGNORECASE,
 )
+# a slash left before a name whose first half was an image ("/ Alexei Eremenko Sr")
+_LEADING_SLASH = re.compile(r"^/\s+(?=\w)")
 # a parenthesised mark for no value after a name ("Ashley Ona (n/a)": an amateur's prize money)
 _NO_VALUE_NOTE = re.compile(r"\s*\(\s*(?:n/a|n\.a\.|tba|tbd|\?)\s*\)$", re.IGNORECASE)
 
@@ -167,6 +169,8 @@ def clean_text(text: str) -> str:
     ("Can't Back Down", 'Ashley Ona', '(n/a)')
     >>> clean_text("July 29, 2015 ; 4 years ago ( 2015-07-29 )")
     'July 29, 2015'
+    >>> clean_text("/ Alexei Eremenko Sr"), clean_text("/")
+    ('Alexei Eremenko Sr', '/')
     """
     text = " ".join(_ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).split())
     if "•" in text:  # "• Su Chhe • Koi Jaane na": a bulleted list, said as a list
@@ -185,7 +189,7 @@ def clean_text(text: str) -> str:
     text = _FLAG_NAME.sub(r"\1\2", text)
     text = _DIAMOND.sub("", _NTH_TIME.sub("", text))
     text = _EMPTY_FIRST.sub("", text)
-    text = _AGO.sub("", text)
+    text = _LEADING_SLASH.sub("", _AGO.sub("", text))
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPACE_AFTER.sub(r"\1", text)
     return _NO_VALUE_NOTE.sub("", text) if _NO_VALUE_NOTE.sub("", text) else text

@@ -152,6 +152,8 @@ def _attributes(
         text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
         if fiction and text == "their work":
             text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
+        if text == "their order" and any("eliminat" in t.section.lower() for t in tables):
+            text = "the order in which they were eliminated"  # "Order" of an elimination list
         if built and text in ("the year", "the date"):
             text = f"{text} they were built"  # "Year: 1688" of the oldest buildings in a state
         elif built and text == "the place":

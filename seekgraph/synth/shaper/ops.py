@@ -34,6 +34,7 @@ KIND_RELATIONS = frozenset(
         *["medal", "type", "types", "category", "class", "status", "gender", "sex"],
         *["religion", "degree", "level", "service", "branch", "handedness", "bats", "throws"],
         *["conference", "primary_conference", "league", "division"],  # a team's grouping
+        *["country", "nation", "nationality", "represented"],  # a Miss World and a runner
     ]
 )
 
