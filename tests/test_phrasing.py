@@ -337,6 +337,25 @@ def test_questions_of_the_session_54_samples() -> None:
         )
         == "where they are and the year they were built."
     )
+    # a cast's duration, a champion's season's top scorer (sample 2070)
+    assert (
+        asked(
+            "List of The Bold and the Beautiful cast members",
+            "Former cast members",
+            {"duration": "Duration"},
+            {"duration": ["1997-99", "2014-18"]},
+        )
+        == "the years they were in the cast."
+    )
+    assert (
+        asked(
+            "List of Romanian football champions",
+            "Liga I (2006–present)",
+            {"season": "Season", "top_scorer": "Top scorer ( Club - Goals )"},
+            {"season": ["2010-11"], "top_scorer": ["Ianis Zicu (FC Timișoara - 18)"]},
+        )
+        == "the season and the league's top scorer that season."
+    )
     # an elimination order (sample 2069)
     assert (
         asked(

@@ -123,6 +123,8 @@ _OF_THE_RECORD = {
     "their time": "the record time",
     "their wind": "the wind",
 }
+# lists of a show's cast, whose "Duration" is the years each was in it
+_CAST = re.compile(r"\bcast\b", re.IGNORECASE)
 # lists of buildings by age or size, whose bare "Year" is the year each was built
 _BUILDINGS = re.compile(
     r"\b(?:oldest|tallest|largest|highest)\b.*\b(?:buildings|structures|houses|churches|"
@@ -152,6 +154,11 @@ def _attributes(
         text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
         if fiction and text == "their work":
             text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
+        if text == "their duration" and any(_CAST.search(t.title) for t in tables):
+            text = "the years they were in the cast"  # "Duration: 1997-99" of a soap's cast
+        seasons = any(relation_words(labels.get(o, o)) == "season" for o in relations)
+        if text == "their top scorer" and seasons:
+            text = "the league's top scorer that season"  # of a champions list, not the club's
         if text == "their order" and any("eliminat" in t.section.lower() for t in tables):
             text = "the order in which they were eliminated"  # "Order" of an elimination list
         if built and text in ("the year", "the date"):

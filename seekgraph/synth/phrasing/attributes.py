@@ -113,6 +113,10 @@ _TIME_WORD = re.compile(
 _IMAGE_HEADERS = frozenset(
     ["picture", "pictures", "image", "images", "photo", "photos", "photograph", "logo", "img"]
 )
+# units a header names after a comma ("Capacity, MWe", "Length, km")
+_COMMA_UNITS = frozenset(
+    ["mwe", "mw", "gw", "kw", "km", "mi", "m", "ft", "kg", "t", "ha", "usd", "eur", "gbp"]
+)
 # a rock unit fossils come from ("Adamantina Formation", "Tegama Group")
 _ROCK_UNIT = re.compile(r"\b(?:Formation|Group|Member|Beds)\b")
 # words before a plural noun and its participle that keep the noun phrase ("Other offices held")
@@ -270,6 +274,10 @@ def phrase_attribute(
     'the rock formation they were found in'
     >>> phrase_attribute("Other offices held", {"text"}, ["California State Senator (1871)"]).text
     'the other offices they held'
+    >>> phrase_attribute("capacity, MWe", {"number"}, ["52.5", "50"]).text
+    'their capacity in MWe'
+    >>> phrase_attribute("Year", {"text"}, ["1970-1982", "1971-1973", "1972"]).text
+    'the years'
     >>> phrase_attribute("Picture", {"text"}, ["Ostfriesisches Milchschaf"]).reason
     'image'
     >>> phrase_attribute("Channel", {"text"}, ["21 PSIP 58", "9 PSIP 9", "34 PSIP/cable 2"]).text
@@ -344,7 +352,15 @@ def phrase_attribute(
     if flags(texts):
         return Phrase(reason="flag")  # "Hall of Fame: Yes": a mark, not a thing to name
     words = relation_words(name).replace("&", " and ")
-    words = re.sub(r"(?<=\w)\s*,\s*(?=\w)", " and ", words)  # "City, State"
+    # "Capacity, MWe": a quantity and its unit; "City, State": two things
+    words = re.sub(
+        r"(?<=\w)\s*,\s*(\w+)$",
+        lambda m: (
+            f" in {m.group(1)}" if m.group(1).lower() in _COMMA_UNITS else f" and {m.group(1)}"
+        ),
+        words,
+    )
+    words = re.sub(r"(?<=\w)\s*,\s*(?=\w)", " and ", words)
     words = re.sub(r"\s*/\s*", " / ", words)
     tokens = [t for t in words.split() if t]
     if len(tokens) >= 2 and re.fullmatch(r"\w+['’]s", tokens[0]):
@@ -403,6 +419,8 @@ def phrase_attribute(
     years = [t for t in texts if YEAR.fullmatch(t.strip())]
     if low in (["date"], ["dates"]) and spans and len(spans) + len(years) == len(texts):
         return Phrase("the years")  # "Date: 1992-1996" of a series: years, said as years
+    if low == ["year"] and 2 * len(spans) > len(texts) and len(spans) + len(years) == len(texts):
+        return Phrase("the years")  # "Year: 1970-1982" of a TV detective: a span, not a year
     if (
         len(tokens) == 1
         and low[0] in YEAR_HEADERS
