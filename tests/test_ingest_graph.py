@@ -160,6 +160,29 @@ def test_changed_table_is_rewritten_not_duplicated(
     assert after["rel:HAS_CELL"] == before["rel:HAS_CELL"]
 
 
+def test_a_table_cleaned_by_newer_code_is_cleaned_again(
+    clean_db: neo4j.Driver,
+    database: str | None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Session 54: the raw cells hash alike whatever cleans them, so a graph built before a
+    cleaning fix ("Ca n't" -> "Can't") must still take the fix: the cleaning code is in the
+    fingerprint, and a table of unchanged input is cleaned again, as no new version."""
+    from seekgraph.synth.ingest import config as ingest_config
+
+    lines = (DEFAULT_DATA / "tables.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "t.jsonl"
+    path.write_text(lines[0] + "\n", encoding="utf-8")
+    ingest_tables(clean_db, read_tables(path), database=database)
+    before = graph_counts(clean_db, database)
+    assert ingest_tables(clean_db, read_tables(path), database=database).skipped == 1
+    monkeypatch.setattr(ingest_config, "cleaning_code", lambda: "newer cleaning code")
+    report = ingest_tables(clean_db, read_tables(path), database=database)
+    assert (report.kept, report.skipped) == (1, 0)
+    assert _content(graph_counts(clean_db, database)) == _content(before)
+
+
 @pytest.mark.shared_data
 def test_shared_slice_tables_and_passages(
     clean_db: neo4j.Driver, database: str | None, shared_data: Path, tmp_path: Path
