@@ -145,40 +145,59 @@ def _attributes(
     """The asked attributes in prose, each phrased from its header and values; a name the
     header shares with a table's title keeps its capitals ("their stations in Brooklyn")."""
     labels, values = labels or {}, values or {}
-    fiction = any(_FICTION.search(t.title) for t in tables)
-    records = any(_PROGRESSION.search(f"{t.title} {t.section}") for t in tables)
-    built = any(_BUILDINGS.search(t.title) for t in tables)
     said = []
     for r in relations:
         header = labels.get(r, r)
         text = phrase_attribute(header, kinds.get(r, set()), values.get(r, [])).text
-        if fiction and text == "their work":
-            text = "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
-        if text == "their duration" and any(_CAST.search(t.title) for t in tables):
-            text = "the years they were in the cast"  # "Duration: 1997-99" of a soap's cast
-        seasons = any(relation_words(labels.get(o, o)) == "season" for o in relations)
-        if text == "their top scorer" and seasons:
-            text = "the league's top scorer that season"  # of a champions list, not the club's
-        if text == "their order" and any("eliminat" in t.section.lower() for t in tables):
-            text = "the order in which they were eliminated"  # "Order" of an elimination list
-        if built and text in ("the year", "the date"):
-            text = f"{text} they were built"  # "Year: 1688" of the oldest buildings in a state
-        elif built and text == "the place":
-            text = "where they are"  # "Place: Burlington" of a building, not of an event
-        if records and text in _OF_THE_RECORD:
-            text = _OF_THE_RECORD[text]  # "Wind: 2.0" of a record progression: the record's
-        degrees = any("degree" in labels.get(o, o).lower() for o in relations if o != r)
-        if text in ("the year", "the years") and degrees:
-            text = f"{text} of their degrees"  # "Year(s): 1934 1953" beside "Degree(s)"
-        event = dated_event(tables) if text in ("the date", "the year", "their fee") else ""
-        if event == "of the transfer" and text == "their fee":
-            text = "the transfer fee"  # "Fee: Loan" of a list of transfers
-        elif event and text != "their fee":
-            text = f"{text} {event}"  # "Date" of "Transfers -- Out": the date of the transfer
+        text = said_in_context(text, [labels.get(o, o) for o in relations if o != r], tables)
         said.append(
             restore_names(text, header, [t.title for t in tables]) or relation_words(header)
         )
     return join(said)
+
+
+def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]) -> str:
+    """An attribute's phrase as the table it is asked of reads it, `others` the words of the
+    other attributes asked beside it: a fictional character's "their work" is the work they
+    appear in; a cast list's "their duration" the years they were in the cast; a champions
+    list's "their top scorer" (beside the season) the league's top scorer that season; an
+    elimination list's "their order" the order in which they were eliminated; a list of the
+    oldest or tallest buildings asks the year they were built and where they are; a record
+    progression's date, place, mark and wind are the record's; a year beside degrees dates
+    the degrees; a bare date of a section of events dates the event (`dated_event`).
+
+    >>> said_in_context("the date", [], [TableRef("2010 in American television", "Deaths")])
+    'the date they died'
+    >>> said_in_context("their top scorer", ["season"], [TableRef("List of champions")])
+    "the league's top scorer that season"
+    """
+    titles = [t.title for t in tables]
+    sections = [t.section for t in tables]
+    if text == "their work" and any(_FICTION.search(t) for t in titles):
+        return "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
+    if text == "their duration" and any(_CAST.search(t) for t in titles):
+        return "the years they were in the cast"  # "Duration: 1997-99" of a soap's cast
+    if text == "their top scorer" and any(relation_words(o) == "season" for o in others):
+        return "the league's top scorer that season"  # of a champions list, not the club's
+    if text == "their order" and any("eliminat" in s.lower() for s in sections):
+        return "the order in which they were eliminated"  # "Order" of an elimination list
+    if any(_BUILDINGS.search(t) for t in titles):
+        if text in ("the year", "the date"):
+            return f"{text} they were built"  # "Year: 1688" of the oldest buildings in a state
+        if text == "the place":
+            return "where they are"  # "Place: Burlington" of a building, not of an event
+    if text in _OF_THE_RECORD and any(
+        _PROGRESSION.search(f"{t.title} {t.section}") for t in tables
+    ):
+        return _OF_THE_RECORD[text]  # "Wind: 2.0" of a record progression: the record's
+    if text in ("the year", "the years") and any("degree" in o.lower() for o in others):
+        return f"{text} of their degrees"  # "Year(s): 1934 1953" beside "Degree(s)"
+    event = dated_event(tables) if text in ("the date", "the year", "their fee") else ""
+    if event == "of the transfer" and text == "their fee":
+        return "the transfer fee"  # "Fee: Loan" of a list of transfers
+    if event and text != "their fee":
+        return f"{text} {event}"  # "Date" of "Transfers -- Out": the date of the transfer
+    return text
 
 
 # events a table's section lists one per row, so its bare "Date" dates that event: what
