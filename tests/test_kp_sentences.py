@@ -234,7 +234,7 @@ def test_a_variable_of_several_facts_gets_its_own_sentence() -> None:
         'country "United States" and is linked from the Wikipedia article on "Pulitzer Prize". '
         "Which novel is listed in"
     )
-    assert question.endswith("with such a writer as author?")
+    assert question.endswith("with such a writer as its author?")
     assert read_kp("Which novels are good?") is None
 
 

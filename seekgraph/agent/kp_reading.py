@@ -2,7 +2,7 @@
 
 The KP questions of this project (`seekgraph.synth.shaper.questions`) are English sentences of
 a fixed grammar: sentences that introduce a variable ("A writer is listed in … with country
-"Norway"."), then the question ("Which novels are listed in … with such a writer as author
+"Norway"."), then the question ("Which novels are listed in … with such a writer as its author
 and are linked from the Wikipedia article on "Oslo"?"), where a variable defined by one fact
 is a noun phrase in place ("the country of "X" in the Wikipedia table "Y"", "an author listed
 in … with the same country as "Z""). `read_kp` undoes that grammar and nothing more: every
@@ -116,10 +116,16 @@ class _Reader:
         return None
 
     def role(self, text: str) -> Phrase | None:
-        """'the R, in TABLE, of NP', 'the R of NP in TABLE' or 'the R of NP'."""
+        """'the R listed in TABLE for NP', 'the R, in any table, of NP', 'the R of NP in
+        TABLE' or 'the R of NP'."""
         if not text.startswith("the "):
             return None
         body = text[4:]
+        for relation, rest in _splits(body, " listed in "):
+            for where, inner in _splits(rest, " for "):
+                table = self.table(where)
+                if table is not None and (got := self._of(relation, inner, table)) is not None:
+                    return got
         for relation, rest in _splits(body, ", in "):
             for where, inner in _splits(rest, ", of "):
                 table = None if where == "any table" else self.table(where)
@@ -219,8 +225,8 @@ class _Reader:
         return tuple(out)
 
     def attribute(self, subject: Term, text: str, table: TableName | None) -> Clauses | None:
-        """'R "c"', 'the same R as NP', 'the same R as "c" in TABLE', 'such a KIND as R' or
-        'a R TAIL'."""
+        """'R "c"', 'the same R as NP', 'the same R as "c" in TABLE', 'such a KIND as its R',
+        'such a KIND among its R' or 'a R TAIL'."""
         if text.startswith("the same "):
             for relation, inner in _splits(text[9:], " as "):
                 if not _is_relation(relation):
@@ -245,8 +251,10 @@ class _Reader:
                     )
                     return (*key[1], *same)
         for ref, term in self.refs.items():
-            if text.startswith(ref + " as ") and _is_relation(text[len(ref) + 4 :]):
-                return (_row((subject,), text[len(ref) + 4 :], (term,), table),)
+            for link in (" as its ", " among its "):
+                relation = text[len(ref) + len(link) :]
+                if text.startswith(ref + link) and _is_relation(relation):
+                    return (_row((subject,), relation, (term,), table),)
         m = re.match(r"^an? (.+)$", text)
         if m:
             for relation, tail in _splits(m.group(1), " "):

@@ -121,8 +121,8 @@ class _Renderer:
     def value_of(self, t: Triple) -> str:
         """An inverse fact ``[S, ~r@T, O]`` read as what S is: 'the RELATION of "O" in TABLE';
         'the RELATION of the KIND listed in TABLE with …' when O is a row of the same table;
-        'the RELATION, in TABLE, of …' when O is described in place otherwise ('in any table'
-        for a fact of no table)."""
+        'the RELATION listed in TABLE for …' when O is described in place otherwise ('the
+        RELATION, in any table, of …' for a fact of no table)."""
         spec = parse_relation(t.relation)
         words = self.words(spec)
         obj = t.objects[0]
@@ -133,8 +133,10 @@ class _Renderer:
         inner = parse_relation(d.relation)
         if spec.table and inner.kind == "fact" and not inner.inverse and inner.table == spec.table:
             return f"the {words} of {self.noun_phrase(obj)}"
-        where = self.table(spec.table) if spec.table else "any table"
-        return f"the {words}, in {where}, of {self.noun_phrase(obj)}"
+        if not spec.table:
+            return f"the {words}, in any table, of {self.noun_phrase(obj)}"
+        # "the title listed in "Booker Prize" for the author of ...": the row the title is in
+        return f"the {words} listed in {self.table(spec.table)} for {self.noun_phrase(obj)}"
 
     def tail(self, var: Var) -> str:
         """What follows a variable's noun: 'listed in TABLE with …', 'linked from …', 'that is
@@ -167,7 +169,11 @@ class _Renderer:
         if not isinstance(obj, Var):
             return f"{words} {self.objects(t)}"
         if obj in self.references:
-            return f"{self.references[obj]} as {words}"
+            # "with such a writer as its author", "with such a language among its official
+            # languages" (a plural header holds several)
+            if singular(words.split()[-1]) != words.split()[-1]:
+                return f"{self.references[obj]} among its {words}"
+            return f"{self.references[obj]} as its {words}"
         (d,) = self.definitions(obj)
         inner = parse_relation(d.relation)
         if (
