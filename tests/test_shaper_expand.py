@@ -235,3 +235,39 @@ def test_a_walk_joins_only_on_entities_with_pages() -> None:
     assert walkable(out_of_forty, via=mention) == []
     uk = Neighbour("country@booker", "/wiki/UK", "Entity", "UK")
     assert walkable(out_of_forty, via=uk) == out_of_forty[:2]  # one-letter relations never
+
+
+def test_a_kind_that_repeats_a_clue_gives_way(clean_db: neo4j.Driver, database: str | None) -> None:
+    """Sample 2070: "Which outfielder ... with position "Outfielder" and with the same school
+    as ..." says the clue twice. A kind read from the answers' pages that is one of the
+    variable's own clues gives way (to "person" when the column names no kind)."""
+    from seekgraph.synth.shaper.seeds import variable_kinds
+
+    graph = KGraph(
+        facts={
+            ("/wiki/Terry_Francona", "position", "/wiki/Outfielder"),
+            ("/wiki/Terry_Francona", "school", "/wiki/Arizona"),
+            ("/wiki/Kendall_Carter", "school", "/wiki/Arizona"),
+        }
+    )
+    merge_kgraph(clean_db, graph, database)
+    clean_db.execute_query(
+        "MERGE (p:Page {page_id: 'p:francona'}) SET p.text = $text "
+        "WITH p MATCH (e:Entity {entity_id: '/wiki/Terry_Francona'}) MERGE (p)-[:ABOUT]->(e)",
+        text="Terry Francona is an American former outfielder and baseball manager.",
+        database_=database,
+    )
+    ops = GraphOps(clean_db, database)
+    outfielder = Const("Outfielder", "/wiki/Outfielder", "Entity")
+    task = KPTask(
+        "k",
+        (
+            Triple(T, "position", (outfielder,)),
+            Triple(T, "school", (A,)),
+            Triple(A, "~school", (e("Kendall_Carter"),)),
+        ),
+    )
+    kinds = variable_kinds(ops, task, {"/wiki/Terry_Francona"})
+    assert kinds[T] == ("person", "people")
+    plain = KPTask("p", (Triple(T, "school", (A,)), Triple(A, "~school", (e("Kendall_Carter"),))))
+    assert variable_kinds(ops, plain, {"/wiki/Terry_Francona"})[T] == ("outfielder", "outfielders")

@@ -284,7 +284,20 @@ def variable_kinds(ops: GraphOps, task: KPTask, answer: set[str]) -> dict[Var, t
                 words = relation_words(spec.name)
                 hint = (words, plural(words))
         kind = answers_kind(ops.page_kinds(sorted(values)), hint)
-        if kind.named:
+        # "Which outfielder ... with position "Outfielder"": a kind that only repeats a clue
+        # of the variable's own gives way to its column's word ("Which player ...")
+        clues = {
+            c.text.casefold()
+            for t in task.triples
+            if t.subject == var
+            for c in t.objects
+            if not isinstance(c, Var)
+        }
+        repeats = kind.named and kind.singular.casefold() in clues
+        named_hint = hint is not None and hint != GENERIC_KIND
+        if repeats and not named_hint and "person" in noun_classes(kind.singular):
+            kinds[var] = ("person", "people")  # a "Name" column says no more than that
+        elif kind.named and not (repeats and named_hint):
             kinds[var] = (kind.singular, kind.plural)
         elif hint is not None and hint != GENERIC_KIND:
             kinds[var] = hint
