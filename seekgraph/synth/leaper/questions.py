@@ -125,10 +125,10 @@ _OF_THE_RECORD = {
 }
 # lists of a show's cast, whose "Duration" is the years each was in it
 _CAST = re.compile(r"\bcast\b", re.IGNORECASE)
-# lists of buildings by age or size, whose bare "Year" is the year each was built
+# lists of buildings, whose bare "Year" or "Date" is when each was built
 _BUILDINGS = re.compile(
-    r"\b(?:oldest|tallest|largest|highest)\b.*\b(?:buildings|structures|houses|churches|"
-    r"towers|bridges|castles|lighthouses|skyscrapers)\b",
+    r"\b(?:buildings|structures|houses|churches|towers|bridges|castles|palaces|lighthouses|"
+    r"skyscrapers|manors|mansions|cathedrals|mosques|temples|forts|fortresses)\b",
     re.IGNORECASE,
 )
 # titles of lists of characters, whose "Work" column is the work each appears in
@@ -161,8 +161,8 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
     other attributes asked beside it: a fictional character's "their work" is the work they
     appear in; a cast list's "their duration" the years they were in the cast; a champions
     list's "their top scorer" (beside the season) the league's top scorer that season; an
-    elimination list's "their order" the order in which they were eliminated; a list of the
-    oldest or tallest buildings asks the year they were built and where they are; a record
+    elimination list's "their order" the order in which they were eliminated; a list of
+    buildings asks when they were built and where they are; a record
     progression's date, place, mark and wind are the record's; a year beside degrees dates
     the degrees; a bare date of a section of events dates the event (`dated_event`).
 
@@ -182,8 +182,10 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
     if text == "their order" and any("eliminat" in s.lower() for s in sections):
         return "the order in which they were eliminated"  # "Order" of an elimination list
     if any(_BUILDINGS.search(t) for t in titles):
-        if text in ("the year", "the date"):
-            return f"{text} they were built"  # "Year: 1688" of the oldest buildings in a state
+        if text == "the year":
+            return "the year they were built"  # "Year: 1688" of the oldest buildings in a state
+        if text == "the date":
+            return "when they were built"  # "Date: 1614", "12th century" of castles
         if text == "the place":
             return "where they are"  # "Place: Burlington" of a building, not of an event
     if text in _OF_THE_RECORD and any(

@@ -278,6 +278,8 @@ def phrase_attribute(
     'their capacity in MWe'
     >>> phrase_attribute("Year", {"text"}, ["1970-1982", "1971-1973", "1972"]).text
     'the years'
+    >>> phrase_attribute("Period", {"text"}, ["1958-1961", "1974-1976, 1980-1982"]).text
+    'the years of their tenure'
     >>> phrase_attribute("Picture", {"text"}, ["Ostfriesisches Milchschaf"]).reason
     'image'
     >>> phrase_attribute("Channel", {"text"}, ["21 PSIP 58", "9 PSIP 9", "34 PSIP/cable 2"]).text
@@ -421,6 +423,9 @@ def phrase_attribute(
         return Phrase("the years")  # "Date: 1992-1996" of a series: years, said as years
     if low == ["year"] and 2 * len(spans) > len(texts) and len(spans) + len(years) == len(texts):
         return Phrase("the years")  # "Year: 1970-1982" of a TV detective: a span, not a year
+    tenures = sum(bool(re.match(r"\d{4}\s*[–-]\s*(?:\d{2,4}|present)", t.strip())) for t in texts)
+    if low == ["period"] and texts and 2 * tenures > len(texts):
+        return Phrase("the years of their tenure")  # "Period: 1974-1976" of head coaches
     if (
         len(tokens) == 1
         and low[0] in YEAR_HEADERS

@@ -95,12 +95,19 @@ def columns_phrase(columns: tuple[str, ...]) -> str:
 
 
 def _said_in(section: str, title: str) -> bool:
-    """Whether the title already says the section, as whole words ("B" is not in "by").
+    """Whether the title already says the section, as whole words ("B" is not in "by"), and
+    says nothing beside it: "Films" of "List of conspiracy-thriller films and television
+    series" is one of two lists the title names, so it stays.
 
     >>> _said_in("B", "List of towns in India by population"), _said_in("Results", "Results")
     (False, True)
+    >>> _said_in("Films", "List of conspiracy-thriller films and television series")
+    False
     """
-    return re.search(rf"(?<!\w){re.escape(section.lower())}(?!\w)", title.lower()) is not None
+    lowered = title.lower()
+    if re.search(r"\b(?:and|&)\b", lowered) and not re.search(r"\b(?:and|&)\b", section.lower()):
+        return False  # the title names several lists; the section says which
+    return re.search(rf"(?<!\w){re.escape(section.lower())}(?!\w)", lowered) is not None
 
 
 def _plain_quotes(text: str) -> str:
