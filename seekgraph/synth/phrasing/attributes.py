@@ -280,6 +280,8 @@ def phrase_attribute(
     'the years'
     >>> phrase_attribute("Period", {"text"}, ["1958-1961", "1974-1976, 1980-1982"]).text
     'the years of their tenure'
+    >>> phrase_attribute("2017 in EUR", {"number"}, ["22,800", "19,100"]).reason
+    'no_noun'
     >>> phrase_attribute("Picture", {"text"}, ["Ostfriesisches Milchschaf"]).reason
     'image'
     >>> phrase_attribute("Channel", {"text"}, ["21 PSIP 58", "9 PSIP 9", "34 PSIP/cable 2"]).text
@@ -520,6 +522,11 @@ def phrase_attribute(
     dated_event = " ".join(lowered) in _DATED_EVENTS and kinds <= {"year", "date", "text"}
     if dated_event and texts and all(YEAR_SPAN.match(t) or YEAR.match(t) for t in texts):
         return Phrase(f"the year of their {' '.join(lowered)}")  # "Oldest part: 1060"
+    if re.fullmatch(r"1[5-9]\d\d|20\d\d", lowered[0]) and all(
+        w in UNIT_WORDS or w in ("in", "of") or w.upper() in ("EUR", "USD", "GBP")
+        for w in lowered[1:]
+    ):
+        return Phrase(reason="no_noun")  # "2017 (in EUR)": the year and unit of what?
     if lowered == ["since"]:
         return Phrase(reason="preposition")  # "Since: 2006": in the league since? in office?
     debut = lowered[0] in ("first", "last") and lowered[1:] in (["appearance"], ["appearances"])
