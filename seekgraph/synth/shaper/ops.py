@@ -22,9 +22,9 @@ KIND_COLUMN_ROWS = 4
 # a genre, a format, a sport. A small All-America team lists eleven players at eight
 # positions, yet "the same position as" is still a coincidence of kinds, not a link between
 # two things ("a Brazilian film with the genre of a Bollywood film", "Houston's annual events
-# with the sport of a May 2014 game"); a rank, a language, a medal, a type or a conference
-# likewise ("a soldier with the rank of the ace who ...", "a 2011 baseball team in the
-# conference of a 1948 undrafted player")
+# with the sport of a May 2014 game"); a rank, a language, a medal, a type, a conference or a
+# country likewise ("a soldier with the rank of the ace who ...", "a 2011 baseball team in the
+# conference of a 1948 undrafted player", "a Miss World model from the country of a runner")
 KIND_RELATIONS = frozenset(
     [
         *["position", "positions", "pos", "playing_position"],
@@ -34,7 +34,7 @@ KIND_RELATIONS = frozenset(
         *["medal", "type", "types", "category", "class", "status", "gender", "sex"],
         *["religion", "degree", "level", "service", "branch", "handedness", "bats", "throws"],
         *["conference", "primary_conference", "league", "division"],  # a team's grouping
-        *["country", "nation", "nationality", "represented"],  # a Miss World and a runner
+        *["country", "nation", "nationality", "represented"],
     ]
 )
 
