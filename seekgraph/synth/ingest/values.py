@@ -194,7 +194,7 @@ def clean_text(text: str) -> str:
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPACE_AFTER.sub(r"\1", text)
     noted = _NO_VALUE_NOTE.sub("", text)
-    return noted or text  # "(n/a)" alone stays: the cell's placeholder test reads it
+    return noted or text  # a cell of "(n/a)" alone keeps its text
 
 
 def _date(y: int, m: int, d: int) -> str | None:
