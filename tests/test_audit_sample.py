@@ -1,0 +1,24 @@
+"""The audit samples' rule reproduces the lists committed under `bench/audits` (each drawn and
+committed before any of its tasks was read), so a reader can check that a sample was drawn
+by its seed and not picked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.audit_sample import draw
+
+AUDITS = Path(__file__).resolve().parent.parent / "bench" / "audits"
+
+
+def _ids(name: str) -> list[str]:
+    return [line.strip() for line in (AUDITS / name).read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("seed", [2064, 2065, 2071])
+def test_a_committed_sample_is_its_seeds_draw(seed: int) -> None:
+    # samples 2062-2071 are drawn from s53-rest.txt less the samples before them from 2061 on
+    earlier = [t for s in range(2061, seed) for t in _ids(f"{s}-tables.txt")]
+    assert draw(seed, _ids("s53-rest.txt"), earlier) == _ids(f"{seed}-tables.txt")
