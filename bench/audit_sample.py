@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from bench.ottqa_sample import SHARED, records
+from bench.ottqa_sample import SHARED, records, write_passages
 
 
 def draw(seed: int, pool: Iterable[str], exclude: Iterable[str] = (), n: int = 90) -> list[str]:
@@ -67,13 +67,7 @@ def write_folder(table_ids: Iterable[str], out: Path, source: Path = SHARED) -> 
                 handle.write(json.dumps(table, ensure_ascii=False) + "\n")
                 pages |= _pages(table)
                 n_tables += 1
-    n_pages = 0
-    with (out / "passages.jsonl").open("w", encoding="utf-8") as handle:
-        for passage in records(source / "passages.train.jsonl.gz"):
-            if passage.get("id") in pages:
-                handle.write(json.dumps(passage, ensure_ascii=False) + "\n")
-                n_pages += 1
-    return n_tables, n_pages
+    return n_tables, write_passages(source, pages, out)
 
 
 def _ids(path: Path) -> list[str]:

@@ -78,13 +78,19 @@ def sample(
     with (out / "tables.jsonl").open("w", encoding="utf-8") as handle:
         for table in sorted(chosen, key=lambda t: t["table_id"]):
             handle.write(json.dumps(table, ensure_ascii=False) + "\n")
+    return len(chosen), write_passages(source, wanted, out)
+
+
+def write_passages(source: Path, wanted: set[str], out: Path) -> int:
+    """Write the passages of the `wanted` page ids into `out/passages.jsonl`; returns how
+    many were written."""
     written = 0
     with (out / "passages.jsonl").open("w", encoding="utf-8") as handle:
         for passage in records(source / "passages.train.jsonl.gz"):
             if passage.get("id") in wanted:
                 handle.write(json.dumps(passage, ensure_ascii=False) + "\n")
                 written += 1
-    return len(chosen), written
+    return written
 
 
 def main() -> None:
