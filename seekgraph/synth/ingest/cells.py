@@ -48,7 +48,10 @@ STOP_WORDS = frozenset(
     ]
 )
 BLANK_KEYS = frozenset(
-    ["", "-", "--", "—", "–", "n/a", "na", "tba", "tbd", "?", "none", "…", "unknown", "vacant"]
+    [
+        *["", "-", "--", "—", "–", "n/a", "na", "tba", "tbd", "?", "none", "…", "unknown"],
+        *["vacant", "unlisted"],
+    ]
 )
 
 
@@ -268,8 +271,10 @@ def is_placeholder(text: str, header: str = "") -> bool:
     (True, True)
     >>> is_placeholder("Cancel Culture"), is_placeholder("No Doubt")
     (False, False)
-    >>> is_placeholder("Winner", "Eliminated by"), is_placeholder("Winner", "Result")
+    >>> is_placeholder("Winner", "Eliminated by"), is_placeholder("Winner", "Eliminated")
     (True, False)
+    >>> is_placeholder("Unlisted", "Register Number")
+    True
     """
     folded = fold_text(" ".join(text.split())).strip(" .:*")
     if re.fullmatch(r"(?:not|never) (?:arranged|held|awarded|contested|presented)", folded):
@@ -278,6 +283,9 @@ def is_placeholder(text: str, header: str = "") -> bool:
         return True  # "Cancelled", "No race": that edition was not run
     if re.fullmatch(r"[?\-–—…]{2,}", folded.replace(" ", "")):
         return True  # "??", "---": a mark for no value, however many times it is written
-    if folded in ("winner", "won", "champion") and "eliminated" in header.lower():
-        return True  # "Eliminated by: Winner": the one nobody eliminated
+    # "Eliminated by: Winner" names the one nobody eliminated ("Eliminated: Winner" of a
+    # contest's entrants is how far she got, and stays)
+    eliminator = "eliminated by" in " ".join(header.lower().split())
+    if folded in ("winner", "won", "champion") and eliminator:
+        return True
     return folded in BLANK_KEYS or (bool(header) and folded == fold_text(" ".join(header.split())))

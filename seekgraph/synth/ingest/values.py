@@ -53,6 +53,8 @@ _AGO = re.compile(
     r"\s*;\s*\d+\s+(?:years?|months?|weeks?|days?)\s+ago\s*(?:\(\s*[\d-]+\s*\))?$",
     re.IGNORECASE,
 )
+# a web address the tokeniser split after its scheme ("http: //www.emu.edu.tr")
+_SPLIT_URL = re.compile(r"\b(https?):\s+//")
 # a slash left before a name whose first half was an image ("/ Alexei Eremenko Sr")
 _LEADING_SLASH = re.compile(r"^/\s+(?=\w)")
 # a parenthesised mark for no value after a name ("Ashley Ona (n/a)": an amateur's prize money)
@@ -121,8 +123,8 @@ def clean_text(text: str) -> str:
     after a season (``1978-791`` → ``1978-79``), no tally of times after a name (``U.S. Open
     (6)`` → ``U.S. Open``), no express mark (``F < F > G`` → ``F G``), no country named twice
     before its region's code, no "(n/a)" after a name, no "; 4 years ago", no slash left by
-    a dropped image; a contraction the tokeniser split is joined (``Ca n't`` → ``Can't``); a
-    bulleted list is a list of commas.
+    a dropped image; a contraction or a web address the tokeniser split is joined (``Ca n't``
+    → ``Can't``, ``http: //`` → ``http://``); a bulleted list is a list of commas.
 
     >>> clean_text("1996.6 1996"), clean_text("=20"), clean_text("T-62")
     ('1996', '20', 'T-62')
@@ -172,6 +174,8 @@ def clean_text(text: str) -> str:
     'July 29, 2015'
     >>> clean_text("/ Alexei Eremenko Sr"), clean_text("/")
     ('Alexei Eremenko Sr', '/')
+    >>> clean_text("http: //www.emu.edu.tr"), clean_text("http : //www.emu.edu.tr")
+    ('http://www.emu.edu.tr', 'http://www.emu.edu.tr')
     """
     text = " ".join(_ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).split())
     if "•" in text:  # "• Su Chhe • Koi Jaane na": a bulleted list, said as a list
@@ -192,6 +196,7 @@ def clean_text(text: str) -> str:
     text = _EMPTY_FIRST.sub("", text)
     text = _LEADING_SLASH.sub("", _AGO.sub("", text))
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
+    text = _SPLIT_URL.sub(r"\1://", text)  # after "http : //" lost the space before its colon
     text = _SPACE_AFTER.sub(r"\1", text)
     noted = _NO_VALUE_NOTE.sub("", text)
     return noted or text  # a cell of "(n/a)" alone keeps its text
