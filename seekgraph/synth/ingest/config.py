@@ -6,6 +6,7 @@ tables with a usable key column. Every field is a ``seekgraph ingest --flag``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import asdict, dataclass
@@ -94,6 +95,7 @@ class IngestConfig:
         return hashlib.sha1(json.dumps(cleaning, sort_keys=True).encode()).hexdigest()[:8]
 
 
+@functools.cache
 def cleaning_code() -> str:
     """A hash of the modules that read and clean tables (this package and the key column's
     scoring beside it): a value cleaned by newer code ("Can't" for the tokenised "Ca n't")

@@ -91,7 +91,7 @@ def links_named_apart(key_cells: Iterable[Cell]) -> set[str]:
 
 
 # headers of a column that says where each row's thing is ("Location", "City, State", "Town")
-_PLACE_HEADERS = frozenset({
+PLACE_HEADERS = frozenset({
     "location", "city", "town", "village", "county", "municipality", "community", "parish",
     "locality", "suburb",
 })  # fmt: skip
@@ -129,7 +129,7 @@ def names_placed_apart(table: RawTable, key: int) -> dict[int, str]:
     places = [
         c
         for c, h in enumerate(table.header)
-        if c != key and set(re.findall(r"[a-z]+", h.lower())) & _PLACE_HEADERS
+        if c != key and set(re.findall(r"[a-z]+", h.lower())) & PLACE_HEADERS
     ]
     if not places:
         return {}

@@ -15,6 +15,7 @@ from seekgraph.graphdb import cypher
 from seekgraph.graphdb.stages import StageReport
 from seekgraph.synth.ingest.cell_lists import LIST_SEPARATOR, glued_value
 from seekgraph.synth.ingest.cells import outside_parentheses
+from seekgraph.synth.ingest.unlinked import PLACE_HEADERS
 from seekgraph.synth.ingest.values import typed_value
 from seekgraph.synth.split import HELDOUT_PERCENT, NONE, split_of_sources
 
@@ -147,22 +148,8 @@ def _split(tables: list[str]) -> str | None:
 # relations that say where a row's thing is: one unlinked name at two different places in two
 # tables is two things ("Bowscale Tarn" of Marlborough and of the Hurunui District; two
 # unlinked "John Smith"s of two nationalities)
-PLACE_RELATIONS = (
-    "country",
-    "nationality",
-    "location",
-    "city",
-    "town",
-    "village",
-    "district",
-    "county",
-    "region",
-    "province",
-    "state",
-    "municipality",
-    "suburb",
-    "locality",
-    "community",
+PLACE_RELATIONS = tuple(
+    sorted(PLACE_HEADERS | {"country", "nationality", "district", "region", "province", "state"})
 )
 
 

@@ -57,7 +57,7 @@ from seekgraph.synth.phrasing.header_shapes import (
     recased,
     subject_of_participle,
 )
-from seekgraph.synth.phrasing.headers import UNIT_WORDS
+from seekgraph.synth.phrasing.headers import MONTHS, UNIT_WORDS
 from seekgraph.synth.phrasing.value_shapes import (
     YEAR,
     YEAR_SPAN,
@@ -105,8 +105,9 @@ _INTRANSITIVE = frozenset(["departed", "arrived", "retired", "died", "resigned",
 _OPPONENT_VERBS = frozenset(["defeated", "eliminated", "beaten", "replaced", "succeeded"])
 # a value that says when: a year, a month, a date ("1439, December 18", "Jan / Feb")
 _TIME_WORD = re.compile(
-    r"\b\d{3,4}\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
-    r"|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
+    r"\b\d{3,4}\b|\b(?:"
+    + "|".join(f"{m[:3]}(?:{m[3:]})?" for m in sorted(MONTHS))  # "jan(?:uary)?"
+    + r"|sept)\b",
     re.IGNORECASE,
 )
 # columns of images: the exported table keeps no picture, so no value of theirs is one

@@ -92,7 +92,7 @@ _UNIT_NAMES = {
 
 
 # months keep their capitals ("December ranking" of a draft's prospects)
-_MONTHS = frozenset(
+MONTHS = frozenset(
     [
         "January",
         "February",
@@ -289,7 +289,7 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
     if split and place:  # "Release date Europe": the release date in Europe
         bare, keep = f"{split[1]} in {place}", [*keep, *place.split()]
     words = [w.strip(".:*†‡^~") for w in re.split(r"[\s_]+", bare)]
-    names = DEMONYMS | _MONTHS | set(keep)
+    names = DEMONYMS | MONTHS | set(keep)
     words = [w for w in words if w]
 
     def a_name(i: int) -> bool:

@@ -299,7 +299,7 @@ def variable_kinds(ops: GraphOps, task: KPTask, answer: set[str]) -> dict[Var, t
             kinds[var] = ("person", "people")  # a "Name" column says no more than that
         elif kind.named and not (repeats and named_hint):
             kinds[var] = (kind.singular, kind.plural)
-        elif hint is not None and hint != GENERIC_KIND:
+        elif hint is not None and named_hint:
             kinds[var] = hint
     return kinds
 
