@@ -54,9 +54,21 @@ def _pages(table: dict[str, Any]) -> set[str]:
     return pages
 
 
-def write_folder(table_ids: Iterable[str], out: Path, source: Path = SHARED) -> tuple[int, int]:
-    """Write the listed tables and their pages (`_pages`) into `out`; returns (tables,
-    passages) written."""
+def without_section(table: dict[str, Any]) -> dict[str, Any]:
+    """The table as a corpus without section titles holds it (many do: a table is only its
+    article's title, caption-less): the section's title and text emptied.
+
+    >>> without_section({"title": "T", "section_title": "Results", "section_text": "x"})
+    {'title': 'T', 'section_title': '', 'section_text': ''}
+    """
+    return {**table, "section_title": "", "section_text": ""}
+
+
+def write_folder(
+    table_ids: Iterable[str], out: Path, source: Path = SHARED, no_section: bool = False
+) -> tuple[int, int]:
+    """Write the listed tables and their pages (`_pages`) into `out`, each `without_section`
+    when `no_section`; returns (tables, passages) written."""
     wanted = set(table_ids)
     out.mkdir(parents=True, exist_ok=True)
     pages: set[str] = set()
@@ -64,6 +76,7 @@ def write_folder(table_ids: Iterable[str], out: Path, source: Path = SHARED) -> 
     with (out / "tables.jsonl").open("w", encoding="utf-8") as handle:
         for table in records(source / "tables.train.jsonl.gz"):
             if table["table_id"] in wanted:
+                table = without_section(table) if no_section else table
                 handle.write(json.dumps(table, ensure_ascii=False) + "\n")
                 pages |= _pages(table)
                 n_tables += 1
@@ -86,12 +99,15 @@ def main() -> None:
     folder.add_argument("--tables", type=Path, required=True, help="A file of table ids.")
     folder.add_argument("--out", type=Path, required=True)
     folder.add_argument("--source", type=Path, default=SHARED, help="The OTT-QA folder.")
+    folder.add_argument(
+        "--no-section", action="store_true", help="Empty every section title and text."
+    )
     args = parser.parse_args()
     if args.command == "draw":
         excluded = [t for path in args.exclude for t in _ids(path)]
         print("\n".join(draw(args.seed, _ids(args.pool), excluded, args.n)))
     else:
-        n_tables, n_pages = write_folder(_ids(args.tables), args.out, args.source)
+        n_tables, n_pages = write_folder(_ids(args.tables), args.out, args.source, args.no_section)
         print(f"wrote {n_tables} tables and {n_pages} passages to {args.out}")
 
 
