@@ -139,6 +139,30 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
         answer_refs=["/wiki/Frederick_Phisterer"],
         source="seed",
     )
+    # the answer is a cell of the clue's own row (sample 2073): "the country in the 2014 table
+    # of the club with revenue 438.6 in the 2011 table" is the 2011 row's country
+    clean_db.execute_query(
+        "UNWIND $tables AS t CREATE (table:Table {table_id: t.id, title: 'Money League'}) "
+        "WITH table, t UNWIND t.relations AS r "
+        "CREATE (table)-[:HAS_COLUMN]->(:Column {relation: r, header: r})",
+        tables=[
+            {"id": "money_2011", "relations": ["revenue", "country"]},
+            {"id": "money_2014", "relations": ["revenue", "country"]},
+        ],
+        database_=database,
+    )
+    revenue = Const("438.6", "number:438.6", "Value")
+    shortcut = KPTask(
+        "shaper:shortcut",
+        (
+            Triple(Var("?"), "~country@money_2014", (Var("V@A"),)),
+            Triple(Var("V@A"), "revenue@money_2011", (revenue,)),
+        ),
+        question='What is the country in "2014" of the club with revenue "438.6" in "2011"?',
+        answer=["Spain"],
+        answer_refs=["/wiki/Spain"],
+        source="seed",
+    )
     # a chain and its mirror over the same two tables (sample 2065): one shape, asked once
     teagle = Const("Buddy Teagle", "unlinked:buddy teagle", "Entity")
     stegman = Const("Dave Stegman", "/wiki/Dave_Stegman", "Entity")
@@ -166,7 +190,7 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
     )
     save_tasks(
         clean_db,
-        [circular, single, one_row, other_cell, link_hop, rank_join, mirror_a, mirror_b],
+        [circular, single, one_row, other_cell, link_hop, rank_join, shortcut, mirror_a, mirror_b],
         database,
     )
 
@@ -183,10 +207,11 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
     assert statuses["shaper:other-cell"] == ("rejected", "single_lookup")
     assert statuses["shaper:link-hop"] == ("rejected", "link_hop")
     assert statuses["shaper:rank-join"] == ("rejected", "join_on_kind")
+    assert statuses["shaper:shortcut"] == ("rejected", "answer_in_clue_table")
     assert statuses["shaper:mirror-a"][0] == "kept", statuses["shaper:mirror-a"]
     assert statuses["shaper:mirror-b"] == ("rejected", "same_tables")
     assert all(statuses[t][0] == "kept" for t in good)
-    assert report.rejected == 11
+    assert report.rejected == 12
     assert report.notes["check duplicate_question"] == 1
 
     again = run_quality(clean_db, database, QualityConfig())

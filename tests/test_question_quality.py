@@ -246,8 +246,9 @@ def test_tables_without_sections_are_named_by_their_columns(
     ottqa: dict[str, Any],
     tmp_path: Path,
 ) -> None:
-    """A table without a section is named by its columns; two tables of one article that the
-    same words name (the men's and the juniors' team results) are rejected ambiguous_table.
+    """A table without a section is named by its columns and first row; two tables of one
+    article that the same words name (the men's and the juniors' team results, both starting
+    with England) are rejected ambiguous_table.
     The team results list countries: the runners of a team share its rank and points."""
     with_sections = [built[t] for t in TWINS]
     assert all(t["status"] == "kept" for t in with_sections)
@@ -272,7 +273,7 @@ def test_tables_without_sections_are_named_by_their_columns(
     assert len(rows) == 2
     assert all(
         '"1962 International Cross Country Championships" (table with columns Rank, Country, '
-        "Team and Points)" in r["q"]
+        'Team and Points, starting with "England")' in r["q"]
         for r in rows
     )
     # both rejected: ambiguous, or the second a duplicate of the first question (the glued

@@ -32,7 +32,8 @@ _QUOTED = re.compile(r'"([^"]*)"')
 _MASK = r'"#(\d+)"'
 _TABLE = re.compile(
     rf"^(?:the first \d+ rows of )?the (?P<full>Wikipedia )?table {_MASK}"
-    rf"(?: \((?:section {_MASK}|table (?:with columns|whose first columns are) (?P<columns>[^()]+))\))?$"
+    rf"(?: \((?:section {_MASK}|table (?:with columns|whose first columns are) "
+    rf"(?P<columns>[^()]+?)(?:, starting with {_MASK})?)\))?$"
 )
 _CONSTS = re.compile(rf"^{_MASK}(?: or {_MASK})*$")
 _PREDICATES = re.compile(r"(?:, | and )(?=(?:is|are|has|have) )")
@@ -92,7 +93,8 @@ class _Reader:
         section = self.names[int(m.group(3))] if m.group(3) else ""
         if not m.group("full") and not section and title in self.tables:
             return self.tables[title]
-        name = TableName(title, section, column_names(m.group("columns")))
+        first = self.names[int(m.group(5))] if m.group(5) else ""
+        name = TableName(title, section, column_names(m.group("columns")), first)
         if m.group("full"):
             self.tables.setdefault(title, name)
         return name

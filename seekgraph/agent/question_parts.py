@@ -11,11 +11,13 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class TableName:
     """A table as the question names it: `columns` are the column labels a question names a
-    table without a section by (the first of them for a wide table)."""
+    table without a section by (the first of them for a wide table), `first_row` the text its
+    first row starts with, when the question says it."""
 
     title: str
     section: str = ""
     columns: tuple[str, ...] = ()
+    first_row: str = ""
 
     @property
     def query(self) -> str:

@@ -14,7 +14,7 @@ The plan also says what to look for on a table page (`visit_goal`).
 >>> p = parse_question('Which authors are listed in the Wikipedia table "Booker Prize" '
 ...                    '(section "Winners")? For each, give their country and their year.')
 >>> p.kind, p.tables, p.nouns, p.attributes
-('list', (TableName(title='Booker Prize', section='Winners', columns=()),), ('authors',), ('country', 'year'))
+('list', (TableName(title='Booker Prize', section='Winners', columns=(), first_row=''),), ('authors',), ('country', 'year'))
 """
 
 from __future__ import annotations
@@ -33,12 +33,14 @@ __all__ = ["Clause", "QuestionPlan", "TableName", "Term", "parse_question", "vis
 # (each when it applies)
 _COLUMNS = r'table (?:with columns|whose first columns are) [^()"]+?'
 _MARKS = (
-    rf'(?: \((?:section "[^"]+"|{_COLUMNS})?(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?'
+    rf'(?: \((?:section "[^"]+"|{_COLUMNS}(?:, starting with "[^"]+")?)?'
+    r"(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?"
 )
 _REF = rf'"[^"]+"{_MARKS}'
 _REF_PARTS = re.compile(
     r'"(?P<title>[^"]+)"(?: \((?:section "(?P<section>[^"]+)"|table (?:with columns|whose first '
-    r'columns are) (?P<columns>[^()"]+?))?(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?'
+    r'columns are) (?P<columns>[^()"]+?)(?:, starting with "(?P<first>[^"]+)")?)?'
+    r"(?:(?:, )?first \d+ rows)?(?:(?:, )?a selection)?\))?"
 )
 _WHERE = rf"(?:the first \d+ rows of )?the Wikipedia table (?P<ref>{_REF})"
 _SELECTION = r"(?: The table gives a selection, not all of them\.)?"
@@ -90,7 +92,12 @@ class QuestionPlan:
 
 def _refs(text: str) -> tuple[TableName, ...]:
     return tuple(
-        TableName(m.group("title"), m.group("section") or "", column_names(m.group("columns")))
+        TableName(
+            m.group("title"),
+            m.group("section") or "",
+            column_names(m.group("columns")),
+            m.group("first") or "",
+        )
         for m in _REF_PARTS.finditer(text)
     )
 

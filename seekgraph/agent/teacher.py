@@ -240,7 +240,7 @@ class _Research:
                 )
                 pages = parse_visit(observation.text)
                 table = parse_table(pages[0].lines) if pages else None
-                if table is not None and not has_columns(table, name.columns):
+                if table is not None and not has_columns(table, name.columns, name.first_row):
                     self.mark(len(self.rollout.steps) - 1, "wrong_hit")
                     self.noted = f"The table at {hit.url} has other columns than the question's."
                     continue
@@ -408,16 +408,22 @@ class _Research:
         return Solver(self.plan, self.tables, self.pages).answer()
 
 
-def has_columns(table: Table, columns: Sequence[str]) -> bool:
-    """Whether a table's header starts with the columns a question names it by (always, when
-    the question names none): of an article's tables without sections, the one it means.
+def has_columns(table: Table, columns: Sequence[str], first_row: str = "") -> bool:
+    """Whether a table's header starts with the columns a question names it by and its first
+    row holds the text the question says it starts with (each always true when the question
+    says none): of an article's tables without sections, the one it means.
 
     >>> has_columns(Table(("Rank", "Country ( team )", "Time"), ()), ["Rank", "Country"])
     True
     >>> has_columns(Table(("Rank", "Athlete"), ()), ["Rank", "Country"])
     False
+    >>> has_columns(Table(("Name", "Town"), (("Saab Arena", "Linköping"),)), [], "ABB Arena")
+    False
     """
-    if not columns:
-        return True
     labels = [normalize(column_label(h)) for h in table.header if column_label(h)]
-    return labels[: len(columns)] == [normalize(c) for c in columns]
+    if columns and labels[: len(columns)] != [normalize(c) for c in columns]:
+        return False
+    # the page shows the cell as written, the question its cleaned text: a part of the row
+    return not first_row or bool(
+        table.rows and normalize(first_row) in normalize(" ".join(table.rows[0]))
+    )

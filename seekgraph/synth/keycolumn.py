@@ -183,6 +183,14 @@ def choose_key_column(
         ]
         if own:
             best = max(own, key=lambda s: (s.score, -s.index))
+    medallists = [
+        s for s in stats if _is_name(s.header) and s.link_ratio >= 0.8 and s.literal_share < 0.5
+    ]
+    medals = any("medal" in WORD_PATTERN.findall(h.lower()) for h in header)
+    if best.context == 0 and best.link_ratio < 0.5 and medals and medallists:
+        # Medal | Name | Sport | Event: the rows are medals won by the named (who repeat, one
+        # row a medal), not the unlinked events ("Men's 500 m"); each name keeps its rows
+        best = medallists[0]
     names = [s for s in usable if _is_name(s.header) and s.uniqueness >= 0.8]
     if best.context == 0 and names and names[0].index < best.index:
         # a "Name" column left of the best one is what a medal or roster table lists; its

@@ -24,6 +24,10 @@ name as its reason, and counted in the stage report):
   kinds, not things (`seekgraph.synth.shaper.ops.GraphOps.names_kinds`: its rows share their
   values, as positions, kit makers or degrees do): "a position that is the position of the
   linebacker drafted 17th" joins two rows by coincidence;
+- ``answer_in_clue_table``: a synthesised KP task's answer is a cell of a variable's row in one
+  table, and the table whose clue finds that row has the same column ("the country in the 2014
+  table of the club with revenue 438.6 in the 2011 table"): the answer is read off the clue's
+  own row, the hop to the other table adds nothing;
 - ``same_tables``: more than `seekgraph.synth.quality_kp.MAX_PER_TABLES` synthesised KP tasks
   join the same tables (the smallest ids stay), or one reads the same relations of the same
   tables as a kept one, either way: the others ask the same question of other rows ("the
@@ -105,6 +109,7 @@ CHECKS = (
     "expanded_further",
     "link_hop",
     "join_on_kind",
+    "answer_in_clue_table",
     "same_tables",
     "partial_table",
     "kind_from_header",

@@ -1,7 +1,7 @@
 """The quality gate's checks of synthesised KP tasks: whether their chains make research.
 
-`kp_checks` runs expanded_further, single_lookup, link_hop, join_on_kind, circular and
-same_tables over every kept synthesised KP task; the checks are described with the stage
+`kp_checks` runs expanded_further, single_lookup, link_hop, join_on_kind, answer_in_clue_table,
+circular and same_tables over every kept synthesised KP task; the checks are described with the stage
 (`seekgraph.synth.quality`). They are apart from the stage and from the WebLeaper checks
 because they read a task's triples through the shaper (`seekgraph.synth.shaper`), not its
 question and tables.
@@ -34,8 +34,8 @@ def kp_checks(
     found: dict[str, list[tuple[str, str]]],
     circular: bool,
 ) -> None:
-    """expanded_further, single_lookup, link_hop, join_on_kind, (when `circular`) circular,
-    then same_tables over every kept synthesised KP task."""
+    """expanded_further, single_lookup, link_hop, join_on_kind, answer_in_clue_table, (when
+    `circular`) circular, then same_tables over every kept synthesised KP task."""
     from seekgraph.synth.shaper.kp import parse_relation
     from seekgraph.synth.shaper.ops import GraphOps
     from seekgraph.synth.shaper.seeds import circular_variable
@@ -77,6 +77,10 @@ def kp_checks(
         if kind:
             found["join_on_kind"].append((task.task_id, kind))
             continue
+        shortcut = _answer_in_clue_table(ops, task)
+        if shortcut:
+            found["answer_in_clue_table"].append((task.task_id, shortcut))
+            continue
         var = circular_variable(ops, task) if circular else None
         if var is not None:
             found["circular"].append((task.task_id, f"{var} is only a named entity"))
@@ -107,6 +111,28 @@ def _relation_table(relation: str) -> tuple[str, str]:
 
     spec = parse_relation(relation)
     return spec.name, spec.table or ""
+
+
+def _answer_in_clue_table(ops: Any, task: Any) -> str:
+    """'RELATION@TABLE' when the answer is a cell of a variable's row in one table and the table
+    whose clue finds that row has the same column: "the country in the 2014 table of the club
+    with revenue 438.6 in the 2011 table" is read off the 2011 row, the hop adds nothing; ''
+    otherwise."""
+    from seekgraph.synth.shaper.kp import Var, parse_relation
+
+    specs = [parse_relation(t.relation) for t in task.triples]
+    for t, spec in zip(task.triples, specs, strict=True):
+        row = _row_subject(t, spec)
+        values = (t.subject,) if spec.inverse else t.objects
+        answered = any(isinstance(v, Var) and v.is_target for v in values)
+        if spec.kind != "fact" or not answered or not isinstance(row, Var) or row.is_target:
+            continue
+        for other, found in zip(task.triples, specs, strict=True):
+            same_row = found.kind == "fact" and _row_subject(other, found) == row
+            elsewhere = same_row and found.table and found.table != spec.table
+            if elsewhere and ops.relation_label(f"{spec.name}@{found.table}") is not None:
+                return f"{spec.name}@{found.table}"
+    return ""
 
 
 def _join_on_kind(ops: Any, task: Any) -> str:

@@ -166,7 +166,12 @@ def twin_tables(
     names: dict[str, dict[frozenset[str], list[str]]] = {}
     for batch in cypher.batched(titles, 500):
         for r in cypher.read(driver, "quality/find_tables_titled", database=database, titles=batch):
-            ref = TableRef(r["title"], r["section_title"] or "", columns=tuple(r["headers"] or ()))
+            ref = TableRef(
+                r["title"],
+                r["section_title"] or "",
+                columns=tuple(r["headers"] or ()),
+                first_row=str(r["first_row"] or ""),
+            )
             same = names.setdefault(ref.quoted(marks=False), {})
             same.setdefault(frozenset(r["anchors"] or ()), []).append(r["table_id"])
     twins: dict[str, str] = {}

@@ -1,6 +1,7 @@
 // Trees with their table, root, kind, key header, anchors (id and name), the table's own
 // header text for each relation (questions name attributes as the table does) and all its
-// column headers in order (a table without a section is named by them).
+// column headers in order and the key text of its first row (a table without a section is named
+// by them).
 UNWIND $tree_ids AS tid
 MATCH (tree:Tree {tree_id: tid})-[:FROM_TABLE]->(t:Table)
 CALL (t) {
@@ -14,13 +15,18 @@ CALL (t) {
   WITH c ORDER BY c.index
   RETURN collect(c.header) AS columns
 }
+CALL (t) {
+  OPTIONAL MATCH (t)-[:HAS_ROW]->(r:Row)-[:ANCHOR]->(e:Entity)<-[h:HAS_CELL]-(r)
+  WITH r, h ORDER BY r.index, h.column
+  RETURN head(collect(h.text)) AS first_row
+}
 OPTIONAL MATCH (tree)-[:HAS_ANCHOR]->(a:Entity)
-WITH tree, t, headers, columns, a ORDER BY a.entity_id
+WITH tree, t, headers, columns, first_row, a ORDER BY a.entity_id
 RETURN tree.tree_id AS tree_id, t.table_id AS table_id, tree.root AS root,
        t.title AS title, t.section_title AS section_title,
        tree.key_header AS key_header, tree.kind AS kind, tree.kind_plural AS kind_plural,
        tree.kind_source AS kind_source, tree.selection AS selection,
        tree.first_rows AS first_rows,
-       tree.relations AS relations, headers, columns,
+       tree.relations AS relations, headers, columns, first_row,
        collect({id: a.entity_id, name: coalesce(a.name, a.entity_id)}) AS anchors
 ORDER BY tree_id

@@ -1,5 +1,5 @@
-// Every table whose title is one of $titles, with its section and column headers in order
-// (what a question names a table by) and its rows' anchors: two tables a question cannot tell
+// Every table whose title is one of $titles, with its section, column headers in order and the
+// key text of its first row (what a question names a table by) and its rows' anchors: two tables a question cannot tell
 // apart, unless they are one table read twice (two page titles redirecting to one article).
 MATCH (t:Table)
 WHERE t.title IN $titles
@@ -7,6 +7,10 @@ RETURN t.table_id AS table_id, t.title AS title, t.section_title AS section_titl
        COLLECT {
          MATCH (t)-[:HAS_COLUMN]->(c:Column) WITH c ORDER BY c.index RETURN c.header
        } AS headers,
+       head(COLLECT {
+         MATCH (t)-[:HAS_ROW]->(r:Row)-[:ANCHOR]->(:Entity)<-[h:HAS_CELL]-(r)
+         WITH r, h ORDER BY r.index, h.column RETURN h.text
+       }) AS first_row,
        COLLECT {
          MATCH (t)-[:HAS_ROW]->(:Row)-[:ANCHOR]->(a:Entity) RETURN DISTINCT a.entity_id
        } AS anchors

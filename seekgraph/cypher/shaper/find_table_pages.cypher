@@ -1,8 +1,8 @@
 // The tables a task's facts come from, with how a question names them, whether the offline
 // web serves the table as a page (a hop a reader cannot open is not a hop), and the header of
 // its key column (what its rows are called, when their pages do not say) and the header of each
-// relation's column (what a question calls the relation), and all its headers in order (a
-// table without a section is named by them).
+// relation's column (what a question calls the relation), and all its headers in order and the
+// key text of its first row (a table without a section is named by them).
 UNWIND $table_ids AS tid
 OPTIONAL MATCH (t:Table {table_id: tid})
 OPTIONAL MATCH (p:Page {page_id: 'table:' + tid})
@@ -14,4 +14,8 @@ RETURN tid AS table_id, t.title AS title, t.section_title AS section, p IS NOT N
         | {relation: c.relation, header: c.header}] AS columns,
        COLLECT {
          MATCH (t)-[:HAS_COLUMN]->(c:Column) WITH c ORDER BY c.index RETURN c.header
-       } AS headers
+       } AS headers,
+       head(COLLECT {
+         MATCH (t)-[:HAS_ROW]->(r:Row)-[:ANCHOR]->(:Entity)<-[h:HAS_CELL]-(r)
+         WITH r, h ORDER BY r.index, h.column RETURN h.text
+       }) AS first_row

@@ -50,7 +50,7 @@ STOP_WORDS = frozenset(
 BLANK_KEYS = frozenset(
     [
         *["", "-", "--", "—", "–", "n/a", "na", "tba", "tbd", "?", "none", "…", "unknown"],
-        *["vacant", "unlisted"],
+        *["vacant", "unlisted", "not applicable"],
     ]
 )
 
@@ -273,8 +273,8 @@ def is_placeholder(text: str, header: str = "") -> bool:
     (False, False)
     >>> is_placeholder("Winner", "Eliminated by"), is_placeholder("Winner", "Eliminated")
     (True, False)
-    >>> is_placeholder("Unlisted", "Register Number")
-    True
+    >>> is_placeholder("Unlisted", "Register Number"), is_placeholder("not applicable")
+    (True, True)
     """
     folded = fold_text(" ".join(text.split())).strip(" .:*")
     if re.fullmatch(r"(?:not|never) (?:arranged|held|awarded|contested|presented)", folded):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from seekgraph.synth.ingest.cells import display_name, unlinked_name
+from seekgraph.synth.ingest.cells import display_name, strip_disambiguator, unlinked_name
 from seekgraph.synth.ingest.key_cells import key_links, key_text
-from seekgraph.synth.ingest.records import Cell, RawTable
+from seekgraph.synth.ingest.records import Cell, RawTable, title_from_id
 from seekgraph.synth.ingest.values import clean_text
 
 UNLINKED = "unlinked:"
@@ -27,13 +27,17 @@ def folded_name(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def _linked_names(key_cells: Iterable[Cell]) -> Iterable[tuple[str, str]]:
-    """(page, folded name) of each key cell that links one page."""
+def _linked_names(key_cells: Iterable[Cell], titles: bool = False) -> Iterable[tuple[str, str]]:
+    """(page, folded name) of each key cell that links one page: its text, and with `titles`
+    the page's own title too (a later row may write the name out in full: "Sydney RC" linked,
+    then "Sydney Rowing Club" unlinked)."""
     for cell in key_cells:
         links = key_links(cell)
         text = clean_text(key_text(cell))
         if len(links) == 1 and text:
             yield links[0], folded_name(unlinked_name(text))
+            if titles:
+                yield links[0], folded_name(strip_disambiguator(title_from_id(links[0])))
 
 
 def first_mentions(key_cells: Iterable[Cell]) -> dict[str, str]:
@@ -46,9 +50,12 @@ def first_mentions(key_cells: Iterable[Cell]) -> dict[str, str]:
     >>> first_mentions([Cell("Andy Lee", ("/wiki/Andy_Lee_(American_football)",)),
     ...     Cell("Andy Lee (2)", ())])
     {'andy lee': '/wiki/Andy_Lee_(American_football)'}
+    >>> first_mentions([Cell("Sydney RC", ("/wiki/Sydney_Rowing_Club",))])["sydney rowing club"]
+    '/wiki/Sydney_Rowing_Club'
+
     """
     pages: dict[str, set[str]] = {}
-    for link, name in _linked_names(key_cells):
+    for link, name in _linked_names(key_cells, titles=True):
         pages.setdefault(name, set()).add(link)
     return {name: next(iter(links)) for name, links in pages.items() if len(links) == 1}
 

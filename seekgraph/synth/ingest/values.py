@@ -57,6 +57,16 @@ _AGO = re.compile(
 _SPLIT_URL = re.compile(r"\b(https?):\s+//")
 # a slash left before a name whose first half was an image ("/ Alexei Eremenko Sr")
 _LEADING_SLASH = re.compile(r"^/\s+(?=\w)")
+# a place's coordinates after its name, as the {{coord}} template prints them (degrees, then the
+# same in decimals, then "(Name)"): "Columbia 35°33′38′′N 87°09′12′′W / 35.56°N ... (Rattle and
+# Snap)" is the town Columbia
+_DMS = r"\d{1,3}°(?:\s*\d{1,2}(?:\.\d+)?′)?(?:\s*\d{1,2}(?:\.\d+)?(?:′′|″|\"))?\s*"
+_DEGREES = r"-?\d{1,3}(?:\.\d+)?°\s*"
+_COORDINATES = re.compile(
+    rf"\s*(?:{_DMS}[NS]\s*{_DMS}[EW]|{_DEGREES}[NS]\s*{_DEGREES}[EW])"
+    rf"(?:\s*/\s*{_DEGREES}[NS]\s*{_DEGREES}[EW])?"
+    r"(?:\s*/\s*-?\d+(?:\.\d+)?\s*;\s*-?\d+(?:\.\d+)?)?(?:\s*\([^()]*\))?"
+)
 # a parenthesised mark for no value after a name ("Ashley Ona (n/a)": an amateur's prize money)
 _NO_VALUE_NOTE = re.compile(r"\s*\(\s*(?:n/a|n\.a\.|tba|tbd|\?)\s*\)$", re.IGNORECASE)
 
@@ -176,6 +186,10 @@ def clean_text(text: str) -> str:
     ('Alexei Eremenko Sr', '/')
     >>> clean_text("http: //www.emu.edu.tr"), clean_text("http : //www.emu.edu.tr")
     ('http://www.emu.edu.tr', 'http://www.emu.edu.tr')
+    >>> clean_text("Columbia 35°33′38′′N 87°09′12′′W / 35.56°N 87.15°W / 35.56; -87.15 (Rattle)")
+    'Columbia'
+    >>> clean_text("51°30′N 0°7′W"), clean_text("12 °C")
+    ('51°30′N 0°7′W', '12 °C')
     """
     text = " ".join(_ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).split())
     if "•" in text:  # "• Su Chhe • Koi Jaane na": a bulleted list, said as a list
@@ -198,6 +212,7 @@ def clean_text(text: str) -> str:
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPLIT_URL.sub(r"\1://", text)  # after "http : //" lost the space before its colon
     text = _SPACE_AFTER.sub(r"\1", text)
+    text = _COORDINATES.sub("", text).strip() or text  # a cell of coordinates alone keeps them
     noted = _NO_VALUE_NOTE.sub("", text)
     return noted or text  # a cell of "(n/a)" alone keeps its text
 

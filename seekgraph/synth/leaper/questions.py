@@ -36,13 +36,15 @@ SELECTIONS = ("selection_words", "others_row")
 def table_ref(tree: dict[str, Any]) -> TableRef:
     """How a question names a tree's table (a row of ``leaper/find_tree_anchors``): a table
     the source cut at its row cap is named as its first rows, so the question is complete; one
-    without a section by its columns, so it is told from the article's other tables."""
+    without a section by its columns and first row, so it is told from the article's other
+    tables."""
     return TableRef(
         tree.get("title") or tree["root"],
         tree.get("section_title") or "",
         int(tree.get("first_rows") or 0),
         tree.get("selection") in SELECTIONS,
         tuple(str(c) for c in tree.get("columns") or ()),
+        str(tree.get("first_row") or ""),
     )
 
 

@@ -103,6 +103,11 @@ _DATED_EVENTS = frozenset(
 _INTRANSITIVE = frozenset(["departed", "arrived", "retired", "died", "resigned", "debuted"])
 # deeds done to someone: a column of names under them says whom ("Defeated: Negro Casas")
 _OPPONENT_VERBS = frozenset(["defeated", "eliminated", "beaten", "replaced", "succeeded"])
+# states a place is in, by things and not people: an island "Surrounded by" seas is not what
+# someone did ("what they are surrounded by", not "who surrounded them")
+_STATE_VERBS = frozenset(
+    ["surrounded", "bordered", "bounded", "drained", "fed", "crossed", "spanned", "flanked"]
+)
 # a value that says when: a year, a month, a date ("1439, December 18", "Jan / Feb")
 _TIME_WORD = re.compile(
     r"\b\d{3,4}\b|\b(?:"
@@ -221,6 +226,8 @@ def phrase_attribute(
     ('how many died', 'no_noun')
     >>> phrase_attribute("position played", {"entity"}).text
     'the position they played'
+    >>> phrase_attribute("surrounded by", {"entity"}).text, phrase_attribute("written by").text
+    ('what they are surrounded by', 'who wrote them')
     >>> phrase_attribute("date", {"year", "text"}, ["1999", "1992-1996"]).text
     'the years'
     >>> phrase_attribute("length", {"text"}, ["2:55", "4:10"]).text
@@ -683,6 +690,8 @@ def phrase_attribute(
     if len(out) >= 2 and out[-1].lower() == "by" and participle(out[-2], True):
         verb = out[-2].lower()
         past = IRREGULAR_PAST.get(verb, verb)
+        if len(out) == 2 and verb in _STATE_VERBS:
+            return Phrase(f"what they are {verb} by")  # "Surrounded by": seas, not a person
         return Phrase(f"who {past} them") if len(out) == 2 else Phrase(reason="preposition")
     if out[-1].lower() in PREPOSITIONS:
         return Phrase(reason="preposition")  # "Moving from", "For", "Against"

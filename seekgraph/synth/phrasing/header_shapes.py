@@ -96,7 +96,13 @@ def subject_of_participle(out: list[str], kinds: set[str]) -> Phrase | None:
     """A header whose participle has a subject of its own ("Current route formed", "Year club
     founded"): said of that subject when its values date it ("the year the current route was
     formed"), not asked otherwise; None when the header is no such phrase ("Date first opened"
-    is the row's own opening)."""
+    is the row's own opening, "Year granted or confirmed" two of the row's own).
+
+    >>> subject_of_participle(["Year", "club", "founded"], {"year"}).text
+    'the year the club was founded'
+    >>> subject_of_participle(["Year", "granted", "or", "confirmed"], {"year"}) is None
+    True
+    """
     lowered = [w.lower() for w in out]
     unit = lowered[0] if lowered[0] in ("year", "date") else ""
     rest = lowered[1:] if unit else lowered
@@ -105,6 +111,8 @@ def subject_of_participle(out: list[str], kinds: set[str]) -> Phrase | None:
     nouns = rest[:-1]
     if rest[-1] in WHERE_PARTICIPLES or all(w in ADVERBS or w.endswith("ly") for w in nouns):
         return None
+    if {"or", "and"} & set(nouns):
+        return None  # "Year granted or confirmed": two participles of the row, no subject
     if not kinds & {"year", "date"}:
         return Phrase(reason="verb")  # "Current route formed: Interstate 5": of what?
     be = "were" if nouns[-1].endswith("s") and not nouns[-1].endswith("ss") else "was"

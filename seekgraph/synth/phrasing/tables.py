@@ -37,6 +37,12 @@ class TableRef:
 
     >>> TableRef("Half Marathon", columns=("Rank", "Country", "Team", "Time ( h:m:s )")).quoted()
     '"Half Marathon" (table with columns Rank, Country, Team and Time)'
+
+    and, when its first row is known, by that too: a list article holds many tables of the
+    same columns (one per country, per decade), and only their rows tell them apart:
+
+    >>> TableRef("Venues", columns=("Name", "Town"), first_row="ABB Arena (Västerås)").quoted()
+    '"Venues" (table with columns Name and Town, starting with "ABB Arena")'
     """
 
     title: str
@@ -44,6 +50,7 @@ class TableRef:
     first_rows: int = 0
     selection: bool = False
     columns: tuple[str, ...] = ()
+    first_row: str = ""
 
     def quoted(self, marks: bool = True) -> str:
         """The title and section in quotes, with the row cap and selection marks unless
@@ -54,6 +61,11 @@ class TableRef:
             parts.append(f'section "{section}"')
         elif section.lower() in GENERIC_SECTIONS and columns_phrase(self.columns):
             parts.append(columns_phrase(self.columns))  # no section tells it from the others
+            # its name without the asides ("Aberdeen (Scots: Aiberdeen)" starts with Aberdeen)
+            first = " ".join(re.sub(r"\([^()]*\)", " ", self.first_row).split())
+            first = first or self.first_row.strip()
+            if first:
+                parts.append(f'starting with "{_plain_quotes(first)}"')
         if marks and self.first_rows:
             parts.append(f"first {self.first_rows} rows")
         if marks and self.selection:
@@ -70,12 +82,20 @@ MAX_COLUMNS = 6
 
 
 def column_label(header: str) -> str:
-    """A column header as a question names it among others: no brackets, quotes or commas.
+    """A column header as a question names it among others: no brackets, quotes, symbols or
+    tokeniser spaces; a comma between two names becomes a slash ("Name, Part" names one column),
+    and "#" the number.
 
     >>> column_label('Area km² ( sq mi )'), column_label('Notes, "sources"')
-    ('Area km²', 'Notes sources')
+    ('Area km²', 'Notes/sources')
+    >>> column_label("No . of Appearances"), column_label("Diameter ⌀"), column_label("#")
+    ('No. of Appearances', 'Diameter', 'No.')
     """
-    return " ".join(re.sub(r"\([^()]*\)|\[[^\[\]]*\]|[\"(),\[\]]", " ", header).split())
+    text = re.sub(r"\([^()]*\)|\[[^\[\]]*\]|[\"()\[\]]", " ", header)
+    text = re.sub(r"[^\w\s.,/&'%#?²³°+-]", " ", text)
+    text = re.sub(r"(?<=\w) (?=[.])", "", " ".join(text.split()))
+    text = re.sub(r"\s*,\s*", "/", text).strip("/ ")
+    return "No." if text == "#" else text
 
 
 def columns_phrase(columns: tuple[str, ...]) -> str:
@@ -84,7 +104,7 @@ def columns_phrase(columns: tuple[str, ...]) -> str:
     tables that has no section of its own.
 
     >>> columns_phrase(("Year", "Winner ( s )", "Notes, sources", "", "1", "2", "3", "4"))
-    'table whose first columns are Year, Winner, Notes sources, 1 and 2'
+    'table whose first columns are Year, Winner, Notes/sources, 1 and 2'
     """
     labels = [label for label in map(column_label, columns) if label]
     if not labels:

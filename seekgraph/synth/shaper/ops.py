@@ -123,6 +123,7 @@ class GraphOps:
                     r["title"] or r["table_id"],
                     r["section"] or "",
                     columns=tuple(str(h) for h in r["headers"] or ()),
+                    first_row=str(r["first_row"] or ""),
                 )
                 self._tables[r["table_id"]] = (ref, bool(r["served"] and r["title"]))
                 self._key_headers[r["table_id"]] = r["key_header"]
