@@ -275,10 +275,14 @@ def is_placeholder(text: str, header: str = "") -> bool:
     (True, False)
     >>> is_placeholder("Unlisted", "Register Number"), is_placeholder("not applicable")
     (True, True)
+    >>> is_placeholder("Not listed"), is_placeholder("Not Known"), is_placeholder("Not Guilty")
+    (True, True, False)
     """
     folded = fold_text(" ".join(text.split())).strip(" .:*")
     if re.fullmatch(r"(?:not|never) (?:arranged|held|awarded|contested|presented)", folded):
         return True  # "not arranged": no winner that season
+    if re.fullmatch(r"not (?:listed|known|available|given|stated|reported)", folded):
+        return True  # "Capacity: Not listed": the source has no value
     if _CALLED_OFF.fullmatch(folded):
         return True  # "Cancelled", "No race": that edition was not run
     if re.fullmatch(r"[?\-–—…]{2,}", folded.replace(" ", "")):

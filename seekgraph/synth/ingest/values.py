@@ -57,6 +57,7 @@ _AGO = re.compile(
 _SPLIT_URL = re.compile(r"\b(https?):\s+//")
 # a slash left before a name whose first half was an image ("/ Alexei Eremenko Sr")
 _LEADING_SLASH = re.compile(r"^/\s+(?=\w)")
+_TRAILING_SLASH = re.compile(r"(?<=\w)\s*/$")  # "McWolf/": a slash before a name the cell lost
 # a place's coordinates after its name, as the {{coord}} template prints them (degrees, then the
 # same in decimals, then "(Name)"): "Columbia 35°33′38′′N 87°09′12′′W / 35.56°N ... (Rattle and
 # Snap)" is the town Columbia
@@ -68,7 +69,7 @@ _COORDINATES = re.compile(
     r"(?:\s*/\s*-?\d+(?:\.\d+)?\s*;\s*-?\d+(?:\.\d+)?)?(?:\s*\([^()]*\))?"
 )
 # a parenthesised mark for no value after a name ("Ashley Ona (n/a)": an amateur's prize money)
-_NO_VALUE_NOTE = re.compile(r"\s*\(\s*(?:n/a|n\.a\.|tba|tbd|\?)\s*\)$", re.IGNORECASE)
+_NO_VALUE_NOTE = re.compile(r"\s*\(\s*(?:n/a|n\.a\.|tba|tbd|\?+)\s*\)$", re.IGNORECASE)
 
 
 _WIKI_ATTRIBUTES = re.compile(
@@ -182,8 +183,10 @@ def clean_text(text: str) -> str:
     ("Can't Back Down", 'Ashley Ona', '(n/a)')
     >>> clean_text("July 29, 2015 ; 4 years ago ( 2015-07-29 )")
     'July 29, 2015'
-    >>> clean_text("/ Alexei Eremenko Sr"), clean_text("/")
-    ('Alexei Eremenko Sr', '/')
+    >>> clean_text("/ Alexei Eremenko Sr"), clean_text("/"), clean_text("McWolf/")
+    ('Alexei Eremenko Sr', '/', 'McWolf')
+    >>> clean_text("28 GHz (??)"), clean_text("AC/DC")
+    ('28 GHz', 'AC/DC')
     >>> clean_text("http: //www.emu.edu.tr"), clean_text("http : //www.emu.edu.tr")
     ('http://www.emu.edu.tr', 'http://www.emu.edu.tr')
     >>> clean_text("Columbia 35°33′38′′N 87°09′12′′W / 35.56°N 87.15°W / 35.56; -87.15 (Rattle)")
@@ -208,7 +211,7 @@ def clean_text(text: str) -> str:
     text = _FLAG_NAME.sub(r"\1\2", text)
     text = _DIAMOND.sub("", _NTH_TIME.sub("", text))
     text = _EMPTY_FIRST.sub("", text)
-    text = _LEADING_SLASH.sub("", _AGO.sub("", text))
+    text = _TRAILING_SLASH.sub("", _LEADING_SLASH.sub("", _AGO.sub("", text)))
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPLIT_URL.sub(r"\1://", text)  # after "http : //" lost the space before its colon
     text = _SPACE_AFTER.sub(r"\1", text)

@@ -100,7 +100,9 @@ _DATED_EVENTS = frozenset(
     ]
 )
 # verbs a row's thing does, not has done to it ("Departed", not "were departed")
-_INTRANSITIVE = frozenset(["departed", "arrived", "retired", "died", "resigned", "debuted"])
+_INTRANSITIVE = frozenset(
+    ["departed", "arrived", "retired", "died", "resigned", "debuted", "operated", "existed"]
+)
 # deeds done to someone: a column of names under them says whom ("Defeated: Negro Casas")
 _OPPONENT_VERBS = frozenset(["defeated", "eliminated", "beaten", "replaced", "succeeded"])
 # states a place is in, by things and not people: an island "Surrounded by" seas is not what
@@ -228,6 +230,10 @@ def phrase_attribute(
     'the position they played'
     >>> phrase_attribute("surrounded by", {"entity"}).text, phrase_attribute("written by").text
     ('what they are surrounded by', 'who wrote them')
+    >>> phrase_attribute("opening day", {"text"}, ["$ 84,424,532"]).text
+    'their opening-day gross'
+    >>> phrase_attribute("operated", {"text"}, ["1965 - Mar 2008"]).text
+    'when they operated'
     >>> phrase_attribute("date", {"year", "text"}, ["1999", "1992-1996"]).text
     'the years'
     >>> phrase_attribute("length", {"text"}, ["2:55", "4:10"]).text
@@ -707,6 +713,10 @@ def phrase_attribute(
         if lowered[i] == "of" and re.fullmatch(r"[a-z-]+['’]s", lowered[i + 1]):
             # "Date of successor's formal installation": whose successor? theirs
             return Phrase(f"the {' '.join([*lowered[: i + 1], 'their', *lowered[i + 1 :]])}")
+    money = bool(texts) and all(re.match(r"[$€£¥]\s?\d", t) for t in texts)
+    if money and lowered[-1] in ("day", "weekend", "week", "opening"):
+        # "Opening day: $ 84,424,532": the money a film took that day, not the day
+        return Phrase(f"their {'-'.join(lowered)} gross")
     subject = subject_of_participle(out, kinds)
     if subject is not None:
         return subject

@@ -55,6 +55,12 @@ UNIT_WORDS = frozenset(
 )
 
 
+# units a header writes out in its brackets ("Area ( acres )", "Frequency width ( MHz )"): the
+# unit of its numbers, said after the noun as the abbreviations are
+_SPELLED_IN_BRACKETS = frozenset(
+    ["acres", "acre", "hectares", "mhz", "ghz", "khz", "metres", "meters", "feet", "miles"]
+)
+
 _UNIT_NAMES = {
     "km": "kilometres",
     "mi": "miles",
@@ -259,12 +265,15 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
 
     >>> header_words("Song ( s )"), header_words("Creator/s"), header_words("Co-singer ( s )")
     ('songs', 'creators', 'co-singers')
+    >>> header_words("Area ( acres )"), header_words("Frequency width ( MHz )")
+    ('area in acres', 'frequency width in MHz')
     """
 
     def bracket(match: re.Match[str]) -> str:
         inner = " ".join(match.group(0)[1:-1].split())
         inner = inner[3:] if inner.lower().startswith("in ") else inner  # "( in millions )"
-        if inner and all(w.lower().strip(".") in UNIT_WORDS for w in inner.split()):
+        units = UNIT_WORDS | _SPELLED_IN_BRACKETS
+        if inner and all(w.lower().strip(".") in units for w in inner.split()):
             return f" in {_UNIT_NAMES.get(inner.lower(), inner)} "
         return " "
 
