@@ -315,6 +315,32 @@ def run_on_name(text: str, link: str, usual_words: float) -> str:
     return " ".join(rest)
 
 
+def glued_before(text: str, link: str) -> str:
+    """The unlinked name an attribute cell runs into its linked one, when the two share their
+    head noun ("Island line South Island line" linking the South Island line: two lines;
+    "American Basketball Association Florida Basketball Association": two leagues); "" when the
+    cell names one thing.
+
+    >>> glued_before("Island line South Island line", "/wiki/South_Island_line")
+    'Island line'
+    >>> glued_before("American Basketball Association Florida Basketball Association",
+    ...     "/wiki/Florida_Basketball_Association")
+    'American Basketball Association'
+    >>> glued_before("Greater Florida Basketball Association", "/wiki/Florida_Basketball_Association")
+    ''
+    """
+    tokens = text.split()
+    title = strip_disambiguator(title_from_id(link)).split()
+    if len(title) < 2 or len(tokens) < len(title) + 2 or not tokens[0][:1].isupper():
+        return ""
+    if [fold_text(t) for t in tokens[-len(title) :]] != [fold_text(t) for t in title]:
+        return ""
+    before = tokens[: -len(title)]
+    if fold_text(before[-1]) != fold_text(title[-1]) or any(mark in text for mark in "(,:/"):
+        return ""
+    return " ".join(before)
+
+
 _SEVERAL = re.compile(r"\(\s*s\s*\)|\bor\s+more\b", re.IGNORECASE)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from seekgraph.synth.ingest.cell_links import mentions_only, named_links, names_other
 from seekgraph.synth.ingest.cell_lists import (
+    glued_before,
     holds_several,
     joins_names,
     listed_links,
@@ -234,13 +235,13 @@ class RowWriter:
             mentions.update(links)  # the table page still links to them
             links = ()
         # "Esmaeil Sedigh Joel Villarino" linking the first: two names, the second a text value
-        second = (
-            run_on_name(text, links[0], usual)
-            if c != key and len(links) == 1 and not links[0].startswith(UNLINKED)
-            else ""
-        )
+        one_linked = c != key and len(links) == 1 and not links[0].startswith(UNLINKED)
+        second = run_on_name(text, links[0], usual) if one_linked else ""
+        # "Island line South Island line" linking the second: the first a text value
+        before = glued_before(text, links[0]) if one_linked and not second else ""
         if links:
             alias = text if len(links) == 1 and text and len(text) <= 100 and not second else ""
+            alias = "" if before else alias
             for link in links:
                 linked = not link.startswith(UNLINKED)
                 self.entity_cells.append(
@@ -261,6 +262,13 @@ class RowWriter:
                 if linked:
                     mentions.add(link)
             targets = [(link, True) for link in links]
+            if before:
+                value = self._add_value(row_id, c, before)
+                self.said = {
+                    links[0]: " ".join(text.split()[len(before.split()) :]),
+                    value[0][0]: before,
+                }
+                return targets + value
             if not second:
                 return targets
             value = self._add_value(row_id, c, second)

@@ -135,6 +135,12 @@ _BUILDINGS = re.compile(
 )
 # titles of lists of characters, whose "Work" column is the work each appears in
 _FICTION = re.compile(r"\b(?:fictional|characters)\b", re.IGNORECASE)
+# titles of lists of broadcast programmes: their bare "Years" are the years they aired
+_PROGRAMMES = re.compile(
+    r"\b(?:television|tv)\b.*\b(?:programs|programmes|series|shows)\b", re.IGNORECASE
+)
+# titles of lists of things that died out: their bare "Date" is when they did
+_EXTINCTION = re.compile(r"\bextinct(?:ion)?\b", re.IGNORECASE)
 
 
 def _attributes(
@@ -172,6 +178,10 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
     'the date they died'
     >>> said_in_context("their top scorer", ["season"], [TableRef("List of champions")])
     "the league's top scorer that season"
+    >>> said_in_context("the years", [], [TableRef("List of ViacomCBS television programs")])
+    'the years they aired'
+    >>> said_in_context("the date", [], [TableRef("List of languages by time of extinction")])
+    'when they became extinct'
     """
     titles = [t.title for t in tables]
     sections = [t.section for t in tables]
@@ -190,6 +200,10 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
             return "when they were built"  # "Date: 1614", "12th century" of castles
         if text == "the place":
             return "where they are"  # "Place: Burlington" of a building, not of an event
+    if text == "the years" and any(_PROGRAMMES.search(t) for t in titles):
+        return "the years they aired"  # "Years: 1971-1979" of a studio's programmes
+    if text in ("the date", "the year") and any(_EXTINCTION.search(t) for t in titles):
+        return "when they became extinct"  # "Date: 17th century" of extinct languages
     if text in _OF_THE_RECORD and any(
         _PROGRESSION.search(f"{t.title} {t.section}") for t in tables
     ):
