@@ -210,6 +210,19 @@ def choose_key_column(
     if best.context == 0 and head_noun(best.header) in _CREDITS and credited and not winner:
         # "Director" beside "Main title": the rows are the works, each credited to its maker
         best = credited[0]
+    made = [
+        s
+        for s in usable
+        if s.index < best.index
+        and s.link_ratio >= 0.8
+        and s.uniqueness >= 0.95
+        and s.header_signal >= 0
+    ]
+    maker = head_noun(re.sub(r"\([^()]*\)", " ", best.header)) in _MAKERS  # not its "( Model )"
+    if best.context == 0 and maker and made and not winner:
+        # "Coaster" left of "Manufacturer ( Model )": the rows are the coasters, each with its
+        # maker; a distinct, linked column of the things made is the key
+        best = made[0]
     if len(named) == 1 and named[0].score >= best.score - CLOSE:
         best = named[0]
     if best.context == 0 and holds_several(best.header):
@@ -286,6 +299,11 @@ def _lists_groups(cells: Sequence[Cell]) -> bool:
 # an attribute of the works the rows are
 _CREDITS = word_set(
     "director directors producer producers author authors writer writers composer composers"
+)
+# makers of things a table lists by a name of their own ("Coaster | ... | Manufacturer")
+_MAKERS = word_set(
+    "manufacturer manufacturers builder builders designer designers architect architects "
+    "developer developers"
 )
 # words that make a maker the one a table honours ("Winning author" of a prize's winners)
 _HONOURED = word_set("winning winner winners recipient recipients laureate honoree")
