@@ -70,6 +70,7 @@ from seekgraph.synth.leaper.union_family import (
     anchor_sets_by_tree,
     family_id,
     family_name,
+    one_list,
     select_family,
 )
 from seekgraph.synth.leaper.union_groups import find_topic_groups, write_groups
@@ -324,7 +325,12 @@ def _write_union_tasks(
     for b in batch:
         trees = [layers[t] for t in b.trees]
         family = select_family(
-            anchor_sets_by_tree(trees), config.max_anchor_overlap, kinds, tables, related
+            anchor_sets_by_tree(trees),
+            config.max_anchor_overlap,
+            kinds,
+            tables,
+            related,
+            sorted_by={t["tree_id"]: one_list(t) for t in trees},
         )
         tid = family_id(family) if family else stable_id("leaper-union", b.biclique_id)
         planned.append((tid, b, trees, family))

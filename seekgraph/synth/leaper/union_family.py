@@ -24,6 +24,7 @@ def select_family(
     kinds: dict[str, str] | None = None,
     tables: dict[str, str] | None = None,
     related: Callable[[str, str], bool] | None = None,
+    sorted_by: dict[str, str] | None = None,
 ) -> list[str]:
     """The trees of a biclique a Union task intersects (see `seekgraph.synth.leaper.tasks_union`).
 
@@ -40,7 +41,10 @@ def select_family(
     trees of a family are related themselves: a topic group is a connected component, so two
     of its trees may be joined only through others ("1970 International Cross Country
     Championships" and "2000 Aerobic Gymnastics World Championships", both near other world
-    championships, share countries and points but no topic).
+    championships, share countries and points but no topic). With `sorted_by` (tree → its list,
+    `one_list`, when its section orders an article's list "By ..."), two orders of one list
+    ("By area" and "By population" of microstates) are never taken together: their common
+    things are the list itself.
 
     >>> select_family({"a": {"x", "y"}, "b": {"x", "y", "z"}, "c": {"x"}, "d": {"q"}})
     ['a', 'b']
@@ -51,6 +55,8 @@ def select_family(
     >>> select_family({"a": {"x", "y"}, "b": {"x", "y"}, "c": {"x", "y"}},
     ...               related=lambda s, t: {s, t} != {"a", "b"})
     ['a', 'c']
+    >>> select_family({"a": {"x", "y"}, "b": {"x", "y"}}, sorted_by={"a": "M|D", "b": "M|D"})
+    []
     """
     ids = sorted(anchor_sets)
 
@@ -60,6 +66,8 @@ def select_family(
         if tables is not None and tables[a] == tables[b]:
             return False
         if related is not None and not related(a, b):
+            return False
+        if sorted_by is not None and sorted_by.get(a) and sorted_by.get(a) == sorted_by.get(b):
             return False
         return jaccard(anchor_sets[a], anchor_sets[b]) <= max_overlap
 
@@ -81,6 +89,22 @@ def select_family(
             family.append(t)
             common = common & anchor_sets[t]
     return sorted(family)
+
+
+def one_list(tree: dict[str, Any]) -> str:
+    """The list a tree's table orders one way, when its section's last part says "By ..."
+    (title and the parts before it), or "": "Microstate" sections "Quantitative definitions --
+    By area" and "... -- By population" are one list of microstates ordered two ways.
+
+    >>> one_list({"title": "Microstate", "section_title": "Definitions -- By area"})
+    'Microstate|Definitions'
+    >>> one_list({"title": "Microstate", "section_title": "Definitions -- Byzantine"})
+    ''
+    """
+    parts = [p.strip() for p in str(tree.get("section_title") or "").split("--")]
+    if not re.match(r"by\b", parts[-1].lower()):
+        return ""
+    return f"{tree.get('title') or ''}|{' -- '.join(parts[:-1])}"
 
 
 def anchor_sets_by_tree(trees: list[dict[str, Any]]) -> dict[str, set[str]]:
