@@ -57,6 +57,8 @@ _AGO = re.compile(
 _SPLIT_URL = re.compile(r"\b(https?):\s+//")
 # a slash left before a name whose first half was an image ("/ Alexei Eremenko Sr")
 _LEADING_SLASH = re.compile(r"^/\s+(?=\w)")
+# a sort key printed before the text it sorts ("BB023 23rd Battalion" sorts by 023)
+_SORT_CODE = re.compile(r"^[A-Z]{1,3}0*(\d+) (?=\1(?:st|nd|rd|th)\b)")
 _TRAILING_SLASH = re.compile(r"(?<=\w)\s*/$")  # "McWolf/": a slash before a name the cell lost
 # a place's coordinates after its name, as the {{coord}} template prints them (degrees, then the
 # same in decimals, then "(Name)"): "Columbia 35°33′38′′N 87°09′12′′W / 35.56°N ... (Rattle and
@@ -187,6 +189,8 @@ def clean_text(text: str) -> str:
     ('Alexei Eremenko Sr', '/', 'McWolf')
     >>> clean_text("28 GHz (??)"), clean_text("AC/DC")
     ('28 GHz', 'AC/DC')
+    >>> clean_text("BB023 23rd Battalion"), clean_text("BB500 Auckland Regiment")
+    ('23rd Battalion', 'BB500 Auckland Regiment')
     >>> clean_text("http: //www.emu.edu.tr"), clean_text("http : //www.emu.edu.tr")
     ('http://www.emu.edu.tr', 'http://www.emu.edu.tr')
     >>> clean_text("Columbia 35°33′38′′N 87°09′12′′W / 35.56°N 87.15°W / 35.56; -87.15 (Rattle)")
@@ -212,6 +216,7 @@ def clean_text(text: str) -> str:
     text = _DIAMOND.sub("", _NTH_TIME.sub("", text))
     text = _EMPTY_FIRST.sub("", text)
     text = _TRAILING_SLASH.sub("", _LEADING_SLASH.sub("", _AGO.sub("", text)))
+    text = _SORT_CODE.sub("", text)
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPLIT_URL.sub(r"\1://", text)  # after "http : //" lost the space before its colon
     text = _SPACE_AFTER.sub(r"\1", text)
