@@ -10,7 +10,8 @@ from seekgraph.synth.ingest.cell_links import named_links
 from seekgraph.synth.ingest.cell_lists import listed_links
 from seekgraph.synth.ingest.cells import display_name, is_placeholder
 from seekgraph.synth.ingest.key_cells import key_links, key_rejection, key_text
-from seekgraph.synth.ingest.records import Cell
+from seekgraph.synth.ingest.records import Cell, RawTable
+from seekgraph.synth.ingest.table_parts import RowWriter
 
 
 @pytest.mark.parametrize(
@@ -194,3 +195,27 @@ def test_a_key_cell_naming_a_place_of_someone_is_that_place() -> None:
     assert key_links(Cell("University of Cambridge", ("/wiki/University_of_Cambridge",))) == (
         "/wiki/University_of_Cambridge",
     )
+
+
+def test_names_run_together_become_a_list() -> None:
+    """A cell running its column's own values together ("France Italy West Germany", session
+    55's sample 2077) and an unlinked name run into a linked one of the same head noun
+    ("Island line South Island line", 2073) are said as lists; a value its column writes alone
+    stays whole."""
+    films = [("Bilitis", "France Italy"), ("Die Konsequenz", "West Germany")]
+    films += [("Beyond Good and Evil", "France Italy West Germany"), ("Outrageous!", "Canada")]
+    films += [("Cambio de sexo", "Italy"), ("Desperate Living", "France")]
+    rows = [[Cell(t, (f"/wiki/{t.replace(' ', '_')}",)), Cell(c)] for t, c in films]
+    rows[0].append(Cell("Island line South Island line", ("/wiki/South_Island_line",)))
+    for row in rows[1:]:
+        row.append(Cell("Kwun Tong line", ("/wiki/Kwun_Tong_line",)))
+    table = RawTable("t", "ottqa", "Films", "", "", ["Title", "Country", "Line"], rows)
+    writer = RowWriter()
+    writer.add(table, 0, {}, set())
+    said = {(f["row"], f["column"]): f["text"] for f in writer.value_facts}
+    assert said[(2, 1)] == "France, Italy, West Germany"
+    assert said[(0, 1)] == "France, Italy"  # "France Italy" is no value of its own here
+    assert said[(1, 1)] == "West Germany"
+    assert said[(0, 2)] == "Island line"
+    linked = {(f["row"], f["column"]): f["text"] for f in writer.entity_facts}
+    assert linked[(0, 2)] == "South Island line"

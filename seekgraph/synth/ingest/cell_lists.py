@@ -341,6 +341,44 @@ def glued_before(text: str, link: str) -> str:
     return " ".join(before)
 
 
+def column_words(texts: Iterable[str]) -> set[str]:
+    """The folded whole texts of a column's short cells (one to four words): what its cells
+    name one at a time."""
+    return {" ".join(fold_text(t).split()) for t in texts if 1 <= len(t.split()) <= 4}
+
+
+def runs_together(text: str, words: set[str]) -> list[str]:
+    """The cells of its column a text cell runs together with no separator, each written whole
+    in another row (`words`, `column_words` less the cell's own text) and starting with a
+    capital or a digit, as many as it can be read into, when there are at least two; []
+    otherwise: "France Italy West Germany" in a column of "France", "Italy" and "West Germany"
+    lists three countries, while "Crime drama" is one genre.
+
+    >>> runs_together("France Italy West Germany", {"france", "italy", "west germany"})
+    ['France', 'Italy', 'West Germany']
+    >>> runs_together("France Italy West Germany", {"france italy", "france", "italy", "west germany"})
+    ['France', 'Italy', 'West Germany']
+    >>> runs_together("Crime drama", {"crime", "drama"}), runs_together("Drama, romance", {"drama"})
+    ([], [])
+    """
+    if re.search(r"[,;/&+()]| and ", text):
+        return []  # a list already said, or an aside
+    tokens = text.split()
+    found: list[list[str] | None] = [None] * (len(tokens) + 1)
+    found[0] = []
+    for i in range(len(tokens)):
+        done = found[i]
+        if done is None or not (tokens[i][:1].isupper() or tokens[i][:1].isdigit()):
+            continue
+        for j in range(i + 1, min(len(tokens), i + 4) + 1):
+            part = " ".join(tokens[i:j])
+            longer = found[j] is None or len(found[j] or []) < len(done) + 1
+            if longer and " ".join(fold_text(part).split()) in words:
+                found[j] = [*done, part]
+    parts = found[len(tokens)]
+    return parts if parts and len(parts) >= 2 else []
+
+
 _SEVERAL = re.compile(r"\(\s*s\s*\)|\bor\s+more\b", re.IGNORECASE)
 
 

@@ -6,19 +6,23 @@ tables are kept, and the writing itself, are `seekgraph.synth.ingest.tables`'s.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from seekgraph.synth.ingest.cell_links import mentions_only, named_links, names_other
 from seekgraph.synth.ingest.cell_lists import (
+    column_words,
     glued_before,
     holds_several,
     joins_names,
     listed_links,
     median_words,
     run_on_name,
+    runs_together,
 )
 from seekgraph.synth.ingest.cells import (
     display_name,
+    fold_text,
     is_placeholder,
     paired_names,
     unlinked_name,
@@ -108,6 +112,9 @@ class RowWriter:
         linked_once, named_apart = first_mentions(keys), links_named_apart(keys)
         placed_apart = names_placed_apart(table, key)
         usual = usual_words(table)
+        alone = [
+            column_words(clean_text(row[c].text) for row in table.rows) for c in range(table.n_cols)
+        ]
         for r, row in enumerate(table.rows):
             if r in dropped:
                 continue
@@ -117,7 +124,9 @@ class RowWriter:
             )
             for c, cell in enumerate(row):
                 header = table.header[c] if c < len(table.header) else ""
-                targets = self._add_cell(row_id, c, cell, key, anchors, mentions, header, usual[c])
+                targets = self._add_cell(
+                    row_id, c, cell, key, anchors, mentions, header, usual[c], alone[c]
+                )
                 relation = relations.get(c)
                 if c != key and relation is not None:
                     text = clean_text(cell.text)
@@ -216,9 +225,11 @@ class RowWriter:
         mentions: set[str],
         header: str,
         usual: float,
+        alone: AbstractSet[str] = frozenset(),
     ) -> list[tuple[str, bool]]:
         """One cell's HAS_CELL rows; returns its targets as (id, is an entity). `usual`: the
-        column's usual number of words (`usual_words`)."""
+        column's usual number of words (`usual_words`); `alone`: what its cells name one at a
+        time (`column_words`)."""
         text = clean_text(cell.text)
         self.said = {}
         if not cell.links and is_placeholder(text, header):
@@ -275,6 +286,14 @@ class RowWriter:
             first = " ".join(text.split()[: -len(second.split())])
             self.said = {links[0]: first, value[0][0]: second}
             return targets + value
+        own = " ".join(fold_text(text).split())
+        listed = runs_together(text, set(alone) - {own}) if c != key else []
+        if listed:
+            # "France Italy West Germany": the column's own values run together, said as a list
+            said = ", ".join(listed)
+            value = self._add_value(row_id, c, said)
+            self.said = {value[0][0]: said}
+            return value
         return self._add_value(row_id, c, without_credit(text) if c != key else text)
 
     def _add_value(self, row_id: str, c: int, text: str) -> list[tuple[str, bool]]:
