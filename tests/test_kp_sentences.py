@@ -279,3 +279,21 @@ def test_a_value_shared_with_a_row_of_another_table_reads_as_the_same() -> None:
     )
     clauses = read_kp(question)
     assert clauses is not None and _same_up_to_names(task, clauses), _read(clauses or ())
+
+
+def test_one_thing_is_named_by_a_plural_header_in_the_singular() -> None:
+    """A variable that is the value of a plural header ("Director(s)") is one thing: "a
+    director that is the director of "Kozara"", not "the directors of" (sample 2079)."""
+    kozara = Const("Kozara", "/wiki/Kozara", "Entity")
+    task = KPTask(
+        "shaper:plural",
+        (
+            Triple(Var("?"), "director@booker", (Var("V@A"),)),
+            Triple(Var("V@A"), "~director@nobel", (kozara,)),
+        ),
+    )
+    kinds = {Var("?"): ("film", "films"), Var("V@A"): ("director", "directors")}
+    labels = {"director@booker": "director", "director@nobel": "directors"}
+    question = render(task, TABLES, kinds, 1, labels)
+    assert 'the director of "Kozara"' in question, question
+    assert "the directors of" not in question, question

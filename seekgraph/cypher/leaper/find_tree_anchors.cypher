@@ -1,7 +1,8 @@
 // Trees with their table, root, kind, key header, anchors (id and name), the table's own
 // header text for each relation (questions name attributes as the table does) and all its
-// column headers in order and the key text of its first row (a table without a section is named
-// by them).
+// column headers in order and the key of its first row, by its entity's name when the cell holds
+// it ("Otto Ruge" of "Ruge, Otto Major General Otto Ruge"), else by the cell's text (a table
+// without a section is named by them).
 UNWIND $tree_ids AS tid
 MATCH (tree:Tree {tree_id: tid})-[:FROM_TABLE]->(t:Table)
 CALL (t) {
@@ -17,8 +18,8 @@ CALL (t) {
 }
 CALL (t) {
   OPTIONAL MATCH (t)-[:HAS_ROW]->(r:Row)-[:ANCHOR]->(e:Entity)<-[h:HAS_CELL]-(r)
-  WITH r, h ORDER BY r.index, h.column
-  RETURN head(collect(h.text)) AS first_row
+  WITH r, h, e ORDER BY r.index, h.column
+  RETURN head(collect(CASE WHEN e.name IS NOT NULL AND toLower(h.text) CONTAINS toLower(e.name) THEN e.name ELSE h.text END)) AS first_row
 }
 OPTIONAL MATCH (tree)-[:HAS_ANCHOR]->(a:Entity)
 WITH tree, t, headers, columns, first_row, a ORDER BY a.entity_id

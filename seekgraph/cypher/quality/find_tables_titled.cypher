@@ -8,8 +8,9 @@ RETURN t.table_id AS table_id, t.title AS title, t.section_title AS section_titl
          MATCH (t)-[:HAS_COLUMN]->(c:Column) WITH c ORDER BY c.index RETURN c.header
        } AS headers,
        head(COLLECT {
-         MATCH (t)-[:HAS_ROW]->(r:Row)-[:ANCHOR]->(:Entity)<-[h:HAS_CELL]-(r)
-         WITH r, h ORDER BY r.index, h.column RETURN h.text
+         MATCH (t)-[:HAS_ROW]->(r:Row)-[:ANCHOR]->(e:Entity)<-[h:HAS_CELL]-(r)
+         WITH r, h, e ORDER BY r.index, h.column
+         RETURN CASE WHEN e.name IS NOT NULL AND toLower(h.text) CONTAINS toLower(e.name) THEN e.name ELSE h.text END
        }) AS first_row,
        COLLECT {
          MATCH (t)-[:HAS_ROW]->(:Row)-[:ANCHOR]->(a:Entity) RETURN DISTINCT a.entity_id

@@ -277,6 +277,8 @@ def is_placeholder(text: str, header: str = "") -> bool:
     (True, True)
     >>> is_placeholder("Not listed"), is_placeholder("Not Known"), is_placeholder("Not Guilty")
     (True, True, False)
+    >>> is_placeholder("living", "Died"), is_placeholder("Living", "Status")
+    (True, False)
     """
     folded = fold_text(" ".join(text.split())).strip(" .:*")
     if re.fullmatch(r"(?:not|never) (?:arranged|held|awarded|contested|presented)", folded):
@@ -287,6 +289,9 @@ def is_placeholder(text: str, header: str = "") -> bool:
         return True  # "Cancelled", "No race": that edition was not run
     if re.fullmatch(r"[?\-–—…]{2,}", folded.replace(" ", "")):
         return True  # "??", "---": a mark for no value, however many times it is written
+    said = set(re.findall(r"[a-z]+", header.lower()))
+    if folded in ("living", "alive", "still living") and said & {"died", "death", "deceased"}:
+        return True  # "Died: living": no date of death yet
     # "Eliminated by: Winner" names the one nobody eliminated ("Eliminated: Winner" of a
     # contest's entrants is how far she got, and stays)
     eliminator = "eliminated by" in " ".join(header.lower().split())

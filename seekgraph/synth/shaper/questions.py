@@ -116,15 +116,17 @@ class _Renderer:
     def role(self, var: Var) -> str | None:
         """'the RELATION of X in TABLE' when `var` is defined by one inverse fact, else None."""
         (t,) = self.definitions(var)
-        return self.value_of(t) if _is_inverse_fact(t) else None
+        return self.value_of(t, one=True) if _is_inverse_fact(t) else None
 
-    def value_of(self, t: Triple) -> str:
+    def value_of(self, t: Triple, one: bool = False) -> str:
         """An inverse fact ``[S, ~r@T, O]`` read as what S is: 'the RELATION of "O" in TABLE';
         'the RELATION of the KIND listed in TABLE with …' when O is a row of the same table;
         'the RELATION listed in TABLE for …' when O is described in place otherwise ('the
-        RELATION, in any table, of …' for a fact of no table)."""
+        RELATION, in any table, of …' for a fact of no table). With `one`, S is one thing and
+        a plural header is said in the singular ("a director that is the director of "Kozara"",
+        not "the directors of")."""
         spec = parse_relation(t.relation)
-        words = self.words(spec)
+        words = _one_of(self.words(spec)) if one else self.words(spec)
         obj = t.objects[0]
         if not isinstance(obj, Var) or obj in self.references:
             where = f" in {self.table(spec.table)}" if spec.table else ""
