@@ -242,7 +242,10 @@ class _Research:
                 table = parse_table(pages[0].lines) if pages else None
                 if table is not None and not has_columns(table, name.columns, name.first_row):
                     self.mark(len(self.rollout.steps) - 1, "wrong_hit")
-                    self.noted = f"The table at {hit.url} has other columns than the question's."
+                    self.noted = (
+                        f"The table at {hit.url} is not the question's "
+                        "(other columns or another first row)."
+                    )
                     continue
                 if table is not None and table.rows:
                     self.tables[name] = table

@@ -1,10 +1,10 @@
 """The quality gate's checks of synthesised KP tasks: whether their chains make research.
 
-`kp_checks` runs expanded_further, single_lookup, link_hop, join_on_kind, answer_in_clue_table,
-circular and same_tables over every kept synthesised KP task; the checks are described with the stage
-(`seekgraph.synth.quality`). They are apart from the stage and from the WebLeaper checks
-because they read a task's triples through the shaper (`seekgraph.synth.shaper`), not its
-question and tables.
+`kp_checks` runs expanded_further, single_lookup, link_hop, join_on_kind,
+answer_in_clue_table, circular and same_tables over every kept synthesised KP task; the checks
+are described with the stage (`seekgraph.synth.quality`). They are apart from the stage and
+from the WebLeaper checks because they read a task's triples through the shaper
+(`seekgraph.synth.shaper`), not its question and tables.
 """
 
 from __future__ import annotations
@@ -127,11 +127,11 @@ def _answer_in_clue_table(ops: Any, task: Any) -> str:
         answered = any(isinstance(v, Var) and v.is_target for v in values)
         if spec.kind != "fact" or not answered or not isinstance(row, Var) or row.is_target:
             continue
-        for other, found in zip(task.triples, specs, strict=True):
-            same_row = found.kind == "fact" and _row_subject(other, found) == row
-            elsewhere = same_row and found.table and found.table != spec.table
-            if elsewhere and ops.relation_label(f"{spec.name}@{found.table}") is not None:
-                return f"{spec.name}@{found.table}"
+        for other, clue in zip(task.triples, specs, strict=True):
+            same_row = clue.kind == "fact" and _row_subject(other, clue) == row
+            elsewhere = same_row and clue.table and clue.table != spec.table
+            if elsewhere and ops.relation_label(f"{spec.name}@{clue.table}") is not None:
+                return f"{spec.name}@{clue.table}"
     return ""
 
 
