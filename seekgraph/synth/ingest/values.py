@@ -12,6 +12,7 @@ lower-cased and whitespace-collapsed (OTT-QA's tokenised spaces around punctuati
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from datetime import date
@@ -125,6 +126,8 @@ _DIAMOND = re.compile(r"\s*<\s*[0-9A-Z]\s*>")
 _FLAG_NAME = re.compile(r"^(.+?) \1( \(\s*[A-Z]{2,3}\s*\))$")
 
 
+# memoised: ingest cleans each cell several times (its value, its fact's text, its column's words)
+@functools.lru_cache(maxsize=1 << 16)
 def clean_text(text: str) -> str:
     """Display form: NFKC, no zero-width characters, collapsed whitespace, no tokenised spaces
     before punctuation, no wiki cell attributes left by the table's export (``align=right| 0``
@@ -215,12 +218,14 @@ def clean_text(text: str) -> str:
     text = _FLAG_NAME.sub(r"\1\2", text)
     text = _DIAMOND.sub("", _NTH_TIME.sub("", text))
     text = _EMPTY_FIRST.sub("", text)
-    text = _TRAILING_SLASH.sub("", _LEADING_SLASH.sub("", _AGO.sub("", text)))
-    text = _SORT_CODE.sub("", text)
+    text = _LEADING_SLASH.sub("", _AGO.sub("", text))
+    text = _TRAILING_SLASH.sub("", text) if text.endswith("/") else text
+    text = _SORT_CODE.sub("", text) if text[:1].isupper() else text
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPLIT_URL.sub(r"\1://", text)  # after "http : //" lost the space before its colon
     text = _SPACE_AFTER.sub(r"\1", text)
-    text = _COORDINATES.sub("", text).strip() or text  # a cell of coordinates alone keeps them
+    if "°" in text:  # a cell of coordinates alone keeps them
+        text = _COORDINATES.sub("", text).strip() or text
     noted = _NO_VALUE_NOTE.sub("", text)
     return noted or text  # a cell of "(n/a)" alone keeps its text
 
