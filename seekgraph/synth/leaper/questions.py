@@ -182,6 +182,8 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
     'the years they aired'
     >>> said_in_context("the date", [], [TableRef("List of languages by time of extinction")])
     'when they became extinct'
+    >>> said_in_context("their country of origin", ["artist"], [TableRef("Triple J Hottest 100")])
+    "their artist's country of origin"
     """
     titles = [t.title for t in tables]
     sections = [t.section for t in tables]
@@ -189,6 +191,11 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
         return "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
     if text == "their duration" and any(_CAST.search(t) for t in titles):
         return "the years they were in the cast"  # "Duration: 1997-99" of a soap's cast
+    performers = re.compile(r"\b(?:artists?|performers?|singers?|bands?)\b")
+    asked_artist = any(performers.search(o.lower()) for o in others)
+    if text in ("their country of origin", "their nationality") and asked_artist:
+        # a song's "Country of origin" beside its artist is the artist's, not the song's
+        return f"their artist's {text.removeprefix('their ')}"
     if text == "their top scorer" and any(relation_words(o) == "season" for o in others):
         return "the league's top scorer that season"  # of a champions list, not the club's
     if text == "their order" and any("eliminat" in s.lower() for s in sections):
