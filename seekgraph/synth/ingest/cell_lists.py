@@ -341,10 +341,15 @@ def glued_before(text: str, link: str) -> str:
     return " ".join(before)
 
 
+def whole_folded(text: str) -> str:
+    """A cell's text as `column_words` holds it: folded, its spaces collapsed."""
+    return " ".join(fold_text(text).split())
+
+
 def column_words(texts: Iterable[str]) -> set[str]:
     """The folded whole texts of a column's short cells (one to four words): what its cells
     name one at a time."""
-    return {" ".join(fold_text(t).split()) for t in texts if 1 <= len(t.split()) <= 4}
+    return {whole_folded(t) for t in texts if 1 <= len(t.split()) <= 4}
 
 
 def runs_together(text: str, words: set[str]) -> list[str]:
@@ -373,7 +378,7 @@ def runs_together(text: str, words: set[str]) -> list[str]:
         for j in range(i + 1, min(len(tokens), i + 4) + 1):
             part = " ".join(tokens[i:j])
             longer = found[j] is None or len(found[j] or []) < len(done) + 1
-            if longer and " ".join(fold_text(part).split()) in words:
+            if longer and whole_folded(part) in words:
                 found[j] = [*done, part]
     parts = found[len(tokens)]
     return parts if parts and len(parts) >= 2 else []

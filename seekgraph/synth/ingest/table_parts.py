@@ -19,10 +19,10 @@ from seekgraph.synth.ingest.cell_lists import (
     median_words,
     run_on_name,
     runs_together,
+    whole_folded,
 )
 from seekgraph.synth.ingest.cells import (
     display_name,
-    fold_text,
     is_placeholder,
     paired_names,
     unlinked_name,
@@ -286,8 +286,7 @@ class RowWriter:
             first = " ".join(text.split()[: -len(second.split())])
             self.said = {links[0]: first, value[0][0]: second}
             return targets + value
-        own = " ".join(fold_text(text).split())
-        listed = runs_together(text, set(alone) - {own}) if c != key else []
+        listed = runs_together(text, set(alone) - {whole_folded(text)}) if c != key else []
         if listed:
             # "France Italy West Germany": the column's own values run together, said as a list
             said = ", ".join(listed)

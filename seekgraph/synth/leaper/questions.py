@@ -141,6 +141,8 @@ _PROGRAMMES = re.compile(
 )
 # titles of lists of things that died out: their bare "Date" is when they did
 _EXTINCTION = re.compile(r"\bextinct(?:ion)?\b", re.IGNORECASE)
+# an attribute naming who performs a song: a "Country of origin" beside it is theirs
+_PERFORMERS = re.compile(r"\b(?:artists?|performers?|singers?|bands?)\b")
 
 
 def _attributes(
@@ -191,8 +193,7 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
         return "the work they appear in"  # "Work: The Lion Guard" of a fictional leopard
     if text == "their duration" and any(_CAST.search(t) for t in titles):
         return "the years they were in the cast"  # "Duration: 1997-99" of a soap's cast
-    performers = re.compile(r"\b(?:artists?|performers?|singers?|bands?)\b")
-    asked_artist = any(performers.search(o.lower()) for o in others)
+    asked_artist = any(_PERFORMERS.search(o.lower()) for o in others)
     if text in ("their country of origin", "their nationality") and asked_artist:
         # a song's "Country of origin" beside its artist is the artist's, not the song's
         return f"their artist's {text.removeprefix('their ')}"
