@@ -188,9 +188,39 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
         answer_refs=["/wiki/Dan_Schneider"],
         source="seed",
     )
+    # a chain that never leaves one article (sample 2081): "the player whose original club is
+    # the new club of Chad Morrison", both tables of "2004 AFL draft"
+    clean_db.execute_query(
+        "UNWIND $ids AS id CREATE (table:Table {table_id: id, title: '2004 AFL draft'})",
+        ids=["afl_draft_0", "afl_draft_1"],
+        database_=database,
+    )
+    morrison = Const("Chad Morrison", "/wiki/Chad_Morrison", "Entity")
+    one_page = KPTask(
+        "shaper:one-page",
+        (
+            Triple(Var("?"), "original_club@afl_draft_0", (Var("V@A"),)),
+            Triple(Var("V@A"), "~new_club@afl_draft_1", (morrison,)),
+        ),
+        question='Which player has an original club that is the new club of "Chad Morrison"?',
+        answer=["Nathan Thompson"],
+        answer_refs=["/wiki/Nathan_Thompson"],
+        source="seed",
+    )
     save_tasks(
         clean_db,
-        [circular, single, one_row, other_cell, link_hop, rank_join, shortcut, mirror_a, mirror_b],
+        [
+            circular,
+            single,
+            one_row,
+            other_cell,
+            link_hop,
+            rank_join,
+            shortcut,
+            mirror_a,
+            mirror_b,
+            one_page,
+        ],
         database,
     )
 
@@ -210,8 +240,9 @@ def test_each_check_rejects_its_task(clean_db: neo4j.Driver, database: str | Non
     assert statuses["shaper:shortcut"] == ("rejected", "answer_in_clue_table")
     assert statuses["shaper:mirror-a"][0] == "kept", statuses["shaper:mirror-a"]
     assert statuses["shaper:mirror-b"] == ("rejected", "same_tables")
+    assert statuses["shaper:one-page"] == ("rejected", "one_page")
     assert all(statuses[t][0] == "kept" for t in good)
-    assert report.rejected == 12
+    assert report.rejected == 13
     assert report.notes["check duplicate_question"] == 1
 
     again = run_quality(clean_db, database, QualityConfig())

@@ -43,9 +43,11 @@ _COPULA = re.compile(
 )
 # "( Korean : 롯데월드타워 )", "( 1,823 ft )": an aside, not part of what the subject is
 _ASIDE = re.compile(r"\(\s[^()]*\s\)")
-# "a group of three towers", "a complex of residential towers": the towers are what it is
+# "a group of three towers", "a complex of residential towers", "a regional network of three
+# television stations" (a station's page that speaks for its network): the towers, the
+# stations are what it is
 _COLLECTIVE = re.compile(
-    r"^(?:group|complex|pair|cluster|set|collection)\s+of\s+"
+    r"^(?:group|complex|pair|cluster|set|collection|(?:[a-z]+\s+){0,2}network)\s+of\s+"
     r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|several|many|\d+)\s+)?",
     re.IGNORECASE,
 )
@@ -149,6 +151,10 @@ def page_kind(text: str | None) -> str | None:
     'team'
     >>> page_kind("Guiding Light is an American television soap opera .")
     'series'
+    >>> page_kind("NBC Montana is a regional network of three television stations in Montana .")
+    'station'
+    >>> page_kind("Kanon is a Japanese visual novel developed by Key .")
+    'game'
     >>> page_kind("K-1 PREMIUM 2005 Dynamite!! was an annual kickboxing and mixed martial arts event")
     'event'
     >>> page_kind("Silvestre Herrera was a Private First Class of the United States Army .") is None
@@ -217,6 +223,8 @@ def page_kind(text: str | None) -> str | None:
         head = "team"  # "the men's basketball program": a team, not a broadcast
     if head == "opera" and len(words) > 1 and words[-2].lower() == "soap":
         head = "series"  # "an American television soap opera": a series, not an opera
+    if head == "novel" and len(words) > 1 and words[-2].lower() == "visual":
+        head = "game"  # "a Japanese visual novel": a video game, not a book
     if head.endswith("sery"):
         head = head[: -len("sery")] + "series"  # "miniseries", not "minisery"
     if not re.fullmatch(r"[a-z][a-z-]*", head) or head in _NOT_KINDS:

@@ -117,6 +117,31 @@ def _uncontradicted(named: str, known: Sequence[str]) -> bool:
     return fit >= against and (fit > 0 or against == 0)
 
 
+def _wider_word(
+    said: tuple[str, str] | None, head: str, top: str, known: Sequence[str]
+) -> tuple[str, str] | None:
+    """The title's or section's word `said` in place of a key header's `head` that most pages
+    share (`top`) when two or more pages say another noun of no class of its: "Battle" over
+    fifteen battles and four massacres is false for four, "List of major engagements" says
+    what all of them are.
+
+    >>> _wider_word(("engagement", "engagements"), "battle", "battle",
+    ...             ["battle"] * 15 + ["massacre"] * 4)
+    ('engagement', 'engagements')
+    >>> _wider_word(("engagement", "engagements"), "battle", "battle", ["battle"] * 19) is None
+    True
+    """
+    said_head = _head(said)
+    if said is None or said_head is None or _same_noun(head, said_head):
+        return None
+    unlike = [
+        k
+        for k in known
+        if not _same_noun(top, k) and not set(noun_classes(k)) & set(noun_classes(top))
+    ]
+    return said if len(unlike) >= 2 and not any(_same_noun(said_head, k) for k in unlike) else None
+
+
 def _speaks_for(named: str, cls: str, known: Sequence[str]) -> bool:
     """A header's or title's noun may name answers of class `cls` whose most common noun is
     `known`: it is of that class and, in a class of rival types, it names the whole class or
@@ -232,6 +257,9 @@ def answers_kind(
             # header's word is the more exact one
             general = [c for c in noun_classes(top) if top in GENERAL.get(c, frozenset())]
             if _same_noun(head, top) or shared or set(general) & set(noun_classes(head)):
+                wider = _wider_word(said, head, top, known) if kind is header_kind else None
+                if wider is not None:
+                    return Kind(wider[0], wider[1], "header")
                 return Kind(kind[0], kind[1], "header")
         # "List of power stations in Oregon" of twelve dams and a power station, a lake and
         # two projects: the list says what every row is, and some pages say it too; the

@@ -28,6 +28,9 @@ name as its reason, and counted in the stage report):
   table, and the table whose clue finds that row has the same column ("the country in the 2014
   table of the club with revenue 438.6 in the 2011 table"): the answer is read off the clue's
   own row, the hop to the other table adds nothing;
+- ``one_page``: every fact of a synthesised KP task's chain comes from tables of one article
+  ("the player whose original club is the new club of the player ... of Chad Morrison", all
+  in "2004 AFL draft"): a puzzle over one page, not a chain across the offline web;
 - ``same_tables``: more than `seekgraph.synth.quality_kp.MAX_PER_TABLES` synthesised KP tasks
   join the same tables (the smallest ids stay), or one reads the same relations of the same
   tables as a kept one, either way: the others ask the same question of other rows ("the
@@ -110,6 +113,7 @@ CHECKS = (
     "link_hop",
     "join_on_kind",
     "answer_in_clue_table",
+    "one_page",
     "same_tables",
     "partial_table",
     "kind_from_header",

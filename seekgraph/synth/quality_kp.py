@@ -1,7 +1,7 @@
 """The quality gate's checks of synthesised KP tasks: whether their chains make research.
 
 `kp_checks` runs expanded_further, single_lookup, link_hop, join_on_kind,
-answer_in_clue_table, circular and same_tables over every kept synthesised KP task; the checks
+answer_in_clue_table, circular, one_page and same_tables over every kept synthesised KP task; the checks
 are described with the stage (`seekgraph.synth.quality`). They are apart from the stage and
 from the WebLeaper checks because they read a task's triples through the shaper
 (`seekgraph.synth.shaper`), not its question and tables.
@@ -35,7 +35,7 @@ def kp_checks(
     circular: bool,
 ) -> None:
     """expanded_further, single_lookup, link_hop, join_on_kind, answer_in_clue_table, (when
-    `circular`) circular, then same_tables over every kept synthesised KP task."""
+    `circular`) circular, one_page, then same_tables over every kept synthesised KP task."""
     from seekgraph.synth.shaper.kp import parse_relation
     from seekgraph.synth.shaper.ops import GraphOps
     from seekgraph.synth.shaper.seeds import circular_variable
@@ -85,6 +85,13 @@ def kp_checks(
         if var is not None:
             found["circular"].append((task.task_id, f"{var} is only a named entity"))
             continue
+        pages = _pages(ops, task)
+        if len(pages) == 1:
+            # "the player whose original club is the new club of the player whose original club
+            # is the new club of Chad Morrison", all in "2004 AFL draft": a chain that never
+            # leaves one article is a puzzle over one page, not research across pages
+            found["one_page"].append((task.task_id, pages.pop()))
+            continue
         passed.append(task)
     per_tables: dict[tuple[str, ...], int] = {}
     shapes: set[tuple[tuple[str, ...], tuple[tuple[str, str], ...]]] = set()
@@ -98,6 +105,16 @@ def kp_checks(
             found["same_tables"].append((task.task_id, ", ".join(tables)))
             continue
         shapes.add(shape)
+
+
+def _pages(ops: Any, task: Any) -> set[str]:
+    """The articles a KP task's table facts come from (a table the graph does not hold counts
+    as its own page)."""
+    pages = set()
+    for table_id in task.source_tables():
+        ref = ops.table_name(table_id)
+        pages.add(ref.title if ref is not None else table_id)
+    return pages
 
 
 def _relation_table(relation: str) -> tuple[str, str]:

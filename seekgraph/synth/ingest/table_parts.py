@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from seekgraph.synth.ingest.cell_links import mentions_only, named_links, names_other
+from seekgraph.synth.ingest.cell_links import mentions_only, named_links, names_link, names_other
 from seekgraph.synth.ingest.cell_lists import (
     column_words,
     glued_before,
@@ -188,6 +188,10 @@ class RowWriter:
         text = clean_text(key_text(key_cell))
         name = unlinked_name(text) if text else ""
         anchors = list(key_links(key_cell))
+        if len(anchors) == 1 and name and _links_beside(table.rows[r], key_cell, anchors[0], text):
+            # "Poi E" linking Patea Maori Club, whose Artist cell links it too: the song
+            self.key_names[unlinked_id(name)] = name
+            anchors = [unlinked_id(name)]
         if place and not anchors and name:
             named = f"{name} ({place})"  # "Christ Church (Gloucester)"
             self.key_names[unlinked_id(named)] = named
@@ -350,3 +354,23 @@ class RowWriter:
         ):
             size = max(1, batch // 20) if name == "ingest/merge_table_pages" else batch
             writer.write(name, rows, batch_size=size)
+
+
+def _links_beside(row: list[Cell], key_cell: Cell, link: str, text: str) -> bool:
+    """Whether a key cell's one link names something another cell of its row links too, and
+    the key's own words do not name it: the key cell names a thing of that one's ("Poi E"
+    linking its artist Patea Maori Club, linked again under Artist), so the row's thing is
+    the key's text, unlinked.
+
+    >>> poi = Cell("Poi E", ("/wiki/Patea_Maori_Club",))
+    >>> _links_beside([Cell("Patea Maori Club", ("/wiki/Patea_Maori_Club",)), poi], poi,
+    ...               "/wiki/Patea_Maori_Club", "Poi E")
+    True
+    >>> fernando = Cell("Fernando", ("/wiki/Fernando_(song)",))
+    >>> _links_beside([Cell("ABBA", ("/wiki/ABBA",)), fernando], fernando,
+    ...               "/wiki/Fernando_(song)", "Fernando")
+    False
+    """
+    if names_link(text, link):
+        return False
+    return any(link in cell.links for cell in row if cell is not key_cell)

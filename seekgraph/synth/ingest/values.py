@@ -60,6 +60,29 @@ _SPLIT_URL = re.compile(r"\b(https?):\s+//")
 _LEADING_SLASH = re.compile(r"^/\s+(?=\w)")
 # a sort key printed before the text it sorts ("BB023 23rd Battalion" sorts by 023)
 _SORT_CODE = re.compile(r"^[A-Z]{1,3}0*(\d+) (?=\1(?:st|nd|rd|th)\b)")
+# a zero-padded sort key before a numbered unit ("026 90th Regiment of Foot")
+_PADDED_KEY = re.compile(r"^0\d{1,3} (?=\d{1,3}(?:st|nd|rd|th)\b)")
+
+
+def _sort_text_dropped(text: str) -> str:
+    """`text` without a sort key of two or more words printed before the name it sorts, the
+    key's words all in the name and the name starting as the key does ("Army Medical
+    Department Army Medical Department", "Commissariat Department Commissariat and Transport
+    Department"); one word twice may be a name ("Sirhan Sirhan").
+
+    >>> _sort_text_dropped("Commissariat Department Commissariat and Transport Department")
+    'Commissariat and Transport Department'
+    >>> _sort_text_dropped("Sirhan Sirhan"), _sort_text_dropped("New York New York")
+    ('Sirhan Sirhan', 'New York')
+    """
+    words = text.split()
+    for i in range(2, len(words) // 2 + 1):
+        key, name = words[:i], words[i:]
+        if name[0] == key[0] and set(key) <= set(name):
+            return " ".join(name)
+    return text
+
+
 _TRAILING_SLASH = re.compile(r"(?<=\w)\s*/$")  # "McWolf/": a slash before a name the cell lost
 # a place's coordinates after its name, as the {{coord}} template prints them (degrees, then the
 # same in decimals, then "(Name)"): "Columbia 35°33′38′′N 87°09′12′′W / 35.56°N ... (Rattle and
@@ -194,6 +217,10 @@ def clean_text(text: str) -> str:
     ('28 GHz', 'AC/DC')
     >>> clean_text("BB023 23rd Battalion"), clean_text("BB500 Auckland Regiment")
     ('23rd Battalion', 'BB500 Auckland Regiment')
+    >>> clean_text("026 90th Regiment of Foot"), clean_text("Army Medical Department Army Medical Department")
+    ('90th Regiment of Foot', 'Army Medical Department')
+    >>> clean_text("Sirhan Sirhan"), clean_text("026 90")
+    ('Sirhan Sirhan', '026 90')
     >>> clean_text("http: //www.emu.edu.tr"), clean_text("http : //www.emu.edu.tr")
     ('http://www.emu.edu.tr', 'http://www.emu.edu.tr')
     >>> clean_text("Columbia 35°33′38′′N 87°09′12′′W / 35.56°N 87.15°W / 35.56; -87.15 (Rattle)")
@@ -221,6 +248,7 @@ def clean_text(text: str) -> str:
     text = _LEADING_SLASH.sub("", _AGO.sub("", text))
     text = _TRAILING_SLASH.sub("", text) if text.endswith("/") else text
     text = _SORT_CODE.sub("", text) if text[:1].isupper() else text
+    text = _sort_text_dropped(_PADDED_KEY.sub("", text)) if " " in text else text
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPLIT_URL.sub(r"\1://", text)  # after "http : //" lost the space before its colon
     text = _SPACE_AFTER.sub(r"\1", text)

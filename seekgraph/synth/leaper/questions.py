@@ -62,26 +62,75 @@ def phrasable(
     values: dict[str, list[str]],
     labels: dict[str, str] | None = None,
     kind: str = "",
+    tables: Sequence[TableRef] = (),
 ) -> tuple[list[str], dict[str, str]]:
     """(relations a question can ask, {relation: why not} for the others): an attribute whose
     header cannot be said in words ("h / a", "F–A", "This week in reality") is not asked, nor
     one whose value is the same in every row of five or more (``constant``), nor one that
     would be the answers' own kind (``other_subject``: "their team" of clubs is the team of
-    someone else in the row, the season's top scorer)."""
+    someone else in the row, the season's top scorer), nor a bare time of a thing that is no
+    event when its `tables` do not say what it dates (``vague_time``, `bare_time`).
+
+    >>> phrasable(["dates"], {"dates": {"text"}}, {"dates": ["1946-1950", "1968-1975"]},
+    ...           kind="ship", tables=[TableRef("List of ships of the Royal Australian Navy")])
+    ([], {'dates': 'vague_time'})
+    """
     labels = labels or {}
     kept, dropped = [], {}
     for r in relations:
         phrase = phrase_attribute(labels.get(r, r), kinds.get(r, set()), values.get(r, []))
         said = {" ".join(v.lower().split()) for v in values.get(r, [])}
+        others = [labels.get(o, o) for o in relations if o != r]
         if phrase.text and len(said) == 1 and len(values.get(r, [])) >= 5:
             dropped[r] = "constant"  # "Type: TE" in every row: nothing to find per answer
         elif phrase.text and of_own_kind(phrase.text, kind):
             dropped[r] = "other_subject"
+        elif phrase.text and bare_time(said_in_context(phrase.text, others, tables), kind):
+            dropped[r] = "vague_time"
         elif phrase.text:
             kept.append(r)
         else:
             dropped[r] = phrase.reason
     return kept, dropped
+
+
+# a time said bare: what it dates is left to the reader
+_BARE_TIMES = frozenset(["the date", "the year", "the years"])
+# classes of things that are no event and no work: a bare time of theirs dates something in
+# their row the header does not say (a ship's "Dates: 1946-1950" in service? built?, a
+# player's "Year: 2012" of a chairman's signings); an event's date is its own, a work's year
+# its release
+_UNDATED_CLASSES = frozenset(
+    [
+        "person",
+        "ship",
+        "site",
+        "place",
+        "company",
+        "church",
+        "school",
+        "aircraft",
+        "mountain",
+        "team",
+        "venue",
+        "organization",
+        "show",
+    ]
+)
+
+
+def bare_time(text: str, kind: str) -> bool:
+    """Whether an attribute's phrase `text` (as its table reads it) is a bare time of answers
+    of `kind` (singular) that are things, not events or works.
+
+    >>> bare_time("the years", "ship"), bare_time("the year", "film"), bare_time("the date", "race")
+    (True, False, False)
+    >>> bare_time("the year they won", "player"), bare_time("the date", "program")
+    (False, True)
+    """
+    if text not in _BARE_TIMES or not kind:
+        return False
+    return bool(set(noun_classes(singular(kind.split()[-1].lower()))) & _UNDATED_CLASSES)
 
 
 # nouns of one kind of thing: a club's "Team" column is about another team
@@ -218,7 +267,7 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
         return _OF_THE_RECORD[text]  # "Wind: 2.0" of a record progression: the record's
     if text in ("the year", "the years") and any("degree" in o.lower() for o in others):
         return f"{text} of their degrees"  # "Year(s): 1934 1953" beside "Degree(s)"
-    event = dated_event(tables) if text in ("the date", "the year", "their fee") else ""
+    event = dated_event(tables) if text in (*_BARE_TIMES, "their fee") else ""
     if event == "of the transfer" and text == "their fee":
         return "the transfer fee"  # "Fee: Loan" of a list of transfers
     if event and text != "their fee":
@@ -242,6 +291,16 @@ _ROW_EVENTS = {
     "nominations": "of the nomination",
     "medalists": "they won their medal",
     "medallists": "they won their medal",
+    "premieres": "they premiered",
+    "debuts": "they premiered",
+    "launches": "they were launched",
+    "openings": "they opened",
+    "closures": "they closed",
+    "winners": "they won",
+    "laureates": "they won",
+    "champions": "they won",
+    "recipients": "they received it",
+    "inductees": "they were inducted",
     "deaths": "they died",
     "obituaries": "they died",
     "births": "they were born",
@@ -258,6 +317,10 @@ def dated_event(tables: Sequence[TableRef]) -> str:
     >>> dated_event([TableRef("2009 AFL draft", "Player movements -- Retirements and delistings")])
     'they retired or were delisted'
     >>> dated_event([TableRef("Leyenda de Plata", "Tournament winners")])
+    'they won'
+    >>> dated_event([TableRef("1995 in Australian television", "Debuts -- Subscription premieres")])
+    'they premiered'
+    >>> dated_event([TableRef("List of ships of the Royal Australian Navy")])
     ''
     >>> dated_event([TableRef("List of Italian football transfers summer 2009", "Window")])
     'of the transfer'
@@ -334,7 +397,7 @@ def basic_question(
     >>> basic_question(
     ...     TableRef("Booker Prize", "Winners"), "authors", ["country", "year"], {"year": {"year"}}
     ... )
-    'Which authors are listed in the Wikipedia table "Booker Prize" (section "Winners")? For each, give their country and the year.'
+    'Which authors are listed in the Wikipedia table "Booker Prize" (section "Winners")? For each, give their country and the year they won.'
     >>> basic_question(TableRef("List of fictional big cats in animation", "Leopards"), "cats", ["work"], {})
     'Which cats are listed in the Wikipedia table "List of fictional big cats in animation" (section "Leopards")? For each, give the work they appear in.'
     >>> basic_question(TableRef("Medalists", "", 20), "entries", [], {})

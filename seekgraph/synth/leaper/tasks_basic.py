@@ -63,7 +63,9 @@ def basic_task(
     )
     labels = table_labels(tree.get("headers") or [], tree.get("key_header") or "")
     kinds, values = value_kinds(facts), relation_values(facts)
-    relations, dropped = phrasable(relations, kinds, values, labels, tree["kind"])
+    relations, dropped = phrasable(
+        relations, kinds, values, labels, tree["kind"], [table_ref(tree)]
+    )
     # two columns of one relation ("Population (2004)", "Population (2011)"): a record would
     # mix their values without saying which is which
     columns = Counter(h["relation"] for h in tree.get("headers") or [] if h.get("relation"))

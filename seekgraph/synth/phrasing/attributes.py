@@ -153,6 +153,11 @@ _EDITIONS = frozenset(["tournament", "championship", "games", "competition", "co
 _OCCASIONS = frozenset(["event", "election", "race", "ceremony", "festival"])
 
 
+# periods a column counts something in ("Amateur Era: 12", "Open Era: 6" of a country's
+# titles, "Regular season: 31"): the count of what is in a header row the export dropped
+_ERAS = frozenset(["era", "period", "season", "decade", "age"])
+
+
 # headers of where a contestant ended up ("Place finished: 9th", "Finish: Runner-up")
 _FINISH_HEADERS = (["place", "finished"], ["finished"], ["finish"], ["finishing", "place"])
 
@@ -362,6 +367,16 @@ def phrase_attribute(
     'the number of red cards'
     >>> phrase_attribute("event year", {"year"}, ["2018"]).text
     'the year of the event'
+    >>> phrase_attribute("amateur era", {"number"}, ["66", "12"]).reason
+    'no_noun'
+    >>> phrase_attribute("all-time", {"number"}, ["85", "18"]).reason
+    'no_noun'
+    >>> phrase_attribute("appearance", {"text"}, ["Bloodlines", "Reborn"]).reason
+    'vague'
+    >>> phrase_attribute("call", {"year"}, ["1520", "1555"]).text
+    'the year of their call'
+    >>> phrase_attribute("first title", {"year"}, ["1881", "1951"]).text
+    'the year of their first title'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
@@ -468,6 +483,11 @@ def phrase_attribute(
         return Phrase("where they finished")  # "Place finished: 9th", not "were finished"
     if len(low) == 2 and low[0] in DEED_VERBS and low[1] in DEED_OBJECTS:
         return Phrase(f"when they {low[0]} the {low[1]}")  # "Held record: 128-1436"
+    counts = bool(texts) and all(re.fullmatch(r"\d{1,3}", t.strip()) for t in texts)
+    if low in (["all-time"], ["all", "time"]) or (len(low) == 2 and low[1] in _ERAS and counts):
+        return Phrase(reason="no_noun")  # "Amateur Era: 12", "All-time: 18": counts of what?
+    if low in (["appearance"], ["appearances"]) and texts and not counts:
+        return Phrase(reason="vague")  # "Appearance: Bloodlines": an episode's title, unsaid
     if len(tokens) == 1 and low[0] in ACRONYM_CODES:
         return Phrase(f"their {tokens[0].upper()} code")
     out: list[str] = []
@@ -727,6 +747,16 @@ def phrase_attribute(
     if counted:
         return Phrase(recased(counted, out))
     phrase = attribute_phrase(text, kinds)
+    years_only = bool(texts) and all(YEAR.fullmatch(t.strip()) for t in texts)
+    timed = bool(set(lowered) & {"year", "years", "date", "dates", "season", "seasons"})
+    if (
+        len(out) <= 3
+        and phrase.lower() == f"their {' '.join(lowered)}"
+        and years_only
+        and not timed
+    ):
+        # "Call: 1520", "First title: 1881": the year of it, not the thing itself
+        phrase = f"the year of {phrase}"
     occasion = (
         (  # "Type of game" of a match, "Best dancer" of a dance: the event's, not theirs
             lowered[:2] == ["type", "of"] and lowered[2:3] in (["game"], ["match"], ["event"])
