@@ -71,6 +71,7 @@ from seekgraph.synth.phrasing.value_shapes import (
     episode_numbers,
     finishes,
     flags,
+    honorifics,
     lifespans,
 )
 from seekgraph.synth.phrasing.words import (
@@ -373,6 +374,10 @@ def phrase_attribute(
     'no_noun'
     >>> phrase_attribute("appearance", {"text"}, ["Bloodlines", "Reborn"]).reason
     'vague'
+    >>> phrase_attribute("title", {"text"}, ["Against the Grain", "Zulu"]).reason
+    'vague'
+    >>> phrase_attribute("title", {"text"}, ["Duke of Norfolk", "Earl of Derby"]).text
+    'their title'
     >>> phrase_attribute("call", {"year"}, ["1520", "1555"]).text
     'the year of their call'
     >>> phrase_attribute("first title", {"year"}, ["1881", "1951"]).text
@@ -486,6 +491,8 @@ def phrase_attribute(
     counts = bool(texts) and all(re.fullmatch(r"\d{1,3}", t.strip()) for t in texts)
     if low in (["all-time"], ["all", "time"]) or (len(low) == 2 and low[1] in _ERAS and counts):
         return Phrase(reason="no_noun")  # "Amateur Era: 12", "All-time: 18": counts of what?
+    if low in (["title"], ["titles"]) and texts and not honorifics(texts):
+        return Phrase(reason="vague")  # "Title: Against the Grain" beside an artist: an album's
     if low in (["appearance"], ["appearances"]) and texts and not counts:
         return Phrase(reason="vague")  # "Appearance: Bloodlines": an episode's title, unsaid
     if len(tokens) == 1 and low[0] in ACRONYM_CODES:

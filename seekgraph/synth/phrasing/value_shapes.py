@@ -196,3 +196,22 @@ def sequence(texts: list[str]) -> bool:
     """Whether the values number the rows 1, 2, 3, ... (a match number, not a count)."""
     numbers = [t.strip() for t in texts]
     return numbers == [str(i) for i in range(1, len(numbers) + 1)] and len(numbers) > 2
+
+
+# words of a rank, office or honour a person holds ("Duke of Norfolk", "WBA champion")
+_HONOURS = re.compile(
+    r"\b(?:of|duke|duchess|earl|count|countess|baron|baroness|lord|lady|sir|dame|king|queen|"
+    r"prince|princess|emperor|empress|sultan|khan|emir|bishop|archbishop|cardinal|pope|"
+    r"president|minister|governor|champion|master|professor|doctor|chief|marquess|viscount)\b",
+    re.IGNORECASE,
+)
+
+
+def honorifics(texts: Sequence[str]) -> bool:
+    """Whether most of a "Title" column's values are ranks or honours a person holds ("Duke
+    of Norfolk"), not the titles of works beside them ("Against the Grain").
+
+    >>> honorifics(["Duke of Norfolk", "Earl of Derby"]), honorifics(["Zulu", "Party Animals"])
+    (True, False)
+    """
+    return 2 * sum(bool(_HONOURS.search(t)) for t in texts) > len(texts)
