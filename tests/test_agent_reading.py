@@ -44,6 +44,12 @@ def test_questions_of_every_template_are_read_back() -> None:
         plan = parse_question(question)
         assert plan.kind == "list" and plan.nouns == (noun,), question
         assert plan.tables == (TableName(table.title, table.section),), question
+    # a winners table beside its runners-up: the role says which column lists the answers
+    paulista = TableRef("Campeonato Paulista", "Série A2")
+    winners = parse_question(basic_question(paulista, "teams", [], {}, role="winners"))
+    assert (winners.kind, winners.nouns, winners.role) == ("list", ("teams",), "winners")
+    table = Table(("Season", "Runner-up", "Winner"), (("2009", "Barueri", "Ponte Preta"),))
+    assert (table.named_column("winners"), table.named_column("albums")) == (2, None)
     marked = parse_question(union_question([cut, notable], ["players", "people"], ["year"], {}))
     assert marked.tables == (TableName("2004 NFL Draft", "Round 1"), TableName("X", "Notable"))
     union = parse_question(union_question([booker, nobel], ["authors", "laureates"], ["year"], {}))

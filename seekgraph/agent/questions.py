@@ -45,7 +45,7 @@ _REF_PARTS = re.compile(
 _WHERE = rf"(?:the first \d+ rows of )?the Wikipedia table (?P<ref>{_REF})"
 _SELECTION = r"(?: The table gives a selection, not all of them\.)?"
 _LIST = re.compile(
-    rf"^Which (?P<noun>.+?) are listed in {_WHERE}\?{_SELECTION}"
+    rf"^Which (?P<noun>.+?) are listed(?: as (?P<role>[^\"?]+?))? in {_WHERE}\?{_SELECTION}"
     r"(?: For each, give (?P<attrs>.+?)\.)?$"
 )
 _LIST_KINDS = re.compile(
@@ -88,6 +88,7 @@ class QuestionPlan:
     pivot: str = ""  # reverse: the relation the others share with the anchor
     clauses: tuple[Clause, ...] = ()  # kp
     names: tuple[str, ...] = ()  # every quoted name (titles, sections, constants)
+    role: str = ""  # list: the role the entities are listed in ("winners" beside runners-up)
 
 
 def _refs(text: str) -> tuple[TableName, ...]:
@@ -146,6 +147,7 @@ def parse_question(question: str) -> QuestionPlan:
             (m.group("noun"),),
             _attributes(m.group("attrs")),
             names=names,
+            role=m.group("role") or "",
         )
     m = _LIST_KINDS.match(q)
     if m:

@@ -101,13 +101,17 @@ class Table:
             return counts.index(max(counts))
         return None
 
+    def named_column(self, noun: str) -> int | None:
+        """The column whose header names `noun` ("winners": "Winner"), or None."""
+        j = self.column(noun) if noun else None
+        return j if j is not None and _stems(noun) & _stems(self.header[j]) else None
+
     def key_column(self, noun: str = "") -> int:
         """The column of the entities the table lists: the one `noun` names ("authors"), else
         the best key column by `seekgraph.synth.key_score`'s score (no links in page text)."""
-        if noun:
-            j = self.column(noun)
-            if j is not None and _stems(noun) & _stems(self.header[j]):
-                return j
+        j = self.named_column(noun)
+        if j is not None:
+            return j
         stats = column_stats(list(self.header), [[Cell(c) for c in r] for r in self.rows])
         return max(stats, key=lambda s: (s.score, -s.index)).index if stats else 0
 

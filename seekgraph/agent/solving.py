@@ -43,12 +43,14 @@ class Solver:
         return [], "The question is in a form I cannot break down, and the pages do not answer it."
 
     def rows_of(self, names: Sequence[TableName], nouns: Sequence[str]) -> list[tuple[Table, int]]:
-        """(table, key column) of each named table that was read."""
+        """(table, key column) of each named table that was read: the column the question's
+        role names ("listed as winners": "Winner") when one does, else its noun's."""
         out = []
         for name, noun in zip(names, nouns, strict=False):
             table = self.tables.get(name)
             if table is not None:
-                out.append((table, table.key_column(noun)))
+                role = table.named_column(self.plan.role) if self.plan.role else None
+                out.append((table, table.key_column(noun) if role is None else role))
         return out
 
     def records(self, found: Sequence[tuple[Table, int, tuple[str, ...]]]) -> list[AnswerRecord]:

@@ -6,10 +6,11 @@ tables are kept, and the writing itself, are `seekgraph.synth.ingest.tables`'s.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from seekgraph.synth.ingest.cell_links import mentions_only, named_links, names_link, names_other
+from seekgraph.synth.ingest.cell_links import mentions_only, named_links, names_other
 from seekgraph.synth.ingest.cell_lists import (
     column_words,
     glued_before,
@@ -23,13 +24,15 @@ from seekgraph.synth.ingest.cell_lists import (
 )
 from seekgraph.synth.ingest.cells import (
     display_name,
+    fold_text,
     is_placeholder,
     paired_names,
+    strip_disambiguator,
     unlinked_name,
     without_credit,
 )
 from seekgraph.synth.ingest.key_cells import key_links, key_text
-from seekgraph.synth.ingest.records import Cell, RawTable
+from seekgraph.synth.ingest.records import Cell, RawTable, title_from_id
 from seekgraph.synth.ingest.unlinked import (
     UNLINKED,
     first_mentions,
@@ -246,6 +249,7 @@ class RowWriter:
             mentions_only(cell)
             or (joins_names(text, named) and not holds_several(header))
             or all(names_other(text, x) for x in links)
+            or (len(links) == 1 and _parenthesised_list(text))
         ):
             mentions.update(links)  # the table page still links to them
             links = ()
@@ -358,19 +362,38 @@ class RowWriter:
 
 def _links_beside(row: list[Cell], key_cell: Cell, link: str, text: str) -> bool:
     """Whether a key cell's one link names something another cell of its row links too, and
-    the key's own words do not name it: the key cell names a thing of that one's ("Poi E"
-    linking its artist Patea Maori Club, linked again under Artist), so the row's thing is
-    the key's text, unlinked.
+    the key does not write the page's name: the key cell names a thing of that one's ("Poi
+    E" linking its artist Patea Maori Club, linked again under Artist; "Kwicky Koala" linking
+    "The Kwicky Koala Show", the Work beside it; the dukedom "Inverness" linking its
+    grantee), so the row's thing is the key's text, unlinked.
 
     >>> poi = Cell("Poi E", ("/wiki/Patea_Maori_Club",))
     >>> _links_beside([Cell("Patea Maori Club", ("/wiki/Patea_Maori_Club",)), poi], poi,
     ...               "/wiki/Patea_Maori_Club", "Poi E")
     True
+    >>> koala = Cell("Kwicky Koala", ("/wiki/The_Kwicky_Koala_Show",))
+    >>> _links_beside([koala, Cell("The Kwicky Koala Show", ("/wiki/The_Kwicky_Koala_Show",))],
+    ...               koala, "/wiki/The_Kwicky_Koala_Show", "Kwicky Koala")
+    True
     >>> fernando = Cell("Fernando", ("/wiki/Fernando_(song)",))
-    >>> _links_beside([Cell("ABBA", ("/wiki/ABBA",)), fernando], fernando,
-    ...               "/wiki/Fernando_(song)", "Fernando")
+    >>> _links_beside([Cell("ABBA", ("/wiki/ABBA",)), fernando, Cell("x", ("/wiki/Fernando_(song)",))],
+    ...               fernando, "/wiki/Fernando_(song)", "Fernando")
     False
     """
-    if names_link(text, link):
-        return False
+    if fold_text(text).strip() == fold_text(strip_disambiguator(title_from_id(link))).strip():
+        return False  # "Fernando" is the page's own name, wherever else the row links it
     return any(link in cell.links for cell in row if cell is not key_cell)
+
+
+def _parenthesised_list(text: str) -> bool:
+    """Whether a cell lists several things, each with a note in brackets ("Atlanta Falcons
+    (1991) Green Bay Packers (1992 - 2007) New York Jets (2008)"): its one link names one of
+    them, so the value is the cell's text, not the linked page.
+
+    >>> _parenthesised_list("Atlanta Falcons (1991) Green Bay Packers (1992 - 2007)")
+    True
+    >>> _parenthesised_list("Paris (France) (1990)"), _parenthesised_list("Miami Dolphins (1983 - 1999)")
+    (False, False)
+    """
+    parts = re.split(r"\([^()]*\)", text)
+    return sum(bool(re.search(r"[^\W\d_]", p)) for p in parts) >= 2 and len(parts) >= 3

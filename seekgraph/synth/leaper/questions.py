@@ -21,7 +21,7 @@ from seekgraph.synth.noun_classes import noun_classes
 from seekgraph.synth.phrasing.attribute_rule import condition_phrase
 from seekgraph.synth.phrasing.attributes import phrase_attribute
 from seekgraph.synth.phrasing.header_kind import GENERIC_KIND
-from seekgraph.synth.phrasing.headers import label
+from seekgraph.synth.phrasing.headers import header_words, label
 from seekgraph.synth.phrasing.tables import TableRef
 from seekgraph.synth.phrasing.words import join, relation_words, restore_names, singular
 
@@ -386,8 +386,10 @@ def basic_question(
     labels: dict[str, str] | None = None,
     values: dict[str, list[str]] | None = None,
     selection: bool | None = None,
+    role: str = "",
 ) -> str:
-    """Which entities a table lists, each with its attributes.
+    """Which entities a table lists, each with its attributes; with `role` (`listed_role`),
+    in which role ("listed as winners": the runners-up beside them are not asked).
 
     A table whose entities share no kind (`kind_plural` is the generic kind) is asked for
     plainly ("The Wikipedia table ... lists things of several kinds"), never as "entries"; a
@@ -400,6 +402,8 @@ def basic_question(
     'Which authors are listed in the Wikipedia table "Booker Prize" (section "Winners")? For each, give their country and the year they won.'
     >>> basic_question(TableRef("List of fictional big cats in animation", "Leopards"), "cats", ["work"], {})
     'Which cats are listed in the Wikipedia table "List of fictional big cats in animation" (section "Leopards")? For each, give the work they appear in.'
+    >>> basic_question(TableRef("Campeonato Paulista", "Série A2"), "teams", [], {}, role="winners")
+    'Which teams are listed as winners in the Wikipedia table "Campeonato Paulista" (section "Série A2")?'
     >>> basic_question(TableRef("Medalists", "", 20), "entries", [], {})
     'The first 20 rows of the Wikipedia table "Medalists" list things of several kinds. Name each of them.'
     """
@@ -408,12 +412,62 @@ def basic_question(
         lists = "list" if table.first_rows else "lists"
         text = f"{where[0].upper()}{where[1:]} {lists} things of several kinds. Name each of them."
     else:
-        text = f"Which {kind_plural} are listed in {where}?"
+        text = f"Which {kind_plural} are listed{f' as {role}' if role else ''} in {where}?"
     if table.selection if selection is None else selection:
         text += " The table gives a selection, not all of them."
     if relations:
         text += f" For each, give {_attributes(relations, kinds, labels, values, [table])}."
     return text
+
+
+# columns of the others an event ranks beside its winners: a table with one lists more of the
+# key column's kind than its key column ("Runner-up" teams, "Nominees" albums)
+_BESIDE_WINNERS = frozenset(
+    [
+        "runner-up",
+        "runners-up",
+        "runner up",
+        "runners up",
+        "finalist",
+        "finalists",
+        "losing finalist",
+        "nominee",
+        "nominees",
+        "other nominees",
+        "second",
+        "second place",
+        "loser",
+    ]
+)
+# key headers that name the winners' role, said in the plural
+_WINNER_ROLES = {
+    "winner": "winners",
+    "winners": "winners",
+    "champion": "champions",
+    "champions": "champions",
+}
+
+
+def listed_role(key_header: str, headers: Iterable[str], counts: Iterable[str] = ()) -> str:
+    """The role a table's key column lists its things in when another column lists others of
+    the event ("Winner" beside "Runner-up": "winners"; "Work" beside "Nominees": "winners"),
+    else ''; a column of `counts` lists no one ("Runners-up: 2" of a club's record).
+
+    >>> listed_role("Winner", ["Season", "Winner", "Runner-up"])
+    'winners'
+    >>> listed_role("Work", ["Year", "Performing artists", "Work", "Nominees"])
+    'winners'
+    >>> listed_role("Player", ["Year", "Player", "Team"])
+    ''
+    >>> listed_role("Club", ["Club", "Winners", "Runners-up"], counts=["Winners", "Runners-up"])
+    ''
+    """
+    counted = set(counts)
+    said = {" ".join(header_words(h).lower().split()) for h in headers if h not in counted}
+    if not said & _BESIDE_WINNERS:
+        return ""
+    key = " ".join(header_words(key_header).lower().split())
+    return "" if key in _BESIDE_WINNERS else _WINNER_ROLES.get(key, "winners")
 
 
 # kinds one table's pages name and another's name otherwise, said alike when they meet

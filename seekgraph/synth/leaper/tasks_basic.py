@@ -38,6 +38,7 @@ from seekgraph.synth.leaper.proofs import prove_basic
 from seekgraph.synth.leaper.questions import (
     asked_words,
     basic_question,
+    listed_role,
     paraphrase,
     phrasable,
     relation_values,
@@ -82,6 +83,15 @@ def basic_task(
             kinds,
             labels,
             values,
+            role=listed_role(
+                tree.get("key_header") or "",
+                [h["header"] or "" for h in tree.get("headers") or [] if h],
+                [
+                    h["header"] or ""
+                    for h in tree.get("headers") or []
+                    if h and kinds.get(h["relation"]) and kinds[h["relation"]] <= {"number", "year"}
+                ],
+            ),
         ),
         backend,
         asked_words(relations, labels),

@@ -378,6 +378,12 @@ def phrase_attribute(
     'vague'
     >>> phrase_attribute("title", {"text"}, ["Duke of Norfolk", "Earl of Derby"]).text
     'their title'
+    >>> phrase_attribute("main article :", {"text"}, ["See Filipinos in Hawaii"]).reason
+    'notes'
+    >>> phrase_attribute("club signed", {"entity"}).text
+    'the club they signed for'
+    >>> phrase_attribute("development active", {"text"}, ["Yes", "Since 1981"]).reason
+    'no_noun'
     >>> phrase_attribute("call", {"year"}, ["1520", "1555"]).text
     'the year of their call'
     >>> phrase_attribute("first title", {"year"}, ["1881", "1951"]).text
@@ -416,6 +422,9 @@ def phrase_attribute(
         return Phrase(SAID[" ".join(low)])
     if low in (["name"], ["names"]):
         return Phrase(reason="vague")  # a "Name" beside the key column: the name of whom?
+    see = bool(texts) and 2 * sum(t.strip().lower().startswith("see ") for t in texts) > len(texts)
+    if see or " ".join(low).rstrip(" :") in ("main article", "main articles", "see also"):
+        return Phrase(reason="notes")  # "Main article: See Filipinos in Hawaii": a pointer
     if len(low) == 1 and low[0] in _IMAGE_HEADERS:
         return Phrase(reason="image")  # "Picture": an image the export dropped; any text is a shift
     if any(re.fullmatch(r"\(\s*[\d,.]+\s*\)", t.strip()) for t in texts):
@@ -491,6 +500,8 @@ def phrase_attribute(
     counts = bool(texts) and all(re.fullmatch(r"\d{1,3}", t.strip()) for t in texts)
     if low in (["all-time"], ["all", "time"]) or (len(low) == 2 and low[1] in _ERAS and counts):
         return Phrase(reason="no_noun")  # "Amateur Era: 12", "All-time: 18": counts of what?
+    if len(low) == 2 and low[1] == "active" and low[0] not in ("year", "years", "period"):
+        return Phrase(reason="no_noun")  # "Development active: Since 1981": is what active?
     if low in (["title"], ["titles"]) and texts and not honorifics(texts):
         return Phrase(reason="vague")  # "Title: Against the Grain" beside an artist: an album's
     if low in (["appearance"], ["appearances"]) and texts and not counts:
@@ -706,6 +717,7 @@ def phrase_attribute(
         and not values_are(kinds, {"year", "date", "number"})
     ):
         verb = IRREGULAR_PAST.get(lowered[1], lowered[1])
+        verb += " for" if verb == "signed" else ""  # "Club signed": the club they signed for
         return Phrase(f"the {lowered[0]} they {verb}")  # "Position played", "Team represented"
     if (
         len(out) == 1 and re.fullmatch(r"[a-z]{3,}ed", lowered[0]) and not participle(out[0], False)

@@ -267,6 +267,8 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
     ('songs', 'creators', 'co-singers')
     >>> header_words("Area ( acres )"), header_words("Frequency width ( MHz )")
     ('area in acres', 'frequency width in MHz')
+    >>> header_words("Korean-Americans"), header_words("Pre-war")
+    ('Korean-Americans', 'pre-war')
     """
 
     def bracket(match: re.Match[str]) -> str:
@@ -303,7 +305,8 @@ def header_words(header: str, keep: Iterable[str] = ()) -> str:
 
     def a_name(i: int) -> bool:
         w = words[i] if i < len(words) else ""
-        return w in names or (w.endswith("s") and w[:-1] in names)
+        parts = w.split("-") if "-" in w else [w]  # "Korean-Americans": a people too
+        return all(p in names or (p.endswith("s") and p[:-1] in names) for p in parts)
 
     return " ".join(
         w if a_name(i) or (w in _COMPASS and a_name(i + 1)) else lower_word(w)
