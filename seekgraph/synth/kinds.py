@@ -130,10 +130,13 @@ def _wider_word(
     ('engagement', 'engagements')
     >>> _wider_word(("engagement", "engagements"), "battle", "battle", ["battle"] * 19) is None
     True
+    >>> _wider_word(("champion", "champions"), "car", "car", ["car"] * 14 + ["version", "line"])
     """
     said_head = _head(said)
-    if said is None or said_head is None or _same_noun(head, said_head):
-        return None
+    if said is None or said_head is None or _same_noun(head, said_head) or said_head in ROLES:
+        return None  # "List of BTCC champions" over cars: a role, not what the cars are
+    if noun_classes(said_head) and not set(noun_classes(said_head)) & set(noun_classes(top)):
+        return None  # a word of another class of things is no wider word for these
     unlike = [
         k
         for k in known
