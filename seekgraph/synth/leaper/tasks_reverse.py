@@ -161,7 +161,8 @@ class _Union:
         said = phrase_attribute(words, kinds, [name for _, name in values]).text
         # a clue or pivot is said as "whose X is" and "its X": a noun phrase of its own ("their
         # degree"), never notes, an unexplained abbreviation ("CERO") or a clause
-        self._descriptive[relation] = said.startswith("their ") and is_descriptive(words, values)
+        own = said.startswith(("their ", "the title of their "))  # a work's title is its own
+        self._descriptive[relation] = own and is_descriptive(words, values)
         return self._descriptive[relation]
 
     def holders(self, relation: str, value: str) -> set[str]:

@@ -374,8 +374,8 @@ def phrase_attribute(
     'no_noun'
     >>> phrase_attribute("appearance", {"text"}, ["Bloodlines", "Reborn"]).reason
     'vague'
-    >>> phrase_attribute("title", {"text"}, ["Against the Grain", "Zulu"]).reason
-    'vague'
+    >>> phrase_attribute("title", {"text"}, ["Against the Grain", "Zulu"]).text
+    'the title of their work'
     >>> phrase_attribute("title", {"text"}, ["Duke of Norfolk", "Earl of Derby"]).text
     'their title'
     >>> phrase_attribute("main article :", {"text"}, ["See Filipinos in Hawaii"]).reason
@@ -503,7 +503,9 @@ def phrase_attribute(
     if len(low) == 2 and low[1] == "active" and low[0] not in ("year", "years", "period"):
         return Phrase(reason="no_noun")  # "Development active: Since 1981": is what active?
     if low in (["title"], ["titles"]) and texts and not honorifics(texts):
-        return Phrase(reason="vague")  # "Title: Against the Grain" beside an artist: an album's
+        # "Title: Against the Grain" beside an artist, "Title: The Sea" beside a Booker winner:
+        # the title of their work, not a title they hold
+        return Phrase("the title of their work")
     if low in (["appearance"], ["appearances"]) and texts and not counts:
         return Phrase(reason="vague")  # "Appearance: Bloodlines": an episode's title, unsaid
     if len(tokens) == 1 and low[0] in ACRONYM_CODES:
