@@ -34,3 +34,10 @@ def test_a_session_55_sample_is_its_seeds_draw(seed: int) -> None:
 def test_a_table_without_section_keeps_the_rest() -> None:
     table = {"table_id": "t", "title": "T", "section_title": "Results", "section_text": "x"}
     assert without_section(table) == {**table, "section_title": "", "section_text": ""}
+
+
+@pytest.mark.parametrize("seed", [2080, 2083, 2085])
+def test_a_session_56_sample_is_its_seeds_draw(seed: int) -> None:
+    # samples 2077 on are drawn from s55-rest.txt less the samples before them from 2077 on
+    earlier = [t for s in range(2077, seed) for t in _ids(f"{s}-tables.txt")]
+    assert draw(seed, _ids("s55-rest.txt"), earlier) == _ids(f"{seed}-tables.txt")
