@@ -18,7 +18,8 @@ Rules (each tested in `tests/test_ingest_cells.py` on cells from several corpora
   the station whose page it links: the row gets the unlinked code (`other_code`).
 - **Summary rows.** A key cell reading ``Total``, ``Average``, ``Totals``, ``Overall``, ... is a
   summary row (``summary_row``); ``-``, ``—``, ``N/A``, ``TBA``, ``TBD``, ``?`` or blank is a row
-  without an entity (``blank_key``), and so are a draft's ``Pass`` and ``Various works``; a
+  without an entity (``blank_key``), and so are a draft's ``Pass``, ``Various works`` and a
+  medal table's ``Men's Team`` without its members' names; a
   key cell of more than 15 words is prose, not a name (``prose_key``). All are rejected with
   their reason. The same placeholders in an attribute cell are no value at all
   (`cells.is_placeholder`).
@@ -429,4 +430,6 @@ def key_rejection(cell: Cell) -> str | None:
         return "blank_key"  # "No World Cup arranged this season", "No race": nothing won
     if words in (["pass"], ["passed"], ["forfeited"], ["forfeit"]):
         return "blank_key"  # a draft pick a club passed on: no player
+    if words[:1] in (["men"], ["women"], ["mixed"]) and words[1:3] in (["s", "team"], ["team"]):
+        return "blank_key"  # "Men's Team": a medal without its members' names
     return None

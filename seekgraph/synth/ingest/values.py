@@ -219,6 +219,8 @@ def clean_text(text: str) -> str:
     ('23rd Battalion', 'BB500 Auckland Regiment')
     >>> clean_text("026 90th Regiment of Foot"), clean_text("Army Medical Department Army Medical Department")
     ('90th Regiment of Foot', 'Army Medical Department')
+    >>> clean_text("Training School)"), clean_text("Keokuk (Verity (towboat))")
+    ('Training School', 'Keokuk (Verity (towboat))')
     >>> clean_text("Sirhan Sirhan"), clean_text("026 90")
     ('Sirhan Sirhan', '026 90')
     >>> clean_text("http: //www.emu.edu.tr"), clean_text("http : //www.emu.edu.tr")
@@ -249,6 +251,8 @@ def clean_text(text: str) -> str:
     text = _TRAILING_SLASH.sub("", text) if text.endswith("/") else text
     text = _SORT_CODE.sub("", text) if text[:1].isupper() else text
     text = _sort_text_dropped(_PADDED_KEY.sub("", text)) if " " in text else text
+    if text.endswith(")") and text.count(")") > text.count("("):
+        text = text[:-1].rstrip()  # "Des Moines Provisional Army Officer Training School)"
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPLIT_URL.sub(r"\1://", text)  # after "http : //" lost the space before its colon
     text = _SPACE_AFTER.sub(r"\1", text)

@@ -69,7 +69,8 @@ def phrasable(
     one whose value is the same in every row of five or more (``constant``), nor one that
     would be the answers' own kind (``other_subject``: "their team" of clubs is the team of
     someone else in the row, the season's top scorer), nor a bare time of a thing that is no
-    event when its `tables` do not say what it dates (``vague_time``, `bare_time`).
+    event when its `tables` do not say what it dates, or beside another time (``vague_time``,
+    `bare_time`, `two_times`).
 
     >>> phrasable(["dates"], {"dates": {"text"}}, {"dates": ["1946-1950", "1968-1975"]},
     ...           kind="ship", tables=[TableRef("List of ships of the Royal Australian Navy")])
@@ -87,6 +88,8 @@ def phrasable(
             dropped[r] = "other_subject"
         elif phrase.text and bare_time(said_in_context(phrase.text, others, tables), kind):
             dropped[r] = "vague_time"
+        elif phrase.text and two_times(said_in_context(phrase.text, others, tables), others):
+            dropped[r] = "vague_time"  # "the year" beside a "Release date": the year of what?
         elif phrase.text:
             kept.append(r)
         else:
@@ -131,6 +134,20 @@ def bare_time(text: str, kind: str) -> bool:
     if text not in _BARE_TIMES or not kind:
         return False
     return bool(set(noun_classes(singular(kind.split()[-1].lower()))) & _UNDATED_CLASSES)
+
+
+def two_times(text: str, others: Sequence[str]) -> bool:
+    """Whether a bare time (`text`, as its table reads it) is asked beside another column
+    that dates something: a film's "Year" beside its "Release date" dates something else
+    (its making), which the header does not say.
+
+    >>> two_times("the year", ["English title", "Release date"]), two_times("the year", ["Cast"])
+    (True, False)
+    """
+    dated = any(
+        set(relation_words(o).lower().split()) & {"date", "year", "released"} for o in others
+    )
+    return text in _BARE_TIMES and dated
 
 
 # nouns of one kind of thing: a club's "Team" column is about another team

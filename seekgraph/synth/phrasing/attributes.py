@@ -154,6 +154,10 @@ _EDITIONS = frozenset(["tournament", "championship", "games", "competition", "co
 _OCCASIONS = frozenset(["event", "election", "race", "ceremony", "festival"])
 
 
+# a year of the common era or before it ("306 AD", "c. 1053 AD", "2667-2648 BC")
+_ERA_YEAR = re.compile(r"\b\d{1,4}\s*(?:AD|BC|BCE|CE)\b")
+# a place's coordinates in degrees ("54°01′34′′N", "35.56°N")
+_COORDINATE = re.compile(r"\d°(?:\s*\d{1,2}(?:\.\d+)?′)?.*?[NS]\b")
 # periods a column counts something in ("Amateur Era: 12", "Open Era: 6" of a country's
 # titles, "Regular season: 31"): the count of what is in a header row the export dropped
 _ERAS = frozenset(["era", "period", "season", "decade", "age"])
@@ -368,12 +372,18 @@ def phrase_attribute(
     'the number of red cards'
     >>> phrase_attribute("event year", {"year"}, ["2018"]).text
     'the year of the event'
+    >>> phrase_attribute("first built", {"text"}, ["306 AD", "c. 1053 AD", "1400 BC"]).text
+    'the year they were first built'
+    >>> phrase_attribute("location", {"text"}, ["54°01′34′′N 8°20′09′′W / 54.026°N 8.3358°W"]).reason
+    'coordinates'
     >>> phrase_attribute("amateur era", {"number"}, ["66", "12"]).reason
     'no_noun'
     >>> phrase_attribute("all-time", {"number"}, ["85", "18"]).reason
     'no_noun'
     >>> phrase_attribute("appearance", {"text"}, ["Bloodlines", "Reborn"]).reason
     'vague'
+    >>> phrase_attribute("titles", {"number"}, ["2", "1"]).text
+    'the number of titles'
     >>> phrase_attribute("title", {"text"}, ["Against the Grain", "Zulu"]).text
     'the title of their work'
     >>> phrase_attribute("title", {"text"}, ["Duke of Norfolk", "Earl of Derby"]).text
@@ -386,11 +396,17 @@ def phrase_attribute(
     'no_noun'
     >>> phrase_attribute("call", {"year"}, ["1520", "1555"]).text
     'the year of their call'
+    >>> phrase_attribute("length", {"year"}, ["2013", "2016"]).reason
+    'vague'
     >>> phrase_attribute("first title", {"year"}, ["1881", "1951"]).text
     'the year of their first title'
     """
     kinds = set(value_kinds)
     texts = [str(v) for v in values if str(v).strip()]
+    if texts and 2 * sum(bool(_ERA_YEAR.search(t)) for t in texts) > len(texts):
+        kinds = {"year"}  # "First built: 306 AD", "1400 BC": years before the common era too
+    if texts and 2 * sum(bool(_COORDINATE.search(t)) for t in texts) > len(texts):
+        return Phrase(reason="coordinates")  # "54°01′34′′N 8°20′09′′W / 54.026°N ...": a map's
     if texts and 5 * sum(bool(_MONTH_DAY.match(t.strip())) for t in texts) >= 4 * len(texts):
         kinds |= {"date"}  # "January 13" of a year's list: a date without its year
     if flags(texts):
@@ -502,6 +518,8 @@ def phrase_attribute(
         return Phrase(reason="no_noun")  # "Amateur Era: 12", "All-time: 18": counts of what?
     if len(low) == 2 and low[1] == "active" and low[0] not in ("year", "years", "period"):
         return Phrase(reason="no_noun")  # "Development active: Since 1981": is what active?
+    if low in (["title"], ["titles"]) and counts:
+        return Phrase("the number of titles")  # "Titles: 2" of a club: a count, not a name
     if low in (["title"], ["titles"]) and texts and not honorifics(texts):
         # "Title: Against the Grain" beside an artist, "Title: The Sea" beside a Booker winner:
         # the title of their work, not a title they hold
@@ -769,6 +787,8 @@ def phrase_attribute(
         return Phrase(recased(counted, out))
     phrase = attribute_phrase(text, kinds)
     years_only = bool(texts) and all(YEAR.fullmatch(t.strip()) for t in texts)
+    if len(out) == 1 and lowered[0] in TIME_NOUNS and years_only:
+        return Phrase(reason="vague")  # "Length: 2013" of a signing: the year a contract ends
     timed = bool(set(lowered) & {"year", "years", "date", "dates", "season", "seasons"})
     if (
         len(out) <= 3
