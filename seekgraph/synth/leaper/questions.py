@@ -314,6 +314,10 @@ _ROW_EVENTS = {
     "openings": "they opened",
     "closures": "they closed",
     "winners": "they won",
+    "award": "they won",
+    "prize": "they won",
+    "trophy": "they won",
+    "nominees": "they were nominated",
     "laureates": "they won",
     "champions": "they won",
     "recipients": "they received it",
@@ -337,6 +341,10 @@ def dated_event(tables: Sequence[TableRef]) -> str:
     'they won'
     >>> dated_event([TableRef("1995 in Australian television", "Debuts -- Subscription premieres")])
     'they premiered'
+    >>> dated_event([TableRef("Academy Award for Best Actor")])
+    'they won'
+    >>> dated_event([TableRef("Academy Award for Best Actor", "Winners and nominees")])
+    'they won or were nominated'
     >>> dated_event([TableRef("List of ships of the Royal Australian Navy")])
     ''
     >>> dated_event([TableRef("List of Italian football transfers summer 2009", "Window")])
