@@ -354,7 +354,7 @@ def test_questions_of_the_session_54_samples() -> None:
             {"season": "Season", "top_scorer": "Top scorer ( Club - Goals )"},
             {"season": ["2010-11"], "top_scorer": ["Ianis Zicu (FC Timișoara - 18)"]},
         )
-        == "the season and the league's top scorer that season."
+        == "the season they won and the league's top scorer that season."
     )
     # an elimination order (sample 2069)
     assert (

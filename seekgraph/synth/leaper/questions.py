@@ -98,7 +98,7 @@ def phrasable(
 
 
 # a time said bare: what it dates is left to the reader
-_BARE_TIMES = frozenset(["the date", "the year", "the years"])
+_BARE_TIMES = frozenset(["the date", "the year", "the years", "the season", "the seasons"])
 # classes of things that are no event and no work: a bare time of theirs dates something in
 # their row the header does not say (a ship's "Dates: 1946-1950" in service? built?, a
 # player's "Year: 2012" of a chairman's signings); an event's date is its own, a work's year

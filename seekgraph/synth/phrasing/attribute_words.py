@@ -389,6 +389,7 @@ YEAR_HEADERS = {
     "year": "the year",
     "years": "the years",
     "season": "the season",
+    "seasons": "the seasons",
     "date": "the date",
 }
 

@@ -473,8 +473,10 @@ def phrase_attribute(
         return Phrase("the date")  # "Year: September 14, 1935" is a date
     centuries = sum(bool(_CENTURY.match(t.strip())) for t in texts)
     if low in (["date"], ["dates"], ["dating"]) and texts and 2 * centuries > len(texts):
+        if not any(re.search(r"century|[ivx]\b", t, re.IGNORECASE) for t in texts):
+            return Phrase(reason="vague")  # "Date: 15th", "9th" of medals: days, or centuries?
         if centuries == len(texts):
-            return Phrase("the century")  # "Date: 13th" of a manuscript
+            return Phrase("the century")  # "Date: 13th century", "XII" of manuscripts
         return Phrase("when they date from")  # "Date: 15th century", "1198", "Neolithic"
     if low == ["date"] and values_are(kinds, {"year", "number"}) and all_years(texts):
         return Phrase("the year")  # "Date: 1947": a year, said as one
