@@ -177,6 +177,9 @@ def mentions_only(cell: Cell) -> bool:
     True
     >>> mentions_only(Cell("Alfa Romeo", ("/wiki/Alfa_Romeo_in_Formula_One",)))
     False
+    >>> mentions_only(Cell("Vice President for University Relations and Communications at the "
+    ...     "University of the District of Columbia", ("/wiki/University_of_the_District_of_Columbia",)))
+    True
 
     Two sentences are prose whatever they name ("... in the CFL West Division . This individual
     becomes one of the two finalists for the CFL 's Most Outstanding Rookie Award"):
@@ -195,5 +198,6 @@ def mentions_only(cell: Cell) -> bool:
     named: set[str] = set()
     for link in cell.links:
         named.update(folded_words(strip_disambiguator(title_from_id(link))))
-    covered = sum(1 for w in words if w in named)
-    return 2 * covered < len(words)
+    distinct = set(words)  # "University ... at the University of X": one word, once
+    covered = sum(1 for w in distinct if w in named)
+    return 2 * covered < len(distinct)

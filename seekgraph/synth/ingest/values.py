@@ -83,6 +83,9 @@ def _sort_text_dropped(text: str) -> str:
     return text
 
 
+# a linked page's title with its disambiguation, printed after a value ("503 S. Main St.
+# (Masonic Temple (Aberdeen, SD))"): the row's own thing, not part of the value
+_LINK_TITLE_AFTER = re.compile(r"(?<=\S)\s*\([^()]*\([^()]*\)\)\s*$")
 _TRAILING_SLASH = re.compile(r"(?<=\w)\s*/$")  # "McWolf/": a slash before a name the cell lost
 # a place's coordinates after its name, as the {{coord}} template prints them (degrees, then the
 # same in decimals, then "(Name)"): "Columbia 35°33′38′′N 87°09′12′′W / 35.56°N ... (Rattle and
@@ -220,7 +223,7 @@ def clean_text(text: str) -> str:
     >>> clean_text("026 90th Regiment of Foot"), clean_text("Army Medical Department Army Medical Department")
     ('90th Regiment of Foot', 'Army Medical Department')
     >>> clean_text("Training School)"), clean_text("Keokuk (Verity (towboat))")
-    ('Training School', 'Keokuk (Verity (towboat))')
+    ('Training School', 'Keokuk')
     >>> clean_text("Sirhan Sirhan"), clean_text("026 90")
     ('Sirhan Sirhan', '026 90')
     >>> clean_text("http: //www.emu.edu.tr"), clean_text("http : //www.emu.edu.tr")
@@ -253,6 +256,7 @@ def clean_text(text: str) -> str:
     text = _sort_text_dropped(_PADDED_KEY.sub("", text)) if " " in text else text
     if text.endswith(")") and text.count(")") > text.count("("):
         text = text[:-1].rstrip()  # "Des Moines Provisional Army Officer Training School)"
+    text = _LINK_TITLE_AFTER.sub("", text)  # "Keokuk (George M. Verity (towboat))"
     text = _SPACE_BEFORE.sub(r"\1", _SPLIT_NOT.sub(r"\1", text))
     text = _SPLIT_URL.sub(r"\1://", text)  # after "http : //" lost the space before its colon
     text = _SPACE_AFTER.sub(r"\1", text)

@@ -248,6 +248,8 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
     "the league's top scorer that season"
     >>> said_in_context("the years", [], [TableRef("List of ViacomCBS television programs")])
     'the years they aired'
+    >>> said_in_context("their issue date of chart", [], [TableRef("List of number-one albums of 2009")])
+    'the chart dates they were number one'
     >>> said_in_context("the date", [], [TableRef("List of languages by time of extinction")])
     'when they became extinct'
     >>> said_in_context("their country of origin", ["artist"], [TableRef("Triple J Hottest 100")])
@@ -274,6 +276,8 @@ def said_in_context(text: str, others: Sequence[str], tables: Sequence[TableRef]
             return "when they were built"  # "Date: 1614", "12th century" of castles
         if text == "the place":
             return "where they are"  # "Place: Burlington" of a building, not of an event
+    if "issue date" in text and any(re.search(r"number[- ]one", t, re.I) for t in titles):
+        return "the chart dates they were number one"  # "Issue date of chart" of number-ones
     if text == "the years" and any(_PROGRAMMES.search(t) for t in titles):
         return "the years they aired"  # "Years: 1971-1979" of a studio's programmes
     if text in ("the date", "the year") and any(_EXTINCTION.search(t) for t in titles):
