@@ -29,7 +29,7 @@ species structure community neighborhood suburb parish settlement work software 
 drug site ride restaurant song single recording record pitcher swimmer district
 poet musician singer band composer coach manager president governor mayor senator
 representative chairman leader champion boxer wrestler gymnast skater cyclist
-runner nominee recipient titleholder inmate
+runner nominee recipient titleholder inmate meeting meet
 """)
 
 # the head nouns of columns that say where or with whom a row's entity is (its team, club,
@@ -40,13 +40,13 @@ team teams club clubs college school university affiliation league conference pa
 publisher constructor manufacturer network channel owner employer sponsor
 """) | word_set("""
 country nation nationality state province suburb hometown municipality community town city
-village location region county
+village location region county venue
 """)
 # the places among them: any distinct column of things beats them ("Site" over "Municipality"),
 # where a club or college loses only to the people or names a row is about
 PLACE_AFFILIATION = word_set("""
 country nation nationality state province suburb hometown municipality community town city
-village location region county
+village location region county venue
 """)
 
 # the people a row is about: a column of them (or one headed "Name" or "Title") is the key of a
@@ -89,8 +89,10 @@ def header_signal(header: str) -> float:
     words = WORD_PATTERN.findall(header.lower())
     if not words:
         return -0.5  # an unnamed column is rarely the key
-    if len(words) > 1 and (words[0] in _RELATION_HEAD or words[-1] in _RELATION_TAIL):
-        return -0.5  # "To club", "River crossed": a relation of the row's entity
+    if (len(words) > 1 and (words[0] in _RELATION_HEAD or words[-1] in _RELATION_TAIL)) or (
+        words in (["from"], ["to"], ["via"])
+    ):
+        return -0.5  # "To club", "River crossed", a highway's "From": a relation of the row's
     if len(words) == 2 and words[1] in ("name", "names") and _other_tongue(words[0]):
         return -0.5  # "Breton name" beside "Town": the row's thing named in another language
     if words[0] in ATTRIBUTE_WORDS or words[-1] in ATTRIBUTE_WORDS:
@@ -261,8 +263,12 @@ def is_affiliation(header: str) -> bool:
 
     >>> is_affiliation("MLS team"), is_affiliation("River crossed"), is_affiliation("Player")
     (True, True, False)
+    >>> is_affiliation("From")
+    True
     """
     words = WORD_PATTERN.findall(header.lower())
     if len(words) > 1 and (words[0] in _RELATION_HEAD or words[-1] in _RELATION_TAIL):
         return True
+    if words in (["from"], ["to"], ["via"]):
+        return True  # a highway's "From", a transfer's "To": where the row's thing runs or goes
     return head_noun(header) in AFFILIATION_WORDS

@@ -156,6 +156,8 @@ def choose_key_column(
         )
         and s.uniqueness >= min_uniqueness
         and s.literal_share < 0.5
+        # a highway's "From" and "To" are where the row's thing runs, never the thing
+        and WORD_PATTERN.findall(s.header.lower()) not in (["from"], ["to"], ["via"])
     ]
     if not usable:
         return None

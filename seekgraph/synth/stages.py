@@ -209,9 +209,8 @@ QUALITY = Stage(
     "quality",
     "the quality gate: summary-row answers, invented ids, duplicate questions, absent "
     "attributes, circular, single-lookup and further-expanded KP tasks, KP chains through a "
-    "page link or a column of kinds, KP answers read off the clue's own row, more than two KP "
-    "tasks over one set of tables, selections "
-    "asked as full "
+    "page link or a column of kinds, KP answers read off the clue's own row, KP chains within "
+    "one article, more than two KP tasks over one set of tables, selections asked as full "
     "lists, kinds the answers are not, header debris, keys that are records, split cells, "
     "values of other pages, merged rows, names run together, tables a question cannot tell "
     "apart, tasks over held-out and train tables (split_leak) rejected; the held-out split set "
