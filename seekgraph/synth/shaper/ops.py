@@ -35,6 +35,10 @@ KIND_RELATIONS = frozenset(
         *["religion", "degree", "level", "service", "branch", "handedness", "bats", "throws"],
         *["conference", "primary_conference", "league", "division"],  # a team's grouping
         *["country", "nation", "nationality", "represented"],
+        # a team's outfitters: "a shirt sponsor that is the kit manufacturer of a Malaysian
+        # club" joins two leagues on a brand both happen to use
+        *["kit_manufacturer", "kit_maker", "kit_supplier", "kit", "manufacturer_kit"],
+        *["shirt_sponsor", "kit_sponsor", "sponsor", "sponsors", "main_sponsor"],
     ]
 )
 
