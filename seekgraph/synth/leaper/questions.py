@@ -313,7 +313,7 @@ _ROW_EVENTS = {
     "medalists": "they won their medal",
     "medallists": "they won their medal",
     "premieres": "they premiered",
-    "debuts": "they premiered",
+    "debuts": "they debuted",
     "launches": "they were launched",
     "openings": "they opened",
     "closures": "they closed",
@@ -345,6 +345,8 @@ def dated_event(tables: Sequence[TableRef]) -> str:
     'they won'
     >>> dated_event([TableRef("1995 in Australian television", "Debuts -- Subscription premieres")])
     'they premiered'
+    >>> dated_event([TableRef("2013 Hull FC season", "Debuts")])
+    'they debuted'
     >>> dated_event([TableRef("Academy Award for Best Actor")])
     'they won'
     >>> dated_event([TableRef("Academy Award for Best Actor", "Winners and nominees")])
@@ -369,6 +371,8 @@ def dated_event(tables: Sequence[TableRef]) -> str:
         )
         if events:
             break
+    if set(events) == {"they debuted", "they premiered"}:
+        events = ["they premiered"]  # "Debuts -- Subscription premieres": one event, twice named
     if len(events) == 2 and all(e.startswith("they ") for e in events):
         second = events[1].removeprefix("they ")
         return f"{events[0]} or {second}"  # "they retired or were delisted"
