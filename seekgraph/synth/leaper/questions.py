@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from seekgraph.common.text import word_set
 from seekgraph.synth.noun_classes import noun_classes
 from seekgraph.synth.phrasing.attribute_rule import condition_phrase
 from seekgraph.synth.phrasing.attributes import phrase_attribute
@@ -103,22 +104,8 @@ _BARE_TIMES = frozenset(["the date", "the year", "the years", "the season", "the
 # their row the header does not say (a ship's "Dates: 1946-1950" in service? built?, a
 # player's "Year: 2012" of a chairman's signings); an event's date is its own, a work's year
 # its release
-_UNDATED_CLASSES = frozenset(
-    [
-        "person",
-        "ship",
-        "site",
-        "place",
-        "company",
-        "church",
-        "school",
-        "aircraft",
-        "mountain",
-        "team",
-        "venue",
-        "organization",
-        "show",
-    ]
+_UNDATED_CLASSES = word_set(
+    "person ship site place company church school aircraft mountain team venue organization show"
 )
 
 
@@ -457,18 +444,8 @@ def basic_question(
 # key column's kind than its key column ("Runner-up" teams, "Nominees" albums)
 _BESIDE_WINNERS = frozenset(
     [
-        "runner-up",
-        "runners-up",
-        "runner up",
-        "runners up",
-        "finalist",
-        "finalists",
-        "losing finalist",
-        "nominee",
-        "nominees",
-        "other nominees",
-        "second",
-        "second place",
+        *["runner-up", "runners-up", "runner up", "runners up", "finalist", "finalists"],
+        *["losing finalist", "nominee", "nominees", "other nominees", "second", "second place"],
         "loser",
     ]
 )
