@@ -65,6 +65,7 @@ ABBREVIATIONS = {
     "pop": "population",
     "est": "established",
     "estd": "established",
+    "estab": "established",
     "sqn": "squadron",
     "sqdn": "squadron",
     "dept": "department",

@@ -360,8 +360,8 @@ def phrase_attribute(
     'the year of their oldest part'
     >>> phrase_attribute("size total area", {"text"}, ["850,000 sq ft"]).text
     'their total area'
-    >>> phrase_attribute("estd", {"year"}, ["1969"]).text
-    'the year they were established'
+    >>> phrase_attribute("estd", {"year"}, ["1969"]).text, phrase_attribute("estab", {"year"}, ["1896"]).text
+    ('the year they were established', 'the year they were established')
     >>> phrase_attribute("fee in m €", {"number"}, ["16.0"]).text
     'their fee in millions of euros'
     >>> phrase_attribute("'11-'12 enrollment", {"number"}, ["1,636"]).text
