@@ -110,11 +110,9 @@ def kp_checks(
 def _pages(ops: Any, task: Any) -> set[str]:
     """The articles a KP task's table facts come from (a table the graph does not hold counts
     as its own page)."""
-    pages = set()
-    for table_id in task.source_tables():
-        ref = ops.table_name(table_id)
-        pages.add(ref.title if ref is not None else table_id)
-    return pages
+    tables = task.source_tables()
+    ops.read_tables(set(tables))  # one query for all of them; `table_name` then reads the cache
+    return {ref.title if (ref := ops.table_name(t)) is not None else t for t in tables}
 
 
 def _relation_table(relation: str) -> tuple[str, str]:

@@ -87,10 +87,11 @@ def phrasable(
             dropped[r] = "constant"  # "Type: TE" in every row: nothing to find per answer
         elif phrase.text and of_own_kind(phrase.text, kind):
             dropped[r] = "other_subject"
-        elif phrase.text and bare_time(said_in_context(phrase.text, others, tables), kind):
+        elif phrase.text and (
+            bare_time(in_context := said_in_context(phrase.text, others, tables), kind)
+            or two_times(in_context, others)  # "the year" beside a "Release date": of what?
+        ):
             dropped[r] = "vague_time"
-        elif phrase.text and two_times(said_in_context(phrase.text, others, tables), others):
-            dropped[r] = "vague_time"  # "the year" beside a "Release date": the year of what?
         elif phrase.text:
             kept.append(r)
         else:
